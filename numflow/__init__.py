@@ -1,0 +1,1 @@
+"""numflow: a TensorFlow-1.x-style dataflow engine."""

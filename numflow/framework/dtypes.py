@@ -1,0 +1,130 @@
+"""Element types: TensorFlow's DType objects, each backed by a numpy dtype."""
+
+import numpy as np
+
+
+class DType:
+    """An element type such as ``float32``.
+
+    >>> float32.name, float32.as_numpy_dtype is np.float32
+    ('float32', True)
+    >>> as_dtype("int64") is int64
+    True
+    """
+
+    __slots__ = ("_name", "_np", "_enum")
+
+    def __init__(self, name, np_type, enum):
+        self._name = name
+        self._np = np_type
+        self._enum = enum
+
+    name = property(lambda self: self._name)
+    as_numpy_dtype = property(lambda self: self._np)
+    as_datatype_enum = property(lambda self: self._enum, doc="TensorFlow's DataType number.")
+    base_dtype = property(lambda self: self, doc="numflow has no reference dtypes: itself.")
+    real_dtype = property(lambda self: self)
+
+    @property
+    def is_floating(self):
+        return np.issubdtype(self._np, np.floating)
+
+    @property
+    def is_integer(self):
+        return np.issubdtype(self._np, np.integer)
+
+    @property
+    def is_unsigned(self):
+        return np.issubdtype(self._np, np.unsignedinteger)
+
+    @property
+    def is_bool(self):
+        return self._np is np.bool_
+
+    @property
+    def is_numeric(self):
+        return self.is_floating or self.is_integer
+
+    @property
+    def size(self):
+        return np.dtype(self._np).itemsize if self._np is not np.object_ else 1
+
+    @property
+    def min(self):
+        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+
+    @property
+    def max(self):
+        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+
+    def is_compatible_with(self, other):
+        return self is as_dtype(other)
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        try:
+            return self is as_dtype(other)
+        except TypeError:
+            return False
+
+    def __hash__(self):
+        return hash(self._name)
+
+    def __repr__(self):
+        return f"tf.{self._name}"
+
+    def __reduce__(self):
+        return as_dtype, (self._name,)
+
+
+float16 = half = DType("float16", np.float16, 19)
+float32 = DType("float32", np.float32, 1)
+float64 = double = DType("float64", np.float64, 2)
+int8 = DType("int8", np.int8, 6)
+int16 = DType("int16", np.int16, 5)
+int32 = DType("int32", np.int32, 3)
+int64 = DType("int64", np.int64, 9)
+uint8 = DType("uint8", np.uint8, 4)
+uint16 = DType("uint16", np.uint16, 17)
+uint32 = DType("uint32", np.uint32, 22)
+uint64 = DType("uint64", np.uint64, 23)
+bool = DType("bool", np.bool_, 10)  # noqa: A001 - TensorFlow's public name
+string = DType("string", np.object_, 7)
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, string)
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update(half=float16, double=float64)
+_BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
+_BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in _ALL}
+_BY_NUMPY[np.dtype("S")] = string
+_BY_NUMPY[np.dtype("U")] = string
+
+
+def as_dtype(type_value):
+    """The DType for a DType, name, numpy type or dtype, or DataType number.
+
+    Raises
+    ------
+    TypeError
+        When ``type_value`` names no type numflow supports.
+    """
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, str):
+        if type_value in _BY_NAME:
+            return _BY_NAME[type_value]
+    elif isinstance(type_value, int) and not isinstance(type_value, type(True)):
+        if type_value in _BY_ENUM:
+            return _BY_ENUM[type_value]
+    else:
+        try:
+            np_dtype = np.dtype(type_value)
+        except TypeError:
+            np_dtype = None
+        if np_dtype is not None:
+            if np_dtype.kind in "SU":
+                return string
+            if np_dtype in _BY_NUMPY:
+                return _BY_NUMPY[np_dtype]
+    raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
