@@ -1,0 +1,667 @@
+"""Graph, Operation and Tensor: the dataflow graph users build and sessions run.
+
+A :class:`Graph` owns one ``networkx.DiGraph`` whose nodes are operation names; the node attribute
+``op`` holds the :class:`Operation`. An edge producer -> consumer carries ``data``, a list of
+``(output_index, input_slot)`` pairs, and ``control``, True when the consumer has the producer as a
+control input. The graph also owns the construction state that TensorFlow keeps per graph: the name
+stack and used names, the device, control-dependency and colocation stacks, collections, the graph
+seed, and a version number bumped on every change so cached run plans know when they are stale.
+
+Construction state is per graph and not thread-safe, as in TensorFlow: build a graph from one thread.
+"""
+
+import contextlib
+import re
+import threading
+import traceback
+
+import networkx as nx
+import numpy as np
+
+from numflow.framework import dtypes as _dtypes
+from numflow.framework.shapes import TensorShape, as_shape
+from numflow.ops import registry as _registry
+
+_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+
+class GraphKeys:
+    """Standard collection names."""
+
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    METRIC_VARIABLES = "metric_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
+    GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+    VARIABLES = GLOBAL_VARIABLES
+
+
+class Tensor:
+    """One output of an Operation: a symbolic value computed when a session runs it.
+
+    Tensors compare and hash by identity (``t == u`` builds no op), as in TensorFlow 1.x.
+    """
+
+    __slots__ = ("_op", "_value_index", "_dtype", "_shape", "__weakref__")
+
+    # Make numpy defer to Tensor's reflected operators: np.float32(2) * t builds an op.
+    __array_priority__ = 100
+
+    def __init__(self, op, value_index, dtype, shape):
+        self._op = op
+        self._value_index = value_index
+        self._dtype = dtype
+        self._shape = shape
+
+    op = property(lambda self: self._op)
+    value_index = property(lambda self: self._value_index)
+    dtype = property(lambda self: self._dtype)
+    graph = property(lambda self: self._op.graph)
+    device = property(lambda self: self._op.device)
+    shape = property(lambda self: self._shape)
+
+    @property
+    def name(self):
+        return f"{self._op.name}:{self._value_index}"
+
+    def get_shape(self):
+        return self._shape
+
+    def set_shape(self, shape):
+        """Narrow the static shape; ValueError when it contradicts what is known."""
+        self._shape = self._shape.merge_with(as_shape(shape))
+
+    def consumers(self):
+        return self._op.graph._consumers(self)
+
+    def eval(self, feed_dict=None, session=None):
+        """Run this tensor in ``session`` (default: the default session) and return its value."""
+        from numflow.runtime.session import _session_for
+
+        return _session_for(self.graph, session).run(self, feed_dict)
+
+    def _as_graph_element(self):
+        return self
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __bool__(self):
+        raise TypeError(
+            "Using a `tf.Tensor` as a Python `bool` is not allowed. Use `if t is not None:` instead of "
+            "`if t:` to test if a tensor is defined, and use TensorFlow ops such as tf.cond to execute "
+            "subgraphs conditioned on the value of a tensor."
+        )
+
+    def __iter__(self):
+        if self._shape.ndims is None or self._shape[0] is None:
+            raise TypeError(f"Cannot iterate over a tensor with unknown first dimension: {self.name}")
+        return (self[i] for i in range(self._shape[0]))
+
+    def __len__(self):
+        raise TypeError(
+            f"len is not well defined for symbolic Tensors. ({self.name}) Please call `x.shape` rather "
+            "than `len(x)` for shape information."
+        )
+
+
+def _operator(fn_name, reverse=False):
+    def method(self, other):
+        from numflow.ops import math_ops
+
+        fn = getattr(math_ops, fn_name)
+        return fn(other, self) if reverse else fn(self, other)
+
+    method.__name__ = fn_name
+    return method
+
+
+for _name, _fn in [
+    ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "truediv"),
+    ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"), ("matmul", "matmul"),
+    ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor"),
+]:
+    setattr(Tensor, f"__{_name}__", _operator(_fn))
+    setattr(Tensor, f"__r{_name}__", _operator(_fn, reverse=True))
+for _name, _fn in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
+    setattr(Tensor, f"__{_name}__", _operator(_fn))
+
+
+def _unary(fn_name):
+    def method(self):
+        from numflow.ops import math_ops
+
+        return getattr(math_ops, fn_name)(self)
+
+    return method
+
+
+Tensor.__neg__ = _unary("negative")
+Tensor.__abs__ = _unary("abs")
+Tensor.__invert__ = _unary("logical_not")
+
+
+def _getitem(self, key):
+    from numflow.ops import array_ops
+
+    return array_ops._slice_helper(self, key)
+
+
+Tensor.__getitem__ = _getitem
+
+
+class Operation:
+    """A node of the graph: an op type applied to input tensors, with attributes and outputs."""
+
+    __slots__ = (
+        "_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
+        "_device", "_id", "_traceback", "_colocation", "__weakref__",
+    )
+
+    def __init__(self, graph, op_type, name, inputs, attrs, control_inputs, op_id):
+        self._graph = graph
+        self._type = op_type
+        self._name = name
+        self._inputs = tuple(inputs)
+        self._attrs = dict(attrs)
+        self._control_inputs = list(control_inputs)
+        self._outputs = []
+        self._device = ""
+        self._id = op_id
+        self._traceback = None
+        self._colocation = ()
+
+    name = property(lambda self: self._name)
+    type = property(lambda self: self._type)
+    graph = property(lambda self: self._graph)
+    inputs = property(lambda self: list(self._inputs))
+    outputs = property(lambda self: list(self._outputs))
+    control_inputs = property(lambda self: list(self._control_inputs))
+    device = property(lambda self: self._device)
+    attrs = property(lambda self: dict(self._attrs))
+
+    @property
+    def traceback(self):
+        return self._traceback
+
+    @property
+    def node_def(self):
+        """A light stand-in for TF's NodeDef: ``name``, ``op``, ``device``, ``attr``."""
+        return _NodeDef(self._name, self._type, self._device, self._attrs)
+
+    def get_attr(self, name):
+        if name == "_class":
+            return [f"loc:@{g}".encode() for g in self._colocation]
+        try:
+            return self._attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation '{self._name}' has no attr named '{name}'.") from None
+
+    def colocation_groups(self):
+        return [f"loc:@{g}".encode() for g in (self._colocation or (self._name,))]
+
+    def _set_device(self, device):
+        from numflow.framework.device_spec import canonical_device
+
+        self._device = canonical_device(device)
+        self._graph._bump_version()
+
+    def _add_control_input(self, op):
+        if op not in self._control_inputs:
+            self._control_inputs.append(op)
+            self._graph._add_control_edge(op, self)
+
+    def run(self, feed_dict=None, session=None):
+        """Run this operation in ``session`` (default: the default session)."""
+        from numflow.runtime.session import _session_for
+
+        _session_for(self._graph, session).run(self, feed_dict)
+
+    def _as_graph_element(self):
+        return self
+
+    def __repr__(self):
+        return f"<tf.Operation '{self._name}' type={self._type}>"
+
+
+class _NodeDef:
+    __slots__ = ("name", "op", "device", "attr")
+
+    def __init__(self, name, op, device, attr):
+        self.name, self.op, self.device, self.attr = name, op, device, attr
+
+
+class Graph:
+    """A dataflow graph: operations, their construction state and collections.
+
+    >>> g = Graph()
+    >>> with g.as_default():
+    ...     with g.name_scope("layer"):
+    ...         name = g.unique_name("w")
+    >>> name
+    'layer/w'
+    """
+
+    def __init__(self):
+        self._nx = nx.DiGraph()
+        self._version = 0
+        self._next_id = 1
+        self._lock = threading.RLock()
+        self._finalized = False
+        self._names_in_use = {}
+        self._name_stack = ""
+        self._device_stack = []
+        self._control_stack = []
+        self._colocation_stack = []
+        self._collections = {}
+        self.seed = None
+        self._variable_store = None
+        self._variable_scope = None
+        self._attr_scope = {}
+
+    # -- identity and state ------------------------------------------------------------------
+    @property
+    def version(self):
+        """A number bumped by every change; run plans cached against an older number are stale."""
+        return self._version
+
+    @property
+    def nx_graph(self):
+        """The underlying ``networkx.DiGraph`` (read it; change the graph through its methods)."""
+        return self._nx
+
+    @property
+    def finalized(self):
+        return self._finalized
+
+    def finalize(self):
+        """Make the graph read-only: adding an op afterwards raises RuntimeError."""
+        self._finalized = True
+
+    def _unsafe_unfinalize(self):
+        self._finalized = False
+
+    def _bump_version(self):
+        self._version += 1
+
+    @property
+    def _last_id(self):
+        return self._next_id - 1
+
+    def as_default(self):
+        """Context manager making this the default graph of the current thread."""
+        return _default_graph_stack.get_controller(self)
+
+    # -- lookup ------------------------------------------------------------------------------
+    def get_operations(self):
+        """Every operation, in creation order."""
+        return [data["op"] for _, data in self._nx.nodes(data=True)]
+
+    def get_operation_by_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
+        if ":" in name:
+            raise ValueError(
+                f"Name '{name}' appears to refer to a Tensor, not an Operation. "
+                "Use get_tensor_by_name() for tensors."
+            )
+        try:
+            return self._nx.nodes[name]["op"]
+        except KeyError:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        op_name, sep, index = name.rpartition(":")
+        if not sep or not index.isdigit():
+            raise ValueError(
+                f"The name '{name}' looks a like an Operation name, not a Tensor. Tensor names must be "
+                "of the form \"<op_name>:<output_index>\"."
+            )
+        try:
+            op = self._nx.nodes[op_name]["op"]
+        except KeyError:
+            raise KeyError(
+                f"The name '{name}' refers to a Tensor which does not exist. "
+                f"The operation, '{op_name}', does not exist in the graph."
+            ) from None
+        i = int(index)
+        if i >= len(op._outputs):
+            raise KeyError(
+                f"The name '{name}' refers to a Tensor which does not exist. The operation, '{op_name}', "
+                f"exists but only has {len(op._outputs)} outputs."
+            )
+        return op._outputs[i]
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """The Tensor or Operation that ``obj`` (an object or a name) denotes in this graph."""
+        if isinstance(obj, str):
+            if ":" in obj and allow_tensor:
+                return self.get_tensor_by_name(obj)
+            if ":" not in obj and allow_operation:
+                return self.get_operation_by_name(obj)
+            kind = "Tensor" if allow_tensor else "Operation"
+            raise ValueError(f"Can not convert '{obj}' to a {kind}.")
+        conv = getattr(obj, "_as_graph_element", None)
+        element = conv() if conv is not None else None
+        if isinstance(element, Tensor) and allow_tensor or isinstance(element, Operation) and allow_operation:
+            if element.graph is not self:
+                raise ValueError(f"{element} is not an element of this graph.")
+            return element
+        allowed = " or ".join(k for k, ok in (("Tensor", allow_tensor), ("Operation", allow_operation)) if ok)
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a {allowed}.")
+
+    def _consumers(self, tensor):
+        name = tensor.op.name
+        return [
+            self._nx.nodes[succ]["op"]
+            for succ, data in self._nx.succ[name].items()
+            if any(out == tensor.value_index for out, _ in data["data"])
+        ]
+
+    # -- names -------------------------------------------------------------------------------
+    def get_name_scope(self):
+        return self._name_stack
+
+    def unique_name(self, name, mark_as_used=True):
+        """``name`` inside the current name scope, suffixed ``_1``, ``_2``... when already taken."""
+        if self._name_stack:
+            name = f"{self._name_stack}/{name}"
+        key = name.lower()
+        i = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self._names_in_use:
+                key = f"{base}_{i}"
+                i += 1
+            if mark_as_used:
+                self._names_in_use[key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Open a name scope: ``"a"`` nests and uniquifies, ``"a/"`` re-enters as is, ``None``/``""`` resets."""
+        old = self._name_stack
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            if not _VALID_SCOPE_NAME.match(name):
+                raise ValueError(f"'{name}' is not a valid scope name")
+            new = name[:-1]
+        else:
+            if not (_VALID_SCOPE_NAME.match(name) if old else _VALID_OP_NAME.match(name)):
+                raise ValueError(f"'{name}' is not a valid scope name")
+            new = self.unique_name(name)
+        self._name_stack = new
+        try:
+            yield f"{new}/" if new else ""
+        finally:
+            self._name_stack = old
+
+    # -- devices, control dependencies, colocation ---------------------------------------------
+    @contextlib.contextmanager
+    def device(self, device_name_or_function):
+        """Place the ops created inside on a device: a string, a function of the op, or None to reset."""
+        from numflow.framework.device_spec import device_function
+
+        self._device_stack.append(device_function(device_name_or_function))
+        try:
+            yield
+        finally:
+            self._device_stack.pop()
+
+    def _apply_device_functions(self, op):
+        # Innermost first; each outer entry merges under what the inner ones set, as TensorFlow does.
+        for fn in reversed(self._device_stack):
+            if fn is None:
+                break
+            op._device = fn(op)
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created inside run after ``control_inputs``; ``None`` clears the outer ones."""
+        if control_inputs is None:
+            saved, self._control_stack = self._control_stack, []
+            try:
+                yield
+            finally:
+                self._control_stack = saved
+            return
+        ops = []
+        for c in control_inputs:
+            if hasattr(c, "_as_graph_element") and not isinstance(c, (Tensor, Operation)):
+                c = c._as_graph_element()
+            if isinstance(c, Tensor):
+                c = c.op
+            if not isinstance(c, Operation):
+                raise TypeError(f"Can not convert a {type(c).__name__} into a Tensor or Operation.")
+            if c.graph is not self:
+                raise ValueError(f"Control input {c.name} must be from the same graph.")
+            ops.append(c)
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing=False):
+        """Ops created inside share ``op``'s device and colocation group; device scopes are ignored."""
+        if op is None:
+            saved, self._colocation_stack = self._colocation_stack, []
+            try:
+                yield
+            finally:
+                self._colocation_stack = saved
+            return
+        if hasattr(op, "_as_graph_element") and not isinstance(op, Operation):
+            op = op._as_graph_element()
+        if isinstance(op, Tensor):
+            op = op.op
+        saved_colocation = self._colocation_stack
+        saved_devices, self._device_stack = self._device_stack, []
+        self._colocation_stack = ([] if ignore_existing else list(self._colocation_stack)) + [op]
+        try:
+            yield
+        finally:
+            self._colocation_stack = saved_colocation
+            self._device_stack = saved_devices
+
+    # -- building ----------------------------------------------------------------------------
+    def create_op(self, op_type, inputs=(), attrs=None, name=None, control_inputs=()):
+        """Add an operation of a declared type and return it.
+
+        ``name`` defaults to the op type; it is made unique inside the current name scope, unless it
+        ends with "/" (then it is used as is, without the slash).
+        """
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        opdef = _registry.get(op_type)
+        for t in inputs:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
+            if t.graph is not self:
+                raise ValueError(
+                    f"Tensor {t.name} must be from the same graph as the op being created ({op_type})."
+                )
+        if name and name.endswith("/"):
+            name = name[:-1]
+        else:
+            name = self.unique_name(name or op_type)
+        if not _VALID_OP_NAME.match(name):
+            raise ValueError(f"'{name}' is not a valid node name")
+        if name in self._nx:
+            raise ValueError(f"Duplicate node name in graph: '{name}'")
+        input_ops = {t.op for t in inputs}
+        controls = [c for level in self._control_stack for c in level if c not in input_ops]
+        controls += [c for c in control_inputs if c not in controls]
+        op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls), self._next_id)
+        try:
+            specs = opdef.infer(op)
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"{e} for '{name}' (op: '{op_type}')") from e
+        op._outputs = [Tensor(op, i, _dtypes.as_dtype(dt), as_shape(sh)) for i, (dt, sh) in enumerate(specs)]
+        if self._colocation_stack:
+            target = self._colocation_stack[-1]
+            op._colocation = tuple(dict.fromkeys(g for c in self._colocation_stack for g in _groups(c)))
+            op._device = target.device
+        else:
+            self._apply_device_functions(op)
+        op._traceback = traceback.extract_stack()[:-1]
+        self._next_id += 1
+        self._nx.add_node(name, op=op)
+        for slot, t in enumerate(inputs):
+            edge = self._nx.get_edge_data(t.op.name, name)
+            if edge is None:
+                self._nx.add_edge(t.op.name, name, data=[(t.value_index, slot)], control=False)
+            else:
+                edge["data"].append((t.value_index, slot))
+        for c in op._control_inputs:
+            self._add_control_edge(c, op)
+        self._version += 1
+        return op
+
+    def _add_control_edge(self, src, dst):
+        edge = self._nx.get_edge_data(src.name, dst.name)
+        if edge is None:
+            self._nx.add_edge(src.name, dst.name, data=[], control=True)
+        else:
+            edge["control"] = True
+        self._version += 1
+
+    # -- collections -------------------------------------------------------------------------
+    def add_to_collection(self, name, value):
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        names = (names,) if isinstance(names, str) else set(names)
+        for name in names:
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, key):
+        """The live list behind collection ``key`` (created empty if missing)."""
+        return self._collections.setdefault(key, [])
+
+    def get_collection(self, key, scope=None):
+        """A copy of collection ``key``; with ``scope``, the items whose name matches it from the start."""
+        items = self._collections.get(key, [])
+        if scope is None:
+            return list(items)
+        pattern = re.compile(scope)
+        return [item for item in items if hasattr(item, "name") and pattern.match(item.name)]
+
+    def get_all_collection_keys(self):
+        return [k for k in self._collections if isinstance(k, str)]
+
+    def clear_collection(self, name):
+        self._collections.pop(name, None)
+
+    def __contains__(self, name):
+        return name in self._nx
+
+    def __len__(self):
+        return self._nx.number_of_nodes()
+
+
+def _groups(op):
+    return op._colocation or (op.name,)
+
+
+def _dedup(ops):
+    return list(dict.fromkeys(ops))
+
+
+class _DefaultGraphStack(threading.local):
+    """Per-thread stack of default graphs over one global graph shared by all threads."""
+
+    global_default = None
+
+    def __init__(self):
+        self.stack = []
+
+    def get_default(self):
+        if self.stack:
+            return self.stack[-1]
+        if _DefaultGraphStack.global_default is None:
+            _DefaultGraphStack.global_default = Graph()
+        return _DefaultGraphStack.global_default
+
+    @contextlib.contextmanager
+    def get_controller(self, graph):
+        self.stack.append(graph)
+        try:
+            yield graph
+        finally:
+            self.stack.pop()
+
+    def reset(self):
+        if self.stack:
+            raise AssertionError(
+                "Do not use tf.reset_default_graph() to clear nested graphs. If you need a cleared graph, "
+                "exit the nesting and create a new graph."
+            )
+        _DefaultGraphStack.global_default = Graph()
+
+
+_default_graph_stack = _DefaultGraphStack()
+
+
+def get_default_graph():
+    """The graph that new operations go to in the current thread."""
+    return _default_graph_stack.get_default()
+
+
+def reset_default_graph():
+    """Replace the global default graph with a new, empty one."""
+    from numflow.runtime.session import _clear_default_sessions
+
+    _default_graph_stack.reset()
+    _clear_default_sessions()
+
+
+def constant_value(tensor):
+    """The value of ``tensor`` when it is a constant computable at graph-building time, else None."""
+    op = tensor.op
+    if op.type == "Const":
+        return op._attrs["value"]
+    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
+        return np.array(op.inputs[0].shape.as_list(), dtype=tensor.dtype.as_numpy_dtype)
+    return None

@@ -1,0 +1,78 @@
+"""Op declarations: each op type's output dtypes and static shapes, and its gradient.
+
+An op type is declared once, next to the function that adds it to a graph::
+
+    @declare("Square")
+    def _square(op):
+        x = op.inputs[0]
+        return [(x.dtype, x.shape)]
+
+The inference function receives the new :class:`~numflow.framework.graph.Operation` (inputs and
+attrs set, outputs not yet) and returns one ``(dtype, shape)`` pair per output. It raises
+``ValueError``/``TypeError`` for inputs the op cannot take; the graph adds the op's name to the
+message. Kernels that compute the op live in ``numflow_kernels`` and are found by
+(op type, device type).
+"""
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class OpDef:
+    """What the graph knows of one op type."""
+
+    type: str
+    infer: object
+    stateful: bool = False
+    gradient: object = field(default=None, repr=False)
+
+
+_OP_DEFS = {}
+
+
+def declare(op_type, *, stateful=False):
+    """Declare ``op_type`` with the decorated shape/dtype inference function.
+
+    ``stateful`` ops (variables, assignments, random ops) are never folded or deduplicated.
+    """
+
+    def wrap(infer):
+        if op_type in _OP_DEFS:
+            raise KeyError(f"Op type {op_type!r} is declared twice")
+        _OP_DEFS[op_type] = OpDef(op_type, infer, stateful)
+        return infer
+
+    return wrap
+
+
+def get(op_type):
+    """The OpDef of ``op_type``; KeyError naming it when it was never declared."""
+    try:
+        return _OP_DEFS[op_type]
+    except KeyError:
+        raise KeyError(f"Op type {op_type!r} is not declared") from None
+
+
+def register_gradient(op_type):
+    """Register the decorated ``grad(op, *output_grads) -> list of input grads`` for ``op_type``."""
+
+    def wrap(fn):
+        get(op_type).gradient = fn
+        return fn
+
+    return wrap
+
+
+class RegisterGradient:
+    """TensorFlow's decorator spelling: ``@tf.RegisterGradient("OpType")``."""
+
+    def __init__(self, op_type):
+        self._op_type = op_type
+
+    def __call__(self, fn):
+        return register_gradient(self._op_type)(fn)
+
+
+def declared_types():
+    """Every declared op type, sorted."""
+    return sorted(_OP_DEFS)

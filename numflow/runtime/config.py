@@ -1,0 +1,86 @@
+"""Session configuration and run options: ConfigProto, RunOptions, RunMetadata, as plain objects."""
+
+
+class GPUOptions:
+    def __init__(self, allow_growth=False, per_process_gpu_memory_fraction=0.0, visible_device_list=""):
+        self.allow_growth = allow_growth
+        self.per_process_gpu_memory_fraction = per_process_gpu_memory_fraction
+        self.visible_device_list = visible_device_list
+
+
+class ConfigProto:
+    """Session settings; the fields TensorFlow's ConfigProto has that numflow acts on.
+
+    ``inter_op_parallelism_threads``: threads running independent ops at once (0: one per core).
+    ``intra_op_parallelism_threads``: threads inside one large kernel (0: one per core).
+    ``allow_soft_placement``: run an op elsewhere when its device is missing (default True, as TF 2).
+    ``log_device_placement``: print each op's device when a run plan is built.
+    """
+
+    def __init__(self, inter_op_parallelism_threads=0, intra_op_parallelism_threads=0,
+                 allow_soft_placement=True, log_device_placement=False, device_count=None,
+                 gpu_options=None, operation_timeout_in_ms=0, **unused):
+        self.inter_op_parallelism_threads = inter_op_parallelism_threads
+        self.intra_op_parallelism_threads = intra_op_parallelism_threads
+        self.allow_soft_placement = allow_soft_placement
+        self.log_device_placement = log_device_placement
+        self.device_count = dict(device_count or {})
+        self.gpu_options = gpu_options or GPUOptions()
+        self.operation_timeout_in_ms = operation_timeout_in_ms
+
+
+class RunOptions:
+    """Per-run options: ``trace_level=RunOptions.FULL_TRACE`` fills RunMetadata.step_stats."""
+
+    NO_TRACE = 0
+    SOFTWARE_TRACE = 1
+    HARDWARE_TRACE = 2
+    FULL_TRACE = 3
+
+    def __init__(self, trace_level=NO_TRACE, timeout_in_ms=0, output_partition_graphs=False):
+        self.trace_level = trace_level
+        self.timeout_in_ms = timeout_in_ms
+        self.output_partition_graphs = output_partition_graphs
+
+
+class NodeExecStats:
+    """One op's execution in a traced run: times in microseconds since the epoch."""
+
+    __slots__ = ("node_name", "op_type", "device", "thread_id", "all_start_micros", "op_end_rel_micros",
+                 "all_end_rel_micros", "timeline_label")
+
+    def __init__(self, node_name, op_type, device, thread_id, start_micros, end_micros):
+        self.node_name = node_name
+        self.op_type = op_type
+        self.device = device
+        self.thread_id = thread_id
+        self.all_start_micros = start_micros
+        self.op_end_rel_micros = self.all_end_rel_micros = end_micros - start_micros
+        self.timeline_label = f"{node_name} = {op_type}()"
+
+
+class DeviceStepStats:
+    def __init__(self, device):
+        self.device = device
+        self.node_stats = []
+
+
+class StepStats:
+    def __init__(self):
+        self.dev_stats = []
+
+    def device_stats(self, device):
+        for d in self.dev_stats:
+            if d.device == device:
+                return d
+        d = DeviceStepStats(device)
+        self.dev_stats.append(d)
+        return d
+
+
+class RunMetadata:
+    """Filled by a traced run: ``step_stats.dev_stats[i].node_stats`` per device."""
+
+    def __init__(self):
+        self.step_stats = StepStats()
+        self.partition_graphs = []

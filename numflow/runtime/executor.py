@@ -1,0 +1,194 @@
+"""The executor: runs a plan's units on a thread pool by dependency counting.
+
+State
+-----
+Constant, from the plan: ``units`` (chains of steps), each unit's ``successors`` and ``num_deps``
+(how many units must finish before it may start), and ``roots`` (units with no dependencies).
+
+Changing, local to one run: ``pending[u]`` (dependencies of unit u not yet finished), ``ready``
+(units whose dependencies have all finished), ``running`` (units handed to the pool and not yet
+reported), and ``values`` (one slot per tensor of the plan; a step reads its input slots and writes
+its output slots).
+
+Rules
+-----
+Only the thread that called ``run`` changes ``pending``, ``ready`` and ``running``. Workers run one
+unit's steps in order and report ``(unit, error)`` through a queue. Values need no lock: a slot is
+written by exactly one step, before any step that reads it is started (the queue hand-off orders
+the write before the read).
+
+Ready policy: when one unit is ready and nothing is running, the caller's thread runs it inline
+(no hand-off); otherwise every ready unit goes to the pool. A plan of one chain therefore runs
+entirely on the caller's thread. The first error stops new submissions; the run waits for units
+already running, then raises that error, so no worker is left writing into a finished run.
+
+Worked example: ``c = a + b`` with ``a``, ``b`` constants. Units: U0=[a], U1=[b], U2=[c];
+pending = [0, 0, 2]; ready = [U0, U1]. Both go to the pool. U0 reports: pending[U2] = 1. U1
+reports: pending[U2] = 0, ready = [U2], nothing running, so the caller runs U2 inline. Done.
+
+Hooks (``start``, ``pre_op``, ``post_op``, ``finish``) are objects passed to ``run``; a run without
+hooks takes a loop with no hook checks at all.
+"""
+
+import queue
+from concurrent.futures import Executor, Future
+
+from numflow.framework import errors
+
+
+class SyncExecutor(Executor):
+    """A ``concurrent.futures.Executor`` that runs each task at once on the caller's thread.
+
+    Passing it as a session's pool gives the serial debug mode through the same scheduler.
+    """
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as e:  # noqa: BLE001 - handed to the future, as pools do
+            future.set_exception(e)
+        return future
+
+
+def run(plan, values, pool, hooks=()):
+    """Run every unit of ``plan`` over ``values``; raise the first op error.
+
+    Changes ``values`` (the plan's slots) in place.
+    """
+    if not hooks:
+        if plan.serial or pool is None:
+            _run_unit(plan, values)
+        else:
+            _schedule(plan, values, pool, _run_unit)
+        return
+    run_unit = _run_unit_hooked(hooks)
+    for hook in hooks:
+        hook.start(plan)
+    try:
+        if plan.serial or pool is None:
+            for unit in plan.units:
+                run_unit(unit, values)
+        else:
+            _schedule(plan, values, pool, run_unit)
+    finally:
+        for hook in hooks:
+            hook.finish(plan)
+
+
+def _schedule(plan, values, pool, run_unit):
+    """Dependency counting over ``plan.units``: the caller's thread alone changes the counts."""
+    pending = [u.num_deps for u in plan.units]
+    ready = list(reversed(plan.roots))
+    done = queue.SimpleQueue()
+    running = 0
+    failure = None
+
+    def work(unit):
+        try:
+            run_unit(unit, values)
+            done.put((unit, None))
+        except BaseException as e:  # noqa: BLE001 - reported to the scheduling thread
+            done.put((unit, e))
+
+    while ready or running:
+        while ready and failure is None:
+            unit = ready.pop()
+            if not ready and not running:
+                try:
+                    run_unit(unit, values)
+                except BaseException as e:  # noqa: BLE001
+                    failure = e
+                    break
+                _release(unit, pending, ready)
+            else:
+                pool.submit(work, unit)
+                running += 1
+        if failure is not None:
+            ready.clear()
+        if running:
+            unit, error = done.get()
+            running -= 1
+            if error is not None:
+                failure = failure or error
+            elif failure is None:
+                _release(unit, pending, ready)
+    if failure is not None:
+        raise failure
+
+
+def _release(unit, pending, ready):
+    for succ in unit.successors:
+        pending[succ.index] -= 1
+        if pending[succ.index] == 0:
+            ready.append(succ)
+
+
+def _run_unit(unit, values):
+    """Run ``unit.steps`` in order (a Unit, or a whole Plan: its steps are in topological order)."""
+    step = None
+    try:
+        for step in unit.steps:
+            out = step.kernel(step.ctx, *[values[i] for i in step.in_slots])
+            if step.single:
+                values[step.out_slots[0]] = out
+            else:
+                for slot, v in zip(step.out_slots, out):
+                    values[slot] = v
+    except Exception as e:  # noqa: BLE001 - every kernel failure becomes an OpError naming the op
+        raise op_error(step.op, e) from e
+
+
+def _run_unit_hooked(hooks):
+    def run_unit(unit, values):
+        for step in unit.steps:
+            for hook in hooks:
+                hook.pre_op(step)
+            try:
+                _run_unit(_OneStep(step), values)
+            finally:
+                for hook in hooks:
+                    hook.post_op(step)
+
+    return run_unit
+
+
+class _OneStep:
+    __slots__ = ("steps",)
+
+    def __init__(self, step):
+        self.steps = (step,)
+
+
+_CLASS_OF = {
+    ValueError: errors.InvalidArgumentError,
+    TypeError: errors.InvalidArgumentError,
+    IndexError: errors.InvalidArgumentError,
+    ZeroDivisionError: errors.InvalidArgumentError,
+    MemoryError: errors.ResourceExhaustedError,
+    NotImplementedError: errors.UnimplementedError,
+}
+
+
+def op_error(op, exc):
+    """``exc`` raised by ``op``'s kernel as an OpError that names the op and where it was defined."""
+    if isinstance(exc, errors.OpError) and exc.op is not None:
+        return exc
+    message = exc.message if isinstance(exc, errors.OpError) else (str(exc) or type(exc).__name__)
+    message = f"{message}\n\t [[node {op.name} (defined at {_user_frame(op)}) ]]"
+    if isinstance(exc, errors.OpError):
+        cls = type(exc)
+    else:
+        cls = next((c for base, c in _CLASS_OF.items() if isinstance(exc, base)), errors.InternalError)
+    error = cls(None, op, message)
+    error.__traceback__ = exc.__traceback__
+    return error
+
+
+def _user_frame(op):
+    """The innermost frame of ``op``'s creation that is outside numflow itself."""
+    for frame in reversed(op.traceback or ()):
+        path = frame.filename.replace("\\", "/")
+        if "/numflow/" not in path and "/numflow_kernels/" not in path and not path.startswith("<"):
+            return f"{frame.filename}:{frame.lineno}"
+    return "<unknown>"

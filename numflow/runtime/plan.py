@@ -1,0 +1,167 @@
+"""Run plans: prune the graph to what a run needs, place and order its ops, resolve their kernels.
+
+A plan is built once per (graph version, fetches, feeds, targets) and cached by the session, so
+running the same fetches again does no graph work. It holds:
+
+- ``steps``: the ops to run in topological order, each with its kernel, context and value slots;
+- ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
+  chain, which has no other dependent), the executor's unit of scheduling;
+- the slots where feeds are written and fetches read.
+"""
+
+from collections import deque
+
+import networkx as nx
+
+from numflow.framework import errors
+from numflow.runtime import placement
+
+
+class KernelContext:
+    """What a kernel may know of the op it computes and of the session running it."""
+
+    __slots__ = ("op", "op_name", "op_type", "attrs", "resources", "device")
+
+    def __init__(self, op, resources, device):
+        self.op = op
+        self.op_name = op.name
+        self.op_type = op.type
+        self.attrs = op._attrs
+        self.resources = resources
+        self.device = device
+
+
+class Step:
+    """One op of a plan: ``outputs = kernel(ctx, *values[in_slots])`` stored into ``out_slots``."""
+
+    __slots__ = ("op", "kernel", "ctx", "in_slots", "out_slots", "single")
+
+    def __init__(self, op, kernel, ctx, in_slots, out_slots):
+        self.op = op
+        self.kernel = kernel
+        self.ctx = ctx
+        self.in_slots = tuple(in_slots)
+        self.out_slots = tuple(out_slots)
+        self.single = len(out_slots) == 1
+
+
+class Unit:
+    """A chain of steps run one after another on one thread."""
+
+    __slots__ = ("steps", "successors", "num_deps", "index", "cheap")
+
+    def __init__(self, index):
+        self.index = index
+        self.steps = []
+        self.successors = []
+        self.num_deps = 0
+        self.cheap = True
+
+
+class Plan:
+    """``serial``: True when running units at once cannot pay for the hand-offs, because at most one
+    unit does more than trivial work (see ``_is_cheap``): the caller's thread then runs every step.
+    """
+
+    __slots__ = ("steps", "units", "roots", "serial", "num_slots", "feed_slots", "fetch_slots",
+                 "graph_version", "placements")
+
+
+# Below this many output elements an op's work costs less than handing it to another thread.
+CHEAP_ELEMENTS = 1 << 14
+_ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape"})
+
+
+def _is_cheap(op):
+    if op.type in _ALWAYS_CHEAP:
+        return True
+    sizes = [t.shape.num_elements() for t in op._outputs]
+    return all(n is not None and n <= CHEAP_ELEMENTS for n in sizes)
+
+
+def build(graph, fetch_tensors, target_ops, feed_tensors, session):
+    """The plan computing ``fetch_tensors`` and running ``target_ops`` with ``feed_tensors`` given."""
+    feeds = set(feed_tensors)
+    nxg = graph.nx_graph
+    needed = _prune(nxg, [t.op.name for t in fetch_tensors if t not in feeds]
+                    + [op.name for op in target_ops], feeds)
+    order = [nxg.nodes[n]["op"] for n in nx.topological_sort(nxg.subgraph(needed))]
+    devices = placement.place(order, session)
+
+    slot_of = {}
+    for t in feed_tensors:
+        slot_of[t] = len(slot_of)
+    steps = []
+    for op in order:
+        for t in op._outputs:
+            if t not in feeds:
+                slot_of[t] = len(slot_of)
+    discard = len(slot_of)
+    for op in order:
+        device = devices[op]
+        kernel = device.kernel(op.type)
+        if kernel is None:
+            raise errors.NotFoundError(
+                None, op, f"No kernel registered for op '{op.type}' on device {device.name} (node {op.name})."
+            )
+        ctx = KernelContext(op, session._resources_for(device), device)
+        in_slots = [slot_of[t] for t in op._inputs]
+        out_slots = [slot_of[t] if t not in feeds else discard for t in op._outputs]
+        steps.append(Step(op, kernel, ctx, in_slots, out_slots))
+
+    plan = Plan()
+    plan.steps = steps
+    plan.units, plan.roots = _chains(nxg, steps)
+    plan.serial = sum(not u.cheap for u in plan.units) <= 1
+    plan.num_slots = discard + 1
+    plan.feed_slots = [slot_of[t] for t in feed_tensors]
+    plan.fetch_slots = [slot_of[t] for t in fetch_tensors]
+    plan.graph_version = graph.version
+    plan.placements = devices
+    return plan
+
+
+def _prune(nxg, roots, feeds):
+    """Names of the ops the roots need: ancestors through data and control edges, stopping at feeds."""
+    needed = set(roots)
+    queue = deque(roots)
+    while queue:
+        name = queue.popleft()
+        for pred, edge in nxg.pred[name].items():
+            if pred in needed:
+                continue
+            producer = nxg.nodes[pred]["op"]
+            fed_only = not edge["control"] and all(
+                producer._outputs[out] in feeds for out, _ in edge["data"]
+            )
+            if not fed_only:
+                needed.add(pred)
+                queue.append(pred)
+    return needed
+
+
+def _chains(nxg, steps):
+    """Group steps into chains and link the chains by their dependencies."""
+    index = {s.op.name: i for i, s in enumerate(steps)}
+    preds = [[index[p] for p in nxg.pred[s.op.name] if p in index] for s in steps]
+    succ_count = [0] * len(steps)
+    for ps in preds:
+        for p in ps:
+            succ_count[p] += 1
+    unit_of = [None] * len(steps)
+    units = []
+    for i, step in enumerate(steps):
+        ps = preds[i]
+        if len(ps) == 1 and succ_count[ps[0]] == 1 and units[unit_of[ps[0]]].steps[-1] is steps[ps[0]]:
+            unit = units[unit_of[ps[0]]]
+        else:
+            unit = Unit(len(units))
+            units.append(unit)
+            for dep in {unit_of[p] for p in ps}:
+                units[dep].successors.append(unit)
+                unit.num_deps += 1
+        unit.steps.append(step)
+        unit.cheap = unit.cheap and _is_cheap(step.op)
+        unit_of[i] = unit.index
+    roots = [u for u in units if u.num_deps == 0]
+    return units, roots

@@ -1,0 +1,365 @@
+"""Sessions: run fetches of a graph with feeds, on the session's devices and variable values."""
+
+import collections
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from numflow.framework import errors
+from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.runtime import executor, plan as _plan
+from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
+
+
+class _DefaultSessionStack(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_default_sessions = _DefaultSessionStack()
+
+
+def get_default_session():
+    """The innermost session entered with ``with sess:`` or ``sess.as_default()`` in this thread."""
+    return _default_sessions.stack[-1] if _default_sessions.stack else None
+
+
+def _clear_default_sessions():
+    _default_sessions.stack.clear()
+
+
+def _session_for(graph, session):
+    """``session``, or the default session, checked to run ``graph`` (for ``eval`` and ``Operation.run``)."""
+    if session is None:
+        session = get_default_session()
+        if session is None:
+            raise ValueError(
+                "Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
+                "sess.as_default()` or pass an explicit session to `eval(session=sess)`"
+            )
+        if session.graph is not graph:
+            raise ValueError(
+                "Cannot use the default session to evaluate tensor: the tensor's graph is different from "
+                "the session's graph. Pass an explicit session to `eval(session=sess)`."
+            )
+    elif session.graph is not graph:
+        raise ValueError(
+            "Cannot use the given session to evaluate tensor: the tensor's graph is different from the "
+            "session's graph."
+        )
+    return session
+
+
+class _DeviceAttributes:
+    __slots__ = ("name", "device_type", "memory_limit_bytes", "incarnation")
+
+    def __init__(self, device):
+        self.name = device.name
+        self.device_type = device.device_type
+        self.memory_limit_bytes = getattr(device, "memory_limit_bytes", 0)
+        self.incarnation = id(device)
+
+    def __repr__(self):
+        return f"_DeviceAttributes({self.name}, {self.device_type}, {self.memory_limit_bytes})"
+
+
+class BaseSession:
+    """Runs parts of a graph: ``run(fetches, feed_dict)``; see :class:`Session`."""
+
+    def __init__(self, target="", graph=None, config=None):
+        from numflow.runtime import targets
+
+        if graph is None:
+            graph = get_default_graph()
+        self._graph = graph
+        self._config = config or ConfigProto()
+        self._target = target if isinstance(target, str) else target.decode()
+        self._devices, self._containers = targets.resolve(self._target, self._config)
+        self._plans = {}
+        self._plan_lock = threading.Lock()
+        self._pool = None
+        self._closed = False
+        self._default_stack = []
+
+    graph = property(lambda self: self._graph)
+    sess_str = property(lambda self: self._target)
+
+    @property
+    def graph_def(self):
+        return self._graph
+
+    def _resources_for(self, device):
+        return self._containers[(device.job, device.task)]
+
+    def list_devices(self):
+        """The devices this session can place ops on."""
+        return [_DeviceAttributes(d) for d in self._devices]
+
+    # -- running ----------------------------------------------------------------------------
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Compute ``fetches`` (a tensor, op, name, or nested list/tuple/dict/namedtuple of them).
+
+        Returns the same structure with numpy values in place of tensors and None for operations.
+
+        Raises
+        ------
+        RuntimeError
+            When the session is closed.
+        TypeError, ValueError
+            When a fetch or feed is not an element of this session's graph, or a fed value does
+            not fit its tensor's dtype or shape.
+        OpError
+            When an op fails; the error names it.
+        """
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        if self._graph.version == 0:
+            raise RuntimeError("The Session graph is empty. Add operations to the graph before calling run().")
+        if isinstance(fetches, Tensor | Operation) and fetches.graph is self._graph:
+            elements, rebuild = (fetches,), None
+        else:
+            elements, rebuild = _flatten_fetches(fetches, self._graph)
+        feed_tensors, feed_values = self._feeds(feed_dict) if feed_dict else ((), ())
+        key = (elements, feed_tensors)
+        plan = self._plans.get(key)
+        if plan is None or plan.graph_version != self._graph.version:
+            plan = self._build_plan(key, elements, feed_tensors)
+        values = [None] * plan.num_slots
+        for slot, value in zip(plan.feed_slots, feed_values):
+            values[slot] = value
+        hooks = ()
+        if options is not None and run_metadata is not None and options.trace_level >= RunOptions.FULL_TRACE:
+            hooks = (_TraceHook(run_metadata),)
+        executor.run(plan, values, self._pool_for(plan), hooks)
+        results = [None if slot is None else _to_host(values[slot]) for slot in plan.fetch_slots]
+        return results[0] if rebuild is None else rebuild(results)
+
+    def partial_run_setup(self, fetches, feeds=None):
+        raise errors.UnimplementedError(None, None, "partial_run is not supported by numflow.")
+
+    def _build_plan(self, key, elements, feed_tensors):
+        with self._plan_lock:
+            fetch_tensors = [e for e in elements if isinstance(e, Tensor)]
+            targets = [e for e in elements if isinstance(e, Operation)]
+            plan = _plan.build(self._graph, fetch_tensors, targets, feed_tensors, self)
+            by_tensor = dict(zip(fetch_tensors, plan.fetch_slots))
+            plan.fetch_slots = [by_tensor[e] if isinstance(e, Tensor) else None for e in elements]
+            if self._config.log_device_placement:
+                for step in plan.steps:
+                    print(f"{step.op.name}: ({step.op.type}): {step.ctx.device.name}", flush=True)
+            self._plans[key] = plan
+            return plan
+
+    def _pool_for(self, plan):
+        if plan.serial:
+            return None
+        if self._pool is None:
+            threads = self._config.inter_op_parallelism_threads or os.cpu_count() or 1
+            if threads <= 1:
+                return None
+            with self._plan_lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(threads, thread_name_prefix="numflow-op")
+        return self._pool
+
+    def _feeds(self, feed_dict):
+        tensors, values = [], []
+        for key, value in feed_dict.items():
+            try:
+                tensor = self._graph.as_graph_element(key, allow_operation=False)
+            except (TypeError, ValueError, KeyError) as e:
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
+            if not isinstance(tensor, Tensor):
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {key!r}")
+            tensors.append(tensor)
+            values.append(_feed_value(tensor, value))
+        return tuple(tensors), values
+
+    # -- lifetime and defaults -----------------------------------------------------------------
+    def close(self):
+        """Release the session's threads and (for a local session) its variable values."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        self._plans.clear()
+
+    def as_default(self):
+        """Context manager making this the default session for ``eval()`` and ``run()`` in this thread."""
+        return _DefaultSessionContext(self)
+
+    def __enter__(self):
+        graph_ctx = self._graph.as_default()
+        graph_ctx.__enter__()
+        session_ctx = self.as_default()
+        session_ctx.__enter__()
+        self._default_stack.append((graph_ctx, session_ctx))
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        graph_ctx, session_ctx = self._default_stack.pop()
+        session_ctx.__exit__(exc_type, exc, tb)
+        graph_ctx.__exit__(exc_type, exc, tb)
+        self.close()
+
+    def __del__(self):
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+
+class Session(BaseSession):
+    """A session of ``graph`` (default: the default graph) on ``target`` ('' runs in this process).
+
+    >>> import numflow as tf
+    >>> g = tf.Graph()
+    >>> with g.as_default():
+    ...     c = tf.constant(2.0) * 3.0
+    >>> with tf.Session(graph=g) as sess:
+    ...     float(sess.run(c))
+    6.0
+    """
+
+
+class InteractiveSession(BaseSession):
+    """A session that makes itself (and its graph) the default as soon as it is created."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        self._graph_ctx = self._graph.as_default()
+        self._graph_ctx.__enter__()
+        _default_sessions.stack.append(self)
+
+    def close(self):
+        if not self._closed:
+            if self in _default_sessions.stack:
+                _default_sessions.stack.remove(self)
+            self._graph_ctx.__exit__(None, None, None)
+        super().close()
+
+
+class _DefaultSessionContext:
+    def __init__(self, session):
+        self._session = session
+
+    def __enter__(self):
+        _default_sessions.stack.append(self._session)
+        return self._session
+
+    def __exit__(self, exc_type, exc, tb):
+        stack = _default_sessions.stack
+        if stack and stack[-1] is self._session:
+            stack.pop()
+
+
+def _to_host(value):
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return value[()]
+        if not value.flags.writeable:
+            return value.copy()
+        return value
+    if hasattr(value, "copy_to_host"):
+        return _to_host(value.copy_to_host())
+    return value
+
+
+def _feed_value(tensor, value):
+    if isinstance(value, Tensor):
+        raise TypeError(
+            "The value of a feed cannot be a tf.Tensor object. Acceptable feed values include Python scalars, "
+            "strings, lists, numpy ndarrays, or TensorHandles. For reference, the tensor object was "
+            f"{value!r} which was passed to the feed with key {tensor!r}."
+        )
+    np_dtype = tensor.dtype.as_numpy_dtype
+    if isinstance(value, int) and not isinstance(value, bool) and np_dtype is not np.object_:
+        if tensor.dtype.is_integer and not (tensor.dtype.min <= value <= tensor.dtype.max):
+            raise TypeError(
+                f"Type of feed value {value} with type {type(value)} is not compatible with Tensor type "
+                f"{tensor.dtype!r}. Try explicitly setting the type of the feed tensor to a larger type "
+                "(e.g. int64)."
+            )
+    try:
+        array = np.asarray(value, dtype=np_dtype)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"Cannot feed value {value!r} for Tensor '{tensor.name}' of dtype {tensor.dtype.name}: {e}")
+    if not tensor.shape.is_compatible_with(array.shape):
+        raise ValueError(
+            f"Cannot feed value of shape {array.shape!r} for Tensor '{tensor.name}', which has shape "
+            f"'{tensor.shape}'"
+        )
+    return array
+
+
+def _flatten_fetches(fetches, graph):
+    """The graph elements of a fetch structure, and a function rebuilding the structure from values."""
+    elements = []
+
+    def walk(f):
+        if f is None:
+            raise TypeError(f"Fetch argument None has invalid type {type(None)}")
+        if isinstance(f, list | tuple):
+            builders = [walk(x) for x in f]
+            if isinstance(f, tuple) and hasattr(f, "_fields"):
+                return lambda vals: type(f)(*[b(vals) for b in builders])
+            kind = type(f)
+            return lambda vals: kind(b(vals) for b in builders)
+        if isinstance(f, dict):
+            keys = list(f)
+            builders = [walk(f[k]) for k in keys]
+            kind = type(f)
+
+            def rebuild(vals):
+                pairs = [(k, b(vals)) for k, b in zip(keys, builders)]
+                if kind is collections.defaultdict:
+                    out = collections.defaultdict(f.default_factory)
+                    out.update(pairs)
+                    return out
+                return kind(pairs)
+
+            return rebuild
+        try:
+            element = graph.as_graph_element(f)
+        except TypeError as e:
+            raise TypeError(
+                f"Fetch argument {f!r} has invalid type {type(f)}, must be a string or Tensor. ({e})"
+            ) from None
+        except (ValueError, KeyError) as e:
+            msg = e.args[0] if e.args else str(e)
+            raise ValueError(f"Fetch argument {f!r} cannot be interpreted as a Tensor. ({msg})") from None
+        i = len(elements)
+        elements.append(element)
+        return lambda vals: vals[i]
+
+    build = walk(fetches)
+    return tuple(elements), build
+
+
+class _TraceHook:
+    """Records each op's device, thread and time span into a RunMetadata's step stats."""
+
+    def __init__(self, run_metadata):
+        self._stats = run_metadata.step_stats
+        self._starts = {}
+        self._lock = threading.Lock()
+
+    def start(self, plan):
+        pass
+
+    def pre_op(self, step):
+        self._starts[step] = time.time_ns() // 1000
+
+    def post_op(self, step):
+        end = time.time_ns() // 1000
+        stats = NodeExecStats(step.op.name, step.op.type, step.ctx.device.name, threading.get_ident(),
+                              self._starts.pop(step), end)
+        with self._lock:
+            self._stats.device_stats(step.ctx.device.name).node_stats.append(stats)
+
+    def finish(self, plan):
+        pass
