@@ -27,3 +27,27 @@ from numflow.framework.collections_api import (  # noqa: E402, I001
     add_to_collection, add_to_collections, control_dependencies, device, get_all_collection_keys,
     get_collection, get_collection_ref, name_scope, colocate_with,
 )
+from numflow.ops.state_ops import (  # noqa: E402, I001
+    assign, assign_add, assign_sub, scatter_add, scatter_sub, scatter_update,
+)
+from numflow.variables.variable import (  # noqa: E402, I001
+    IndexedSlices, Variable, all_variables, assert_variables_initialized, global_variables,
+    global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
+    local_variables_initializer, model_variables, moving_average_variables, report_uninitialized_variables,
+    trainable_variables, variables_initializer,
+)
+from numflow.framework.seeds import get_seed, set_random_seed  # noqa: E402, I001
+from numflow.ops.random_ops import random_normal, random_uniform, truncated_normal  # noqa: E402, I001
+from numflow.ops.init_ops import (  # noqa: E402, I001
+    constant_initializer, glorot_normal_initializer, glorot_uniform_initializer, he_normal, he_uniform,
+    identity_initializer, lecun_normal, lecun_uniform, ones_initializer, orthogonal_initializer,
+    random_normal_initializer, random_uniform_initializer, truncated_normal_initializer,
+    variance_scaling_initializer, zeros_initializer,
+)
+from numflow.variables.scope import (  # noqa: E402, I001
+    AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope, variable_op_scope,
+    variable_scope,
+)
+from numflow import initializers  # noqa: E402, I001
+from numflow import train  # noqa: E402, I001
+from numflow.framework.device_spec import DeviceSpec  # noqa: E402, I001

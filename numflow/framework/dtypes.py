@@ -12,18 +12,22 @@ class DType:
     True
     """
 
-    __slots__ = ("_name", "_np", "_enum")
+    __slots__ = ("_name", "_np", "_enum", "_base", "_ref")
 
-    def __init__(self, name, np_type, enum):
+    def __init__(self, name, np_type, enum, base=None):
         self._name = name
         self._np = np_type
         self._enum = enum
+        self._base = base or self
+        self._ref = None if base else DType(f"{name}_ref", np_type, enum + 100, base=self)
 
     name = property(lambda self: self._name)
     as_numpy_dtype = property(lambda self: self._np)
     as_datatype_enum = property(lambda self: self._enum, doc="TensorFlow's DataType number.")
-    base_dtype = property(lambda self: self, doc="numflow has no reference dtypes: itself.")
-    real_dtype = property(lambda self: self)
+    base_dtype = property(lambda self: self._base, doc="The dtype itself, or what a reference dtype refers to.")
+    real_dtype = property(lambda self: self._base)
+    _is_ref_dtype = property(lambda self: self._base is not self)
+    _as_ref = property(lambda self: self._base._ref, doc="The reference dtype of a variable's tensor.")
 
     @property
     def is_floating(self):
@@ -91,11 +95,16 @@ uint32 = DType("uint32", np.uint32, 22)
 uint64 = DType("uint64", np.uint64, 23)
 bool = DType("bool", np.bool_, 10)  # noqa: A001 - TensorFlow's public name
 string = DType("string", np.object_, 7)
+float16_ref, float32_ref, float64_ref = float16._as_ref, float32._as_ref, float64._as_ref
+int8_ref, int16_ref, int32_ref, int64_ref = int8._as_ref, int16._as_ref, int32._as_ref, int64._as_ref
+uint8_ref, bool_ref, string_ref = uint8._as_ref, bool._as_ref, string._as_ref
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, string)
 _BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update({d._as_ref.name: d._as_ref for d in _ALL})
 _BY_NAME.update(half=float16, double=float64)
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
+_BY_ENUM.update({d._as_ref.as_datatype_enum: d._as_ref for d in _ALL})
 _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in _ALL}
 _BY_NUMPY[np.dtype("S")] = string
 _BY_NUMPY[np.dtype("U")] = string
@@ -114,7 +123,7 @@ def as_dtype(type_value):
     if isinstance(type_value, str):
         if type_value in _BY_NAME:
             return _BY_NAME[type_value]
-    elif isinstance(type_value, int) and not isinstance(type_value, type(True)):
+    elif isinstance(type_value, int) and not isinstance(type_value, type(True)):  # noqa: UP003 - bool is a DType here
         if type_value in _BY_ENUM:
             return _BY_ENUM[type_value]
     else:

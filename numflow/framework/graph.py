@@ -19,7 +19,7 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
-from numflow.framework.shapes import TensorShape, as_shape
+from numflow.framework.shapes import as_shape
 from numflow.ops import registry as _registry
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -291,6 +291,7 @@ class Graph:
         self.seed = None
         self._variable_store = None
         self._variable_scope = None
+        self._variable_initializers = {}
         self._attr_scope = {}
 
     # -- identity and state ------------------------------------------------------------------
@@ -538,7 +539,9 @@ class Graph:
             specs = opdef.infer(op)
         except (ValueError, TypeError) as e:
             raise type(e)(f"{e} for '{name}' (op: '{op_type}')") from e
-        op._outputs = [Tensor(op, i, _dtypes.as_dtype(dt), as_shape(sh)) for i, (dt, sh) in enumerate(specs)]
+        op._outputs = [
+            Tensor(op, i, _output_dtype(dt, opdef.ref_output), as_shape(sh)) for i, (dt, sh) in enumerate(specs)
+        ]
         if self._colocation_stack:
             target = self._colocation_stack[-1]
             op._colocation = tuple(dict.fromkeys(g for c in self._colocation_stack for g in _groups(c)))
@@ -599,6 +602,11 @@ class Graph:
 
     def __len__(self):
         return self._nx.number_of_nodes()
+
+
+def _output_dtype(dtype, is_ref):
+    dtype = _dtypes.as_dtype(dtype)
+    return dtype._as_ref if is_ref else dtype.base_dtype
 
 
 def _groups(op):

@@ -24,22 +24,28 @@ class OpDef:
     type: str
     infer: object
     stateful: bool = False
+    ref_inputs: tuple = ()
+    ref_output: bool = False
     gradient: object = field(default=None, repr=False)
 
 
 _OP_DEFS = {}
 
 
-def declare(op_type, *, stateful=False):
+def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False):
     """Declare ``op_type`` with the decorated shape/dtype inference function.
 
     ``stateful`` ops (variables, assignments, random ops) are never folded or deduplicated.
+    A variable's tensor is a reference to its buffer: ops listed with ``ref_output`` produce one,
+    and the inputs listed in ``ref_inputs`` (True: all of them) take one as is (an assign writes
+    through it). Any other input fed by a reference receives the variable's current value.
     """
 
     def wrap(infer):
         if op_type in _OP_DEFS:
             raise KeyError(f"Op type {op_type!r} is declared twice")
-        _OP_DEFS[op_type] = OpDef(op_type, infer, stateful)
+        _OP_DEFS[op_type] = OpDef(op_type, infer, stateful, ref_inputs if ref_inputs is True else tuple(ref_inputs),
+                                   ref_output)
         return infer
 
     return wrap

@@ -14,6 +14,7 @@ from collections import deque
 import networkx as nx
 
 from numflow.framework import errors
+from numflow.ops import registry
 from numflow.runtime import placement
 
 
@@ -85,7 +86,11 @@ def build(graph, fetch_tensors, target_ops, feed_tensors, session):
     nxg = graph.nx_graph
     needed = _prune(nxg, [t.op.name for t in fetch_tensors if t not in feeds]
                     + [op.name for op in target_ops], feeds)
-    order = [nxg.nodes[n]["op"] for n in nx.topological_sort(nxg.subgraph(needed))]
+    sub = nxg.subgraph(needed)
+    if graph._variable_initializers:
+        sub = sub.copy()
+        _order_reads_after_initializers(graph, sub)
+    order = [sub.nodes[n]["op"] for n in nx.topological_sort(sub)]
     devices = placement.place(order, session)
 
     slot_of = {}
@@ -105,13 +110,16 @@ def build(graph, fetch_tensors, target_ops, feed_tensors, session):
                 None, op, f"No kernel registered for op '{op.type}' on device {device.name} (node {op.name})."
             )
         ctx = KernelContext(op, session._resources_for(device), device)
+        value_inputs = _value_inputs_from_refs(op)
+        if value_inputs:
+            kernel = _dereferencing(kernel, value_inputs)
         in_slots = [slot_of[t] for t in op._inputs]
         out_slots = [slot_of[t] if t not in feeds else discard for t in op._outputs]
         steps.append(Step(op, kernel, ctx, in_slots, out_slots))
 
     plan = Plan()
     plan.steps = steps
-    plan.units, plan.roots = _chains(nxg, steps)
+    plan.units, plan.roots = _chains(sub, steps)
     plan.serial = sum(not u.cheap for u in plan.units) <= 1
     plan.num_slots = discard + 1
     plan.feed_slots = [slot_of[t] for t in feed_tensors]
@@ -119,6 +127,44 @@ def build(graph, fetch_tensors, target_ops, feed_tensors, session):
     plan.graph_version = graph.version
     plan.placements = devices
     return plan
+
+
+def _value_inputs_from_refs(op):
+    """Positions of ``op``'s inputs that come from a variable reference but want its value."""
+    ref_inputs = registry.get(op.type).ref_inputs
+    if ref_inputs is True:
+        return ()
+    return tuple(i for i, t in enumerate(op._inputs) if t.dtype._is_ref_dtype and i not in ref_inputs)
+
+
+def _dereferencing(kernel, positions):
+    """``kernel`` with the variable references at ``positions`` replaced by snapshots of their values."""
+
+    def run(ctx, *inputs):
+        inputs = list(inputs)
+        for i in positions:
+            inputs[i] = inputs[i].read()
+        return kernel(ctx, *inputs)
+
+    return run
+
+
+def _order_reads_after_initializers(graph, sub):
+    """Make every read of a variable wait for its initializer when both are in one run.
+
+    Changes ``sub`` (a copy of the run's subgraph) by adding control edges. TensorFlow leaves their
+    order to chance; here an initial value computed from another variable initialized by the same
+    run sees its initialized value. A read that the initializer itself depends on keeps its place.
+    """
+    initializers = graph._variable_initializers
+    for name in list(sub):
+        op = sub.nodes[name]["op"]
+        for i in _value_inputs_from_refs(op):
+            init = initializers.get(op._inputs[i].op.name)
+            if init is None or init.name not in sub or init is op or sub.has_edge(init.name, name):
+                continue
+            if not nx.has_path(sub, name, init.name):
+                sub.add_edge(init.name, name, data=[], control=True)
 
 
 def _prune(nxg, roots, feeds):

@@ -25,10 +25,16 @@ class VariableState:
     def initialized(self):
         return self.value is not None
 
-    def uninitialized_error(self, op_name=None):
-        return errors.FailedPreconditionError(
-            None, None, f"Attempting to use uninitialized value {self.name}"
-        )
+    def read(self):
+        """A snapshot of the value, copied under the lock; FailedPreconditionError when uninitialized."""
+        with self.lock:
+            value = self.value
+            if value is None:
+                raise self.uninitialized_error()
+            return value.copy()
+
+    def uninitialized_error(self):
+        return errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {self.name}")
 
 
 class ResourceContainer:
@@ -37,6 +43,7 @@ class ResourceContainer:
     def __init__(self, name="localhost"):
         self.name = name
         self._vars = {}
+        self._other = {}
         self._lock = threading.Lock()
 
     def variable(self, name, device=None):
@@ -49,9 +56,20 @@ class ResourceContainer:
                     state = self._vars[name] = VariableState(name, device)
         return state
 
+    def get_or_create(self, key, make):
+        """Any other per-container state (a random op's stream...), made by ``make()`` on first use."""
+        state = self._other.get(key)
+        if state is None:
+            with self._lock:
+                state = self._other.get(key)
+                if state is None:
+                    state = self._other[key] = make()
+        return state
+
     def names(self):
         return list(self._vars)
 
     def clear(self):
         with self._lock:
             self._vars.clear()
+            self._other.clear()

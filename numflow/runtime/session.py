@@ -10,8 +10,10 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.framework.graph import Operation, Tensor, get_default_graph
-from numflow.runtime import executor, plan as _plan
+from numflow.runtime import executor
+from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
+from numflow.runtime.resources import VariableState
 
 
 class _DefaultSessionStack(threading.local):
@@ -264,6 +266,8 @@ def _to_host(value):
         if not value.flags.writeable:
             return value.copy()
         return value
+    if isinstance(value, VariableState):
+        return _to_host(value.read())
     if hasattr(value, "copy_to_host"):
         return _to_host(value.copy_to_host())
     return value
@@ -287,11 +291,12 @@ def _feed_value(tensor, value):
     try:
         array = np.asarray(value, dtype=np_dtype)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"Cannot feed value {value!r} for Tensor '{tensor.name}' of dtype {tensor.dtype.name}: {e}")
+        raise ValueError(
+            f"Cannot feed value {value!r} for Tensor {tensor.name} of dtype {tensor.dtype.name}: {e}"
+        ) from None
     if not tensor.shape.is_compatible_with(array.shape):
         raise ValueError(
-            f"Cannot feed value of shape {array.shape!r} for Tensor '{tensor.name}', which has shape "
-            f"'{tensor.shape}'"
+            f"Cannot feed value of shape {array.shape!r} for Tensor {tensor.name}, which has shape {tensor.shape}"
         )
     return array
 

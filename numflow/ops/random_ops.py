@@ -1,0 +1,125 @@
+"""Random ops: uniform, normal and truncated normal values from the counter-based Philox generator.
+
+Each op's value at element i depends only on its (seed, seed2) pair, i, and how many times the op
+has run in the session: a second run continues the stream, as TensorFlow's random ops do.
+"""
+
+import numpy as np
+
+from numflow.framework import dtypes
+from numflow.framework.graph import Tensor, constant_value, get_default_graph
+from numflow.framework.seeds import get_seed
+from numflow.framework.shapes import TensorShape
+from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.registry import declare
+
+
+def _random_infer(op):
+    shape = op._attrs["shape"]
+    if shape is None:
+        n = op.inputs[0].shape[0] if op.inputs[0].shape.ndims == 1 else None
+        shape = TensorShape(None if n is None else [None] * n)
+    return [(op._attrs["dtype"], shape)]
+
+
+for _op_type in ("RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal"):
+    declare(_op_type, stateful=True)(_random_infer)
+
+
+def _static_shape(shape):
+    """``(TensorShape, None)`` when ``shape`` is known now, else ``(None, shape tensor)``."""
+    if isinstance(shape, Tensor):
+        value = constant_value(shape)
+        if value is None:
+            return None, shape
+        shape = value
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    dims = [int(d) for d in np.atleast_1d(np.asarray(shape, dtype=np.int64))] if np.ndim(shape) else (
+        [] if np.size(shape) == 0 else [int(shape)])
+    if any(d < 0 for d in dims):
+        raise ValueError(f"Dimension {min(dims)} must be >= 0")
+    return TensorShape(dims), None
+
+
+def _scalar(x, name):
+    if isinstance(x, Tensor):
+        value = constant_value(x)
+        if value is None or np.size(value) != 1:
+            return None
+        x = value
+    arr = np.asarray(x)
+    if arr.size != 1:
+        return None
+    return arr.reshape(()).item()
+
+
+def _random(op_type, shape, dtype, seed, name, default_name, **params):
+    """Add a random op; ``params`` (mean/stddev or minval/maxval) are applied by the kernel in one pass."""
+    graph = get_default_graph()
+    dtype = dtypes.as_dtype(dtype)
+    static, dynamic = _static_shape(shape)
+    seed1, seed2 = get_seed(seed)
+    attrs = {"dtype": dtype, "shape": static, "seed": seed1 or 0, "seed2": seed2 or 0, **params}
+    inputs = [convert_to_tensor(dynamic, dtype=dynamic.dtype)] if dynamic is not None else []
+    return graph.create_op(op_type, inputs, attrs, name=name or default_name).outputs[0]
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normally distributed values of ``shape`` with ``mean`` and ``stddev``."""
+    return _location_scale("RandomStandardNormal", "random_normal", shape, mean, stddev, dtype, seed, name)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normal values of ``shape``, redrawn until within two standard deviations of ``mean``."""
+    return _location_scale("TruncatedNormal", "truncated_normal", shape, mean, stddev, dtype, seed, name)
+
+
+def _location_scale(op_type, default_name, shape, mean, stddev, dtype, seed, name):
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"Invalid dtype {dtype!r} for {default_name}: a floating point type is required.")
+    m, s = _scalar(mean, "mean"), _scalar(stddev, "stddev")
+    if m is not None and s is not None:
+        return _random(op_type, shape, dtype, seed, name, default_name, mean=float(m), stddev=float(s))
+    graph = get_default_graph()
+    with graph.name_scope(name or default_name) as scope:
+        standard = _random(op_type, shape, dtype, seed, None, op_type, mean=0.0, stddev=1.0)
+        from numflow.ops import math_ops
+
+        return math_ops.add(standard * convert_to_tensor(stddev, dtype=dtype),
+                            convert_to_tensor(mean, dtype=dtype), name=scope[:-1] + "/")
+
+
+def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """Uniform values in ``[minval, maxval)`` (``maxval`` defaults to 1 for floats; required for ints)."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        lo, hi = _scalar(minval, "minval"), _scalar(maxval, "maxval")
+        if lo is None or hi is None:
+            raise NotImplementedError("random_uniform with integer tensor bounds is not supported.")
+        if hi <= lo:
+            raise ValueError(f"Need minval < maxval, got {lo} >= {hi}")
+        return _random("RandomUniformInt", shape, dtype, seed, name, "random_uniform",
+                       minval=int(lo), maxval=int(hi))
+    if not dtype.is_floating:
+        raise ValueError(f"Invalid dtype {dtype!r} for random_uniform")
+    if maxval is None:
+        maxval = 1.0
+    lo, hi = _scalar(minval, "minval"), _scalar(maxval, "maxval")
+    if lo is not None and hi is not None:
+        return _random("RandomUniform", shape, dtype, seed, name, "random_uniform",
+                       minval=float(lo), maxval=float(hi))
+    graph = get_default_graph()
+    with graph.name_scope(name or "random_uniform") as scope:
+        unit = _random("RandomUniform", shape, dtype, seed, None, "RandomUniform", minval=0.0, maxval=1.0)
+        lo_t, hi_t = convert_to_tensor(minval, dtype=dtype), convert_to_tensor(maxval, dtype=dtype)
+        return _affine(unit, lo_t, hi_t, scope)
+
+
+def _affine(unit, lo, hi, scope):
+    from numflow.ops import math_ops
+
+    return math_ops.add(unit * (hi - lo), lo, name=scope[:-1] + "/")

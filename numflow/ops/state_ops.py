@@ -1,0 +1,149 @@
+"""Variable ops: the variable itself, assignments, scatter updates and the initialized check."""
+
+from numflow.framework import dtypes
+from numflow.framework.graph import get_default_graph
+from numflow.framework.shapes import TensorShape, as_shape
+from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.registry import declare
+
+
+@declare("VariableV2", stateful=True, ref_output=True)
+def _variable_infer(op):
+    return [(op._attrs["dtype"], op._attrs["shape"])]
+
+
+def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):
+    """The op holding a variable's buffer; its tensor is a reference (dtype ``float32_ref``...)."""
+    attrs = {"shape": as_shape(shape), "dtype": dtypes.as_dtype(dtype).base_dtype,
+             "container": container, "shared_name": shared_name}
+    return get_default_graph().create_op("VariableV2", [], attrs, name=name).outputs[0]
+
+
+def _update_infer(op):
+    ref, value = op.inputs
+    if ref.dtype.base_dtype != value.dtype.base_dtype:
+        raise TypeError(
+            f"Input 'value' of '{op.type}' Op has type {value.dtype.base_dtype.name} that does not match "
+            f"type {ref.dtype.base_dtype.name} of argument 'ref'."
+        )
+    shape = ref.shape
+    if op._attrs.get("validate_shape", True):
+        if not shape.is_compatible_with(value.shape):
+            raise ValueError(_shape_mismatch(shape, value.shape))
+        shape = shape.merge_with(value.shape)
+    else:
+        shape = value.shape
+    return [(ref.dtype, shape)]
+
+
+def _shape_mismatch(a, b):
+    """TensorFlow's text for two static shapes that cannot be merged."""
+    if a.ndims != b.ndims:
+        return f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}"
+    dim = next(i for i, (x, y) in enumerate(zip(a.dims, b.dims)) if x is not None and y is not None and x != y)
+    return (f"Dimension {dim} in both shapes must be equal, but are {a.dims[dim]} and {b.dims[dim]}. "
+            f"Shapes are {a.as_list()} and {b.as_list()}.")
+
+
+for _op_type in ("Assign", "AssignAdd", "AssignSub"):
+    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_update_infer)
+
+
+def _ref_of(ref):
+    """The reference tensor of a Variable or reference tensor ``ref``."""
+    tensor = ref._ref() if hasattr(ref, "_ref") else ref
+    if not tensor.dtype._is_ref_dtype:
+        raise TypeError(
+            f"'{getattr(ref, 'name', ref)}' is not a variable: assignments need a tf.Variable (or its reference "
+            "tensor), not a value."
+        )
+    return tensor
+
+
+def _update(op_type, ref, value, name, attrs):
+    graph = get_default_graph()
+    tensor = _ref_of(ref)
+    value = convert_to_tensor(value, dtype=tensor.dtype.base_dtype, name="value") \
+        if not hasattr(value, "_as_tensor") else convert_to_tensor(value)
+    with graph.colocate_with(tensor.op):
+        return graph.create_op(op_type, [tensor, value], attrs, name=name or op_type).outputs[0]
+
+
+def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+    """Write ``value`` into variable ``ref``; the result is the variable after the write."""
+    attrs = {"validate_shape": True if validate_shape is None else bool(validate_shape),
+             "use_locking": True if use_locking is None else bool(use_locking)}
+    return _update("Assign", ref, value, name, attrs)
+
+
+def assign_add(ref, value, use_locking=None, name=None):
+    """Add ``value`` to variable ``ref`` in place; the result is the variable after the update."""
+    return _update("AssignAdd", ref, value, name, {"use_locking": bool(use_locking)})
+
+
+def assign_sub(ref, value, use_locking=None, name=None):
+    """Subtract ``value`` from variable ``ref`` in place; the result is the variable after the update."""
+    return _update("AssignSub", ref, value, name, {"use_locking": bool(use_locking)})
+
+
+def _scatter_infer(op):
+    ref, indices, updates = op.inputs
+    if not indices.dtype.is_integer:
+        raise TypeError(f"Value passed to parameter 'indices' has DataType {indices.dtype.name} not in list of "
+                        "allowed values: int32, int64")
+    if ref.dtype.base_dtype != updates.dtype.base_dtype:
+        raise TypeError(
+            f"Input 'updates' of '{op.type}' Op has type {updates.dtype.base_dtype.name} that does not match "
+            f"type {ref.dtype.base_dtype.name} of argument 'ref'."
+        )
+    if ref.shape.ndims is not None and indices.shape.ndims is not None and updates.shape.ndims is not None:
+        expected = indices.shape.concatenate(ref.shape[1:])
+        if not updates.shape.is_compatible_with(expected):
+            raise ValueError(
+                f"Shapes must be equal rank, but are {updates.shape.ndims} and {expected.ndims}"
+                if updates.shape.ndims != expected.ndims
+                else f"Dimensions must be equal: updates {updates.shape} vs indices.shape + ref.shape[1:] {expected}"
+            )
+    return [(ref.dtype, ref.shape)]
+
+
+for _op_type in ("ScatterUpdate", "ScatterAdd", "ScatterSub"):
+    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_scatter_infer)
+
+
+def _scatter(op_type, ref, indices, updates, use_locking, name):
+    graph = get_default_graph()
+    tensor = _ref_of(ref)
+    indices = convert_to_tensor(indices, name="indices")
+    updates = convert_to_tensor(updates, dtype=tensor.dtype.base_dtype, name="updates")
+    with graph.colocate_with(tensor.op):
+        return graph.create_op(op_type, [tensor, indices, updates], {"use_locking": bool(use_locking)},
+                               name=name or op_type).outputs[0]
+
+
+def scatter_update(ref, indices, updates, use_locking=True, name=None):
+    """``ref[indices[i], ...] = updates[i, ...]``; the result is the variable after the update."""
+    return _scatter("ScatterUpdate", ref, indices, updates, use_locking, name)
+
+
+def scatter_add(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices[i], ...] += updates[i, ...]`` (repeated indices add up)."""
+    return _scatter("ScatterAdd", ref, indices, updates, use_locking, name)
+
+
+def scatter_sub(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices[i], ...] -= updates[i, ...]`` (repeated indices add up)."""
+    return _scatter("ScatterSub", ref, indices, updates, use_locking, name)
+
+
+@declare("IsVariableInitialized", ref_inputs=(0,))
+def _is_initialized_infer(op):
+    return [(dtypes.bool, TensorShape([]))]
+
+
+def is_variable_initialized(ref, name=None):
+    """A bool scalar: whether variable ``ref`` holds a value in the running session."""
+    graph = get_default_graph()
+    tensor = _ref_of(ref)
+    with graph.colocate_with(tensor.op):
+        return graph.create_op("IsVariableInitialized", [tensor], name=name or "IsVariableInitialized").outputs[0]

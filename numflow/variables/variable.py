@@ -1,0 +1,276 @@
+"""Variable: persistent state in the graph, with its initializer, reads and assignments."""
+
+from numflow.framework import dtypes
+from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
+from numflow.framework.shapes import TensorShape, unknown_shape
+from numflow.ops import array_ops, state_ops
+from numflow.ops.constant_op import convert_to_tensor
+
+
+class Variable:
+    """A tensor whose value lives across ``Session.run`` calls and changes only by assignment.
+
+    Creating one adds three ops: the variable (``v``), its initializer (``v/Assign``, writing the
+    initial value) and a read (``v/read``). It joins ``GLOBAL_VARIABLES``, and ``TRAINABLE_VARIABLES``
+    when trainable.
+
+    >>> import numflow as tf
+    >>> with tf.Graph().as_default():
+    ...     v = tf.Variable([1.0, 2.0], name="v")
+    ...     with tf.Session() as sess:
+    ...         _ = sess.run(v.initializer)
+    ...         sess.run(v.assign_add([1.0, 1.0])).tolist()
+    [2.0, 3.0]
+    """
+
+    def __init__(self, initial_value=None, trainable=None, collections=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
+                 import_scope=None, constraint=None, use_resource=None, synchronization=None,
+                 aggregation=None, shape=None):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if trainable is None:
+            trainable = True
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        if not isinstance(collections, list | tuple | set):
+            raise ValueError(f"collections argument to Variable constructor must be a list, tuple, or set. "
+                             f"Got {collections} of type {type(collections)}")
+        collections = list(collections)
+        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        graph = get_default_graph()
+        self._graph = graph
+        self._trainable = bool(trainable)
+        self._constraint = constraint
+        self._save_slice_info = None
+        from_fn = callable(initial_value)
+        with graph.name_scope(name or "Variable") as scope:
+            var_name = scope[:-1]
+            if from_fn:
+                with graph.name_scope("Initializer"), graph.colocate_with(None):
+                    saved, graph._device_stack = graph._device_stack, [None]
+                    try:
+                        self._initial_value = convert_to_tensor(initial_value(), name="initial_value",
+                                                                dtype=dtype)
+                    finally:
+                        graph._device_stack = saved
+            else:
+                self._initial_value = convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+            value_shape = self._initial_value.shape
+            if shape is not None:
+                value_shape = TensorShape(shape).merge_with(value_shape)
+            var_shape = value_shape if validate_shape else unknown_shape()
+            if validate_shape and not value_shape.is_fully_defined():
+                raise ValueError(
+                    f"initial_value must have a shape specified: {self._initial_value}"
+                )
+            self._variable = state_ops.variable_op_v2(
+                var_shape, self._initial_value.dtype.base_dtype, name=scope
+            )
+            with graph.colocate_with(self._variable.op):
+                self._initializer_op = state_ops.assign(
+                    self._variable, self._initial_value, validate_shape=validate_shape, name="Assign"
+                ).op
+            with graph.device(self._variable.device or None), graph.colocate_with(self._variable.op):
+                self._snapshot = array_ops.identity(self._variable, name="read")
+        graph._variable_initializers[var_name] = self._initializer_op
+        graph.add_to_collections(collections, self)
+
+    # -- identity ----------------------------------------------------------------------------
+    name = property(lambda self: self._variable.name)
+    op = property(lambda self: self._variable.op)
+    graph = property(lambda self: self._graph)
+    device = property(lambda self: self._variable.device)
+    dtype = property(lambda self: self._variable.dtype, doc="The reference dtype, e.g. ``float32_ref``.")
+    initializer = property(lambda self: self._initializer_op, doc="The op that writes the initial value.")
+    initial_value = property(lambda self: self._initial_value)
+    trainable = property(lambda self: self._trainable)
+    constraint = property(lambda self: self._constraint)
+
+    @property
+    def shape(self):
+        return self._variable.shape
+
+    def get_shape(self):
+        return self.shape
+
+    def __repr__(self):
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    # -- reading -----------------------------------------------------------------------------
+    def value(self):
+        """The tensor of the variable's value (``v/read``), what ``v`` means in an expression."""
+        return self._snapshot
+
+    def read_value(self):
+        """A new read of the variable: put it under ``control_dependencies`` to read after updates."""
+        return array_ops.identity(self._variable, name="read")
+
+    def initialized_value(self):
+        """The value after initialization: when the same run also initializes this variable, the read
+        waits for it, so ``Variable(v.initialized_value() * 2)`` is safe in one initializer run."""
+        with self._graph.colocate_with(self._variable.op):
+            return array_ops.identity(self._variable, name=f"{self.op.name}/initialized_value")
+
+    def eval(self, session=None):
+        """The variable's value in ``session`` (default: the default session)."""
+        return self._variable.eval(session=session)
+
+    def load(self, value, session=None):
+        """Write ``value`` (a numpy value) into the variable in ``session`` without growing the graph."""
+        from numflow.runtime.session import _session_for
+
+        _session_for(self._graph, session).run(self._initializer_op, {self._initializer_op.inputs[1]: value})
+
+    def _ref(self):
+        return self._variable
+
+    def _as_graph_element(self):
+        return self._variable
+
+    def _as_tensor(self, dtype=None):
+        if dtype is not None and dtypes.as_dtype(dtype).base_dtype != self.dtype.base_dtype:
+            raise ValueError(
+                f"Incompatible type conversion requested to type '{dtypes.as_dtype(dtype).name}' for variable "
+                f"of type '{self.dtype.name}'"
+            )
+        return self._snapshot
+
+    def to_proto(self, export_scope=None):
+        return {"variable_name": self.name, "initializer_name": self._initializer_op.name,
+                "snapshot_name": self._snapshot.name, "trainable": self._trainable}
+
+    # -- updating ----------------------------------------------------------------------------
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """Write ``value``; returns the updated variable's tensor (the op when ``read_value=False``)."""
+        out = state_ops.assign(self, value, use_locking=use_locking, name=name)
+        return out if read_value else out.op
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        out = state_ops.assign_add(self, delta, use_locking=use_locking, name=name)
+        return out if read_value else out.op
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        out = state_ops.assign_sub(self, delta, use_locking=use_locking, name=name)
+        return out if read_value else out.op
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Write ``sparse_delta.values`` into the rows ``sparse_delta.indices`` (an IndexedSlices)."""
+        return state_ops.scatter_update(self, sparse_delta.indices, sparse_delta.values, use_locking, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return state_ops.scatter_add(self, sparse_delta.indices, sparse_delta.values, use_locking, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return state_ops.scatter_sub(self, sparse_delta.indices, sparse_delta.values, use_locking, name)
+
+    def count_up_to(self, limit):
+        raise NotImplementedError("count_up_to is not supported by numflow.")
+
+
+VariableV1 = RefVariable = Variable
+
+
+def _delegate(op_name):
+    method = getattr(Tensor, op_name)
+
+    def delegated(self, *args):
+        return method(self._snapshot, *args)
+
+    delegated.__name__ = op_name
+    return delegated
+
+
+for _op in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+            "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
+            "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__",
+            "__getitem__", "__and__", "__rand__", "__or__", "__ror__", "__invert__"):
+    setattr(Variable, _op, _delegate(_op))
+Variable.__array_priority__ = 100
+
+
+class IndexedSlices:
+    """Rows ``indices`` of a dense tensor with values ``values`` (a sparse update)."""
+
+    def __init__(self, values, indices, dense_shape=None):
+        self.values = values
+        self.indices = indices
+        self.dense_shape = dense_shape
+
+
+def global_variables(scope=None):
+    """Variables of the ``GLOBAL_VARIABLES`` collection, filtered by the ``scope`` regex prefix."""
+    return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+all_variables = global_variables
+
+
+def trainable_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def moving_average_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def variables_initializer(var_list, name="init"):
+    """An op running the initializers of ``var_list`` (a no-op when it is empty)."""
+    from numflow.ops.control_flow_ops import group, no_op
+
+    if var_list:
+        return group(*[v.initializer for v in var_list], name=name)
+    return no_op(name=name)
+
+
+def global_variables_initializer():
+    """An op initializing every variable of ``GLOBAL_VARIABLES``: run it once before using the model."""
+    return variables_initializer(global_variables())
+
+
+initialize_all_variables = global_variables_initializer
+
+
+def local_variables_initializer():
+    """An op initializing every variable of ``LOCAL_VARIABLES``."""
+    return variables_initializer(local_variables())
+
+
+def is_variable_initialized(variable):
+    return state_ops.is_variable_initialized(variable)
+
+
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    """A 1-D string tensor: the names (as bytes) of the variables of ``var_list`` not yet initialized.
+
+    ``var_list`` defaults to the global and local variables.
+    """
+    from numflow.variables import ops as variable_ops
+
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    return variable_ops.report_uninitialized(var_list, name)
+
+
+def assert_variables_initialized(var_list=None):
+    """An op failing with FailedPreconditionError when a variable of ``var_list`` is not initialized."""
+    from numflow.variables import ops as variable_ops
+
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    return variable_ops.assert_initialized(var_list)
