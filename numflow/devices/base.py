@@ -10,6 +10,7 @@ class Device:
     """
 
     device_type = None
+    is_host = False
 
     def __init__(self, index=0, job="localhost", replica=0, task=0):
         self.index = index
@@ -31,6 +32,10 @@ class Device:
 
     def copy_out(self, array):
         """A host numpy array holding ``array``'s value."""
+        raise NotImplementedError
+
+    def copy(self, array):
+        """A new array in this device's memory holding ``array``'s value."""
         raise NotImplementedError
 
     def synchronize(self):

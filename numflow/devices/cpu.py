@@ -7,12 +7,16 @@ from numflow.devices.base import Device
 
 class CPUDevice(Device):
     device_type = "CPU"
+    is_host = True
 
     def alloc(self, shape, dtype):
         return np.empty(shape, dtype=dtype)
 
-    def copy_in(self, host_array):
-        return np.asarray(host_array)
+    def copy_in(self, array):
+        return array.copy_to_host() if hasattr(array, "copy_to_host") else np.asarray(array)
 
     def copy_out(self, array):
-        return np.asarray(array)
+        return self.copy_in(array)
+
+    def copy(self, array):
+        return np.array(array, copy=True)

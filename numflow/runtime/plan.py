@@ -110,6 +110,9 @@ def build(graph, fetch_tensors, target_ops, feed_tensors, session):
                 None, op, f"No kernel registered for op '{op.type}' on device {device.name} (node {op.name})."
             )
         ctx = KernelContext(op, session._resources_for(device), device)
+        crossing = _inputs_from_other_memory(op, device, devices)
+        if crossing:
+            kernel = _copying_in(kernel, crossing, device)
         value_inputs = _value_inputs_from_refs(op)
         if value_inputs:
             kernel = _dereferencing(kernel, value_inputs)
@@ -135,6 +138,36 @@ def _value_inputs_from_refs(op):
     if ref_inputs is True:
         return ()
     return tuple(i for i, t in enumerate(op._inputs) if t.dtype._is_ref_dtype and i not in ref_inputs)
+
+
+def _memory_of(device):
+    return "host" if device is None or device.is_host else device.name
+
+
+def _inputs_from_other_memory(op, device, devices):
+    """Positions of ``op``'s value inputs produced in another memory than ``device``'s (feeds: host)."""
+    ref_inputs = registry.get(op.type).ref_inputs
+    here = _memory_of(device)
+
+    def passed_as_reference(i, t):
+        return t.dtype._is_ref_dtype and (ref_inputs is True or i in ref_inputs)
+
+    return tuple(
+        i for i, t in enumerate(op._inputs)
+        if not passed_as_reference(i, t) and _memory_of(devices.get(t.op)) != here
+    )
+
+
+def _copying_in(kernel, positions, device):
+    """``kernel`` with the inputs at ``positions`` first copied into ``device``'s memory."""
+
+    def run(ctx, *inputs):
+        inputs = list(inputs)
+        for i in positions:
+            inputs[i] = device.copy_in(inputs[i])
+        return kernel(ctx, *inputs)
+
+    return run
 
 
 def _dereferencing(kernel, positions):

@@ -31,7 +31,7 @@ class VariableState:
             value = self.value
             if value is None:
                 raise self.uninitialized_error()
-            return value.copy()
+            return value.copy() if self.device is None or self.device.is_host else self.device.copy(value)
 
     def uninitialized_error(self):
         return errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {self.name}")

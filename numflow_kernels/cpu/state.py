@@ -11,7 +11,7 @@ _NUMBA_MIN_ELEMENTS = 1 << 15
 
 @register("VariableV2")
 def variable(ctx):
-    return ctx.resources.variable(ctx.op_name)
+    return ctx.resources.variable(ctx.op_name, ctx.device)
 
 
 @register("ReportUninitializedVariables")

@@ -1,0 +1,59 @@
+"""CUDA GPUs through ``numba.cuda`` (and Numba's CUDA simulator when NUMBA_ENABLE_CUDASIM=1)."""
+
+import numpy as np
+
+from numflow.devices.base import Device
+
+
+class CUDADevice(Device):
+    """GPU:i. Memory is ``numba.cuda`` device arrays; kernels are ``numba.cuda.jit`` kernels."""
+
+    device_type = "GPU"
+
+    def __init__(self, index=0, job="localhost", replica=0, task=0):
+        super().__init__(index, job, replica, task)
+        self._context = None
+
+    def _select(self):
+        from numba import cuda
+
+        cuda.select_device(self.index)
+        return cuda
+
+    def alloc(self, shape, dtype):
+        return self._select().device_array(shape, dtype=dtype)
+
+    def copy_in(self, host_array):
+        if is_device_array(host_array):
+            return host_array
+        return self._select().to_device(np.ascontiguousarray(host_array))
+
+    def copy_out(self, array):
+        return array.copy_to_host() if is_device_array(array) else np.asarray(array)
+
+    def copy(self, array):
+        """A new device array holding ``array``'s value."""
+        out = self._select().device_array(array.shape, dtype=array.dtype)
+        out.copy_to_device(array)
+        return out
+
+    def synchronize(self):
+        self._select().synchronize()
+
+
+def is_device_array(x):
+    from numba import cuda
+
+    return cuda.is_cuda_array(x) and not isinstance(x, np.ndarray)
+
+
+def gpu_count():
+    """How many GPUs numba.cuda sees (the simulator's one when NUMBA_ENABLE_CUDASIM=1), 0 without CUDA."""
+    try:
+        from numba import cuda
+
+        if not cuda.is_available():
+            return 0
+        return len(cuda.gpus)
+    except Exception:  # noqa: BLE001 - a broken CUDA install means no GPU, not a crash at import
+        return 0
