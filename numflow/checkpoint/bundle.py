@@ -1,0 +1,346 @@
+"""TensorFlow's V2 tensor bundle: BundleWriter and BundleReader for P.index and P.data-SSSSS-of-NNNNN.
+
+A bundle maps names to numpy arrays. ``P.index`` is an SSTable (``table.py``) whose empty key holds a
+``BundleHeaderProto`` and whose other keys hold one ``BundleEntryProto`` each (``protos.py``):
+dtype, shape, shard, offset, size and masked crc32c of the tensor's bytes in its data file. Data
+files are plain concatenations of payloads (spec section 4).
+
+Writing streams each tensor to a temporary data file as it is added (the crc is computed over the
+array's own buffer while a helper thread writes it), then renames the data files and finally the
+index into place. An earlier checkpoint with the same prefix stays readable until that last rename,
+and is put back if a rename fails. Reading checks every size against the file before allocating,
+reads straight into the destination array and verifies the crc of every tensor.
+"""
+
+import concurrent.futures
+import os
+import struct
+
+import numpy as np
+
+from numflow.checkpoint import datatypes, table
+from numflow.checkpoint.bundle_reader import (
+    BUNDLE_VERSION,
+    BundleReader,
+    CheckpointVersionError,
+    key_name,
+    name_key,
+)
+from numflow.checkpoint.files import (
+    commit,
+    create_exclusive,
+    data_filename,
+    index_filename,
+    os_error,
+    temp_path,
+    unlink_quietly,
+    write_all,
+)
+from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader
+from numflow.framework import errors
+
+__all__ = ["BundleWriter", "write_bundle", "BundleReader", "CheckpointVersionError", "encode_strings",
+           "data_filename", "index_filename"]
+
+_CHUNK = 4 << 20  # bytes per write call for large tensors, each crc'd while the previous is written
+_SMALL = 1 << 20  # payloads below this are gathered and written in one call
+
+
+def _as_array(value):
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, (bytes, str, bytearray)):
+        arr = np.empty((), dtype=object)
+        arr[()] = value
+        return arr
+    arr = np.asarray(value)
+    if arr.dtype.kind in "SU":
+        arr = np.array(value, dtype=object)
+    return arr
+
+
+def _native(dt):
+    return dt if dt.byteorder in "=|" else dt.newbyteorder("=")
+
+
+def _to_bfloat16_bits(arr):
+    bits = np.ascontiguousarray(arr, dtype=np.float32).view(np.uint32)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    return np.where(np.isnan(arr), np.uint16(0x7FC0), rounded)
+
+
+def _string_elements(arr, name):
+    out = []
+    for element in arr.flat:
+        if isinstance(element, bytes):
+            out.append(element)
+        elif isinstance(element, str):
+            out.append(element.encode("utf-8"))
+        elif isinstance(element, (bytearray, memoryview)):
+            out.append(bytes(element))
+        else:
+            raise TypeError(f"Tensor {name}: a string tensor holds bytes or str, not "
+                            f"{type(element).__name__}")
+    return out
+
+
+def encode_strings(elements, big_endian=False):
+    """The payload and unmasked crc of a DT_STRING tensor (spec section 4).
+
+    Returns
+    -------
+    (bytes, int)
+        varint lengths ++ masked length checksum ++ element bytes, and the entry's crc.
+    """
+    lengths = [len(e) for e in elements]
+    order = ">" if big_endian else "<"
+    if all(n < 1 << 32 for n in lengths):
+        length_bytes = np.asarray(lengths, dtype=order + "u4").tobytes()
+    else:
+        length_bytes = b"".join(struct.pack(order + ("I" if n < 1 << 32 else "Q"), n) for n in lengths)
+    crc = table.crc32c(length_bytes)
+    stored = struct.pack(order + "I", table.mask_crc(crc))
+    data = b"".join(elements)
+    crc = table.crc32c(data, table.crc32c(stored, crc))
+    return b"".join(table.encode_varint(n) for n in lengths) + stored + data, crc
+
+
+class _Shard:
+    """One data file being written under a temporary name."""
+
+    def __init__(self, final):
+        self.final = final
+        self.temp = temp_path(final)
+        self.fd = create_exclusive(self.temp)
+        self.pos = 0
+        self.buffer = bytearray()
+
+    def flush(self):
+        if self.buffer:
+            write_all(self.fd, self.buffer, self.temp)
+            self.buffer = bytearray()
+
+    def close(self):
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            try:
+                os.close(fd)
+            except OSError as exc:
+                raise os_error(exc, self.temp) from exc
+
+
+class BundleWriter:
+    """Writes one checkpoint ``prefix``: call :meth:`add` per tensor, then :meth:`finish`.
+
+    Tensors land in the data file in the order added; the index is sorted. Used as a context
+    manager, the bundle is finished on success and abandoned (temporary files removed, any earlier
+    checkpoint with this prefix untouched) on an exception.
+
+    Parameters
+    ----------
+    prefix : str or path-like
+        The checkpoint prefix ``P``; its directory is created if needed.
+    num_shards : int
+        Number of data files ``P.data-SSSSS-of-NNNNN``; :meth:`add` picks one per tensor.
+    big_endian : bool
+        Write fixed-width payloads big-endian and say so in the header (TF on x86 never does).
+
+    Examples
+    --------
+    >>> import numpy as np, tempfile, os
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "model")
+    >>> with BundleWriter(prefix) as writer:
+    ...     writer.add("v", np.float32(1.0))
+    >>> BundleReader(prefix).get_tensor("v")
+    array(1., dtype=float32)
+    """
+
+    def __init__(self, prefix, num_shards=1, big_endian=False):
+        self.prefix = os.fspath(prefix)
+        if num_shards < 1:
+            raise ValueError(f"num_shards must be at least 1, got {num_shards}")
+        self.num_shards = num_shards
+        self._big = big_endian
+        self._entries = {}
+        self._shards = {}
+        self._pool = None
+        self._index_temp = None
+        self._closed = False
+        directory = os.path.dirname(self.prefix)
+        if directory:
+            try:
+                os.makedirs(directory, exist_ok=True)
+            except OSError as exc:
+                raise os_error(exc, directory) from exc
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.finish()
+        else:
+            self.abort()
+
+    def _shard(self, shard_id):
+        if shard_id not in self._shards:
+            self._shards[shard_id] = _Shard(data_filename(self.prefix, shard_id, self.num_shards))
+        return self._shards[shard_id]
+
+    def add(self, name, value, shard_id=0, dtype=None):
+        """Write one tensor's bytes now and remember its index entry.
+
+        The array may be changed again once this returns: its bytes are in the file.
+
+        Parameters
+        ----------
+        name : str or bytes
+            The key; any non-empty name not added before.
+        value : array-like
+            A numpy array (any shape, 0-d scalars keep shape []), a Python scalar, ``bytes``/``str``
+            or an array of them for DT_STRING.
+        shard_id : int
+            Which data file.
+        dtype : int, str, DType or numpy dtype, optional
+            Store as this type (``"bfloat16"`` takes float arrays, rounded, or raw uint16 bits).
+        """
+        if self._closed:
+            raise ValueError(f"BundleWriter for {self.prefix} is already finished")
+        key = name_key(name)
+        if not key:
+            raise errors.InvalidArgumentError(None, None, "The empty key is reserved for the bundle header")
+        if key in self._entries:
+            raise errors.InvalidArgumentError(None, None, f"Adding duplicate key: {key_name(key)}")
+        if not 0 <= shard_id < self.num_shards:
+            raise ValueError(f"shard_id {shard_id} is outside [0, {self.num_shards})")
+        arr = _as_array(value)
+        enum = datatypes.enum_for(arr.dtype, dtype)
+        shard = self._shard(shard_id)
+        entry = BundleEntry(dtype=enum, shape=tuple(int(d) for d in arr.shape), shard_id=shard_id,
+                            offset=shard.pos)
+        if enum == datatypes.DT_STRING:
+            payload, crc = encode_strings(_string_elements(arr, key_name(key)), self._big)
+            self._append(shard, np.frombuffer(payload, dtype=np.uint8))
+            entry.size = len(payload)
+        else:
+            entry.size, crc = self._append_array(shard, arr, enum)
+        entry.crc32c = table.mask_crc(crc)
+        self._entries[key] = entry
+
+    def _append_array(self, shard, arr, enum):
+        target = datatypes.numpy_dtype(enum)
+        if enum == datatypes.DT_BFLOAT16 and arr.dtype.kind == "f" and arr.dtype != target:
+            arr = _to_bfloat16_bits(arr)
+        if _native(arr.dtype) != target:
+            if arr.dtype.kind == "u" and arr.dtype.itemsize == target.itemsize == 2:
+                arr = arr.astype(np.uint16, copy=False).view(target)  # raw bfloat16 bits
+            else:
+                arr = arr.astype(target)
+        elif arr.dtype.byteorder not in "=|":
+            arr = arr.astype(target)
+        if not arr.flags.c_contiguous:
+            arr = arr.copy(order="C")
+        flat = arr.reshape(-1).view(np.uint8)
+        if self._big and target.itemsize > 1:
+            part = target.itemsize // 2 if target.kind == "c" else target.itemsize
+            flat = flat.view(f"u{part}").byteswap().view(np.uint8)
+        if flat.size == 0:
+            return 0, 0
+        return flat.size, self._append(shard, flat)
+
+    def _append(self, shard, flat):
+        """Append ``flat`` (a uint8 array) to ``shard`` and return its crc32c."""
+        if flat.size < _SMALL:
+            shard.buffer += memoryview(flat)
+            if len(shard.buffer) >= _SMALL:
+                shard.flush()
+            crc = table.crc32c(flat)
+        else:
+            shard.flush()
+            if self._pool is None:
+                self._pool = concurrent.futures.ThreadPoolExecutor(1, "numflow-checkpoint-write")
+            futures, crc = [], 0
+            try:
+                for start in range(0, flat.size, _CHUNK):
+                    chunk = flat[start:start + _CHUNK]
+                    futures.append(self._pool.submit(write_all, shard.fd, chunk, shard.temp))
+                    crc = table.crc32c(chunk, crc)
+            finally:
+                for future in futures:
+                    future.exception()
+            for future in futures:
+                future.result()
+        shard.pos += flat.size
+        return crc
+
+    def finish(self):
+        """Write the index and rename every file into place, the index last."""
+        if self._closed:
+            raise ValueError(f"BundleWriter for {self.prefix} is already finished")
+        try:
+            for shard_id in range(self.num_shards):
+                shard = self._shard(shard_id)
+                shard.flush()
+                shard.close()
+            header = BundleHeader(num_shards=self.num_shards,
+                                  endianness=BIG_ENDIAN if self._big else LITTLE_ENDIAN,
+                                  producer=BUNDLE_VERSION)
+            items = [(b"", header.encode())]
+            items += [(key, self._entries[key].encode()) for key in sorted(self._entries)]
+            index_final = index_filename(self.prefix)
+            index_temp = self._index_temp = temp_path(index_final)
+            fd = create_exclusive(index_temp)
+            try:
+                write_all(fd, table.build_table(items), index_temp)
+            finally:
+                os.close(fd)
+            commit([(s.temp, s.final) for _, s in sorted(self._shards.items())] + [(index_temp, index_final)])
+        except BaseException:
+            self.abort()
+            raise
+        self._closed = True
+        self._shutdown()
+
+    def abort(self):
+        """Abandon the bundle: close and delete its temporary files; earlier files stay as they were."""
+        self._closed = True
+        self._shutdown()
+        for shard in self._shards.values():
+            try:
+                shard.close()
+            except errors.OpError:
+                pass
+            unlink_quietly(shard.temp)
+        if self._index_temp:
+            unlink_quietly(self._index_temp)
+
+    def _shutdown(self):
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
+def write_bundle(prefix, tensors, num_shards=1):
+    """Write ``tensors`` as checkpoint ``prefix`` the way TF's Saver does: payloads in key order.
+
+    Parameters
+    ----------
+    prefix : str or path-like
+        The checkpoint prefix.
+    tensors : mapping or iterable of (name, value)
+        Values as :meth:`BundleWriter.add` takes them.
+    num_shards : int
+        Tensors are spread round-robin over this many data files.
+
+    Returns
+    -------
+    str
+        The prefix.
+    """
+    items = tensors.items() if hasattr(tensors, "items") else tensors
+    items = sorted(items, key=lambda item: name_key(item[0]))
+    with BundleWriter(prefix, num_shards=num_shards) as writer:
+        for i, (name, value) in enumerate(items):
+            writer.add(name, value, shard_id=i % num_shards)
+    return writer.prefix
+
