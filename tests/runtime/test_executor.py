@@ -1,0 +1,202 @@
+"""The executor: independent ops at the same time, chains inline, errors naming the op, many callers."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import numflow as tf
+from numflow.runtime import plan as plan_module
+
+TWO_THREADS = tf.ConfigProto(inter_op_parallelism_threads=2)
+
+
+def test_two_independent_ops_run_at_the_same_time(graph, test_ops):
+    # Each op waits until both have started: this completes only if the pool runs them at once.
+    barrier = threading.Barrier(2)
+    a = test_ops.barrier(tf.constant([1.0]), barrier, name="left")
+    b = test_ops.barrier(tf.constant([2.0]), barrier, name="right")
+    with tf.Session(config=TWO_THREADS) as sess:
+        for _ in range(3):
+            got = sess.run([a, b])
+            assert [list(v) for v in got] == [[1.0], [2.0]]
+    assert not barrier.broken
+
+
+def test_a_chain_runs_on_one_thread(graph, test_ops):
+    log = []
+    x = tf.constant([1.0])
+    for i in range(5):
+        x = test_ops.record(x, log, name=f"step{i}")
+    with tf.Session(config=TWO_THREADS) as sess:
+        sess.run(x)
+    assert [name for name, _ in log] == [f"step{i}" for i in range(5)]
+    assert len({thread for _, thread in log}) == 1
+
+
+def test_dependencies_are_respected(graph, test_ops):
+    log = []
+    roots = [test_ops.record(tf.constant([float(i)]), log, name=f"root{i}") for i in range(6)]
+    total = roots[0]
+    for r in roots[1:]:
+        total = total + r
+    last = test_ops.record(total, log, name="last")
+    with tf.Session(config=TWO_THREADS) as sess:
+        assert list(sess.run(last)) == [15.0]
+    names = [name for name, _ in log]
+    assert names[-1] == "last" and sorted(names[:-1]) == [f"root{i}" for i in range(6)]
+
+
+def _wide_graph(test_ops, width=16, failing=7):
+    log = []
+    outs = []
+    for i in range(width):
+        x = test_ops.record(tf.constant([float(i)]), log, name=f"branch{i}")
+        if i == failing:
+            x = test_ops.fail(x, message="branch exploded", name="bad")
+        outs.append(x)
+    return outs, log
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_a_failing_op_in_a_wide_graph_raises_naming_it(graph, test_ops, threads):
+    outs, _ = _wide_graph(test_ops)
+    ok = tf.constant(3.0) * 2.0
+    config = tf.ConfigProto(inter_op_parallelism_threads=threads)
+    with tf.Session(config=config) as sess:
+        for _ in range(5):
+            with pytest.raises(tf.errors.InvalidArgumentError, match="branch exploded") as info:
+                sess.run(outs)
+            assert isinstance(info.value, tf.errors.OpError)
+            assert info.value.op is graph.get_operation_by_name("bad")
+            assert "bad" in info.value.message
+        # The session stays usable, for other fetches and for the healthy branches.
+        assert sess.run(ok) == 6.0
+        assert [float(v[0]) for v in sess.run(outs[:7])] == [float(i) for i in range(7)]
+
+
+def test_kernel_exceptions_map_to_tensorflow_error_classes(graph):
+    x = tf.constant([1, 2])
+    bad = tf.floordiv(x, tf.constant(0), name="div0")
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero") as info:
+            sess.run(bad)
+    assert info.value.op.name == "div0"
+    assert info.value.error_code == tf.errors.INVALID_ARGUMENT
+
+
+def test_several_threads_call_run_on_one_session(graph, test_ops):
+    x = tf.placeholder(tf.float32, shape=[None])
+    branches = [test_ops.record(x * float(i), [], name=f"b{i}") for i in range(4)]
+    total = branches[0]
+    for b in branches[1:]:
+        total = total + b
+    errors = []
+
+    def worker(seed):
+        try:
+            rng = np.random.default_rng(seed)
+            for _ in range(30):
+                v = rng.standard_normal(5).astype(np.float32)
+                got = sess.run(total, {x: v})
+                np.testing.assert_allclose(got, v * 6.0, rtol=1e-5)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    with tf.Session(config=TWO_THREADS) as sess:
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert not any(t.is_alive() for t in threads)
+    assert errors == []
+
+
+def test_threads_with_failing_and_healthy_runs(graph, test_ops):
+    outs, _ = _wide_graph(test_ops, width=8, failing=3)
+    good = outs[:3]
+    results = {"failed": 0, "ok": 0, "other": []}
+    lock = threading.Lock()
+
+    def worker(i):
+        for _ in range(20):
+            try:
+                sess.run(outs if i % 2 else good)
+                key = "ok"
+            except tf.errors.InvalidArgumentError:
+                key = "failed"
+            except Exception as e:  # noqa: BLE001
+                with lock:
+                    results["other"].append(e)
+                continue
+            with lock:
+                results[key] += 1
+
+    with tf.Session(config=TWO_THREADS) as sess:
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert not any(t.is_alive() for t in threads)
+    assert results == {"failed": 40, "ok": 40, "other": []}
+
+
+# -- plan caching --------------------------------------------------------------------------------
+@pytest.fixture
+def count_builds(monkeypatch):
+    calls = []
+    real = plan_module.build
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(plan_module, "build", counting)
+    return calls
+
+
+def test_a_second_run_does_not_rebuild_the_plan(graph, count_builds):
+    a = tf.constant(1.0, name="a")
+    b = a + 1.0
+    with tf.Session() as sess:
+        sess.run(b)
+        sess.run(b)
+        assert len(count_builds) == 1
+        sess.run([b])  # the same elements in another structure share the plan
+        sess.run({"b": b})
+        assert len(count_builds) == 1
+        sess.run("a:0")
+        sess.run(a)  # a name and its tensor share the plan
+        assert len(count_builds) == 2
+
+
+def test_feeds_are_part_of_the_plan_signature(graph, count_builds):
+    x = tf.placeholder(tf.float32, shape=[])
+    y = x * 2.0
+    with tf.Session() as sess:
+        assert sess.run(y, {x: 1.0}) == 2.0
+        assert sess.run(y, {x: 2.0}) == 4.0
+        assert len(count_builds) == 1
+        assert sess.run(y, {"Placeholder:0": 3.0}) == 6.0
+        assert len(count_builds) == 1
+
+
+def test_a_graph_change_rebuilds_the_plan(graph, count_builds):
+    a = tf.constant(1.0)
+    with tf.Session() as sess:
+        sess.run(a)
+        tf.constant(2.0)
+        sess.run(a)
+        sess.run(a)
+    assert len(count_builds) == 2
+
+
+def test_plans_are_per_session(graph, count_builds):
+    a = tf.constant(1.0)
+    with tf.Session() as s1, tf.Session() as s2:
+        s1.run(a)
+        s2.run(a)
+        s1.run(a)
+    assert len(count_builds) == 2
