@@ -114,6 +114,10 @@ class Tensor:
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
+    def __str__(self):
+        device = f", device={self.device}" if self.device else ""
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name}{device})'
+
     def __hash__(self):
         return id(self)
 
@@ -333,59 +337,82 @@ class Graph:
         return [data["op"] for _, data in self._nx.nodes(data=True)]
 
     def get_operation_by_name(self, name):
+        """The operation called ``name``.
+
+        Raises
+        ------
+        KeyError
+            When no operation has that name.
+        ValueError
+            When ``name`` names a tensor (``"op:0"``).
+        """
         if not isinstance(name, str):
             raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
-        if ":" in name:
-            raise ValueError(
-                f"Name '{name}' appears to refer to a Tensor, not an Operation. "
-                "Use get_tensor_by_name() for tensors."
-            )
-        try:
-            return self._nx.nodes[name]["op"]
-        except KeyError:
-            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
+        return self.as_graph_element(name, allow_tensor=False, allow_operation=True)
 
     def get_tensor_by_name(self, name):
+        """The tensor called ``name`` (``"<op_name>:<output_index>"``).
+
+        Raises
+        ------
+        KeyError
+            When the operation is missing or has no such output.
+        ValueError
+            When ``name`` is not of that form (an operation's name, say).
+        """
         if not isinstance(name, str):
             raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
-        op_name, sep, index = name.rpartition(":")
-        if not sep or not index.isdigit():
-            raise ValueError(
-                f"The name '{name}' looks a like an Operation name, not a Tensor. Tensor names must be "
-                "of the form \"<op_name>:<output_index>\"."
-            )
-        try:
-            op = self._nx.nodes[op_name]["op"]
-        except KeyError:
-            raise KeyError(
-                f"The name '{name}' refers to a Tensor which does not exist. "
-                f"The operation, '{op_name}', does not exist in the graph."
-            ) from None
-        i = int(index)
-        if i >= len(op._outputs):
-            raise KeyError(
-                f"The name '{name}' refers to a Tensor which does not exist. The operation, '{op_name}', "
-                f"exists but only has {len(op._outputs)} outputs."
-            )
-        return op._outputs[i]
+        return self.as_graph_element(name, allow_tensor=True, allow_operation=False)
 
     def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
-        """The Tensor or Operation that ``obj`` (an object or a name) denotes in this graph."""
+        """The Tensor or Operation that ``obj`` (an object or a name) denotes in this graph.
+
+        Raises TensorFlow's errors with its messages: TypeError for an object of another kind,
+        ValueError for a malformed name or an element of another graph, KeyError for a missing name.
+        """
+        kinds = " or ".join(k for k, ok in (("Tensor", allow_tensor), ("Operation", allow_operation)) if ok)
         if isinstance(obj, str):
-            if ":" in obj and allow_tensor:
-                return self.get_tensor_by_name(obj)
-            if ":" not in obj and allow_operation:
-                return self.get_operation_by_name(obj)
-            kind = "Tensor" if allow_tensor else "Operation"
-            raise ValueError(f"Can not convert '{obj}' to a {kind}.")
+            return self._element_by_name(obj, allow_tensor, allow_operation, kinds)
         conv = getattr(obj, "_as_graph_element", None)
         element = conv() if conv is not None else None
         if isinstance(element, Tensor) and allow_tensor or isinstance(element, Operation) and allow_operation:
             if element.graph is not self:
-                raise ValueError(f"{element} is not an element of this graph.")
+                kind = "Tensor" if isinstance(element, Tensor) else "Operation"
+                raise ValueError(f"{kind} {element} is not an element of this graph.")
             return element
-        allowed = " or ".join(k for k, ok in (("Tensor", allow_tensor), ("Operation", allow_operation)) if ok)
-        raise TypeError(f"Can not convert a {type(obj).__name__} into a {allowed}.")
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a {kinds}.")
+
+    def _element_by_name(self, name, allow_tensor, allow_operation, kinds):
+        nodes = self._nx.nodes
+        if ":" in name:
+            if not allow_tensor:
+                raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a {kinds}.")
+            op_name, _, index = name.partition(":")
+            if not index.isdigit():
+                raise ValueError(
+                    f"The name {name!r} looks a like a Tensor name, but is not a valid one. Tensor names must be "
+                    'of the form "<op_name>:<output_index>".'
+                )
+            if op_name not in nodes:
+                raise KeyError(
+                    f"The name {name!r} refers to a Tensor which does not exist. The operation, {op_name!r}, "
+                    "does not exist in the graph."
+                )
+            outputs = nodes[op_name]["op"]._outputs
+            if int(index) >= len(outputs):
+                raise KeyError(
+                    f"The name {name!r} refers to a Tensor which does not exist. The operation, {op_name!r}, "
+                    f"exists but only has {len(outputs)} outputs."
+                )
+            return outputs[int(index)]
+        if allow_operation:
+            if name not in nodes:
+                raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+            return nodes[name]["op"]
+        what = "refers to an Operation" if name in nodes else "looks like an (invalid) Operation name"
+        raise ValueError(
+            f'The name {name!r} {what}, not a {kinds}. Tensor names must be of the form "<op_name>:<output_index>".'
+        )
 
     def _consumers(self, tensor):
         name = tensor.op.name

@@ -254,3 +254,47 @@ def test_operators_build_ops(graph):
     with tf.Session() as sess:
         got = sess.run(exprs)
     assert [float(v) for v in got] == [10, 2, 24, 1.5, 1, 2, 1296, -6, 6, 0, 0, 1, 1, -4, 2]
+
+
+# -- lookup errors in TensorFlow's words ---------------------------------------------------------
+def test_get_tensor_by_name_of_an_operation(graph):
+    tf.constant(1, name="a")
+    msg = 'The name \'a\' refers to an Operation, not a Tensor. Tensor names must be of the form "<op_name>:'
+    with pytest.raises(ValueError, match=msg):
+        graph.get_tensor_by_name("a")
+    with pytest.raises(ValueError, match="The name 'nope' looks like an \\(invalid\\) Operation name, not a Tensor."):
+        graph.get_tensor_by_name("nope")
+
+
+@pytest.mark.parametrize("name", ["a:0:0", "a:x", "a:"])
+def test_get_tensor_by_name_malformed(graph, name):
+    tf.constant(1, name="a")
+    with pytest.raises(ValueError, match=f"The name '{name}' looks a like a Tensor name, but is not a valid one."):
+        graph.get_tensor_by_name(name)
+
+
+def test_as_graph_element_by_name_and_kind(graph):
+    c = tf.constant(1, name="a")
+    assert graph.as_graph_element("a:0") is c
+    assert graph.as_graph_element("a") is c.op
+    assert graph.as_graph_element(c, allow_operation=False) is c
+    with pytest.raises(TypeError, match="Can not convert a Operation into a Tensor."):
+        graph.as_graph_element(c.op, allow_operation=False)
+    with pytest.raises(TypeError, match="Can not convert a int into a Tensor or Operation."):
+        graph.as_graph_element(3)
+
+
+def test_elements_of_another_graph_are_named_in_the_error(graph):
+    with tf.Graph().as_default():
+        other = tf.constant(1.0, name="other")
+    msg = r'Tensor Tensor\("other:0", shape=\(\), dtype=float32\) is not an element of this graph.'
+    with pytest.raises(ValueError, match=msg):
+        graph.as_graph_element(other)
+    with pytest.raises(ValueError, match="(?s)Operation .*other.* is not an element of this graph."):
+        graph.as_graph_element(other.op)
+
+
+def test_tensor_str_and_repr(graph):
+    x = tf.placeholder(tf.float32, shape=[None, 2], name="x")
+    assert str(x) == 'Tensor("x:0", shape=(?, 2), dtype=float32)'
+    assert repr(x) == "<tf.Tensor 'x:0' shape=(?, 2) dtype=float32>"

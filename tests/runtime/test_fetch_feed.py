@@ -195,3 +195,10 @@ def test_placeholder_with_default(graph):
     with tf.Session() as sess:
         assert list(sess.run(x)) == [1.0, 2.0]
         assert list(sess.run(x, {x: [5.0]})) == [5.0]
+
+
+def test_feed_by_operation_name_is_a_type_error(g):
+    sess, *_, q, r = g
+    with pytest.raises(TypeError, match="Cannot interpret feed_dict key as Tensor: The name 'p' refers to an "
+                                        "Operation, not a Tensor."):
+        sess.run(r, {"p": [[1, 2]]})
