@@ -630,6 +630,11 @@ class Graph:
     def __len__(self):
         return self._nx.number_of_nodes()
 
+    def __bool__(self):
+        # A graph is an object, not a container: an empty one is still true, so that
+        # ``graph or get_default_graph()`` keeps a new graph (TensorFlow's Graph has no length).
+        return True
+
 
 def _output_dtype(dtype, is_ref):
     dtype = _dtypes.as_dtype(dtype)

@@ -298,3 +298,11 @@ def test_tensor_str_and_repr(graph):
     x = tf.placeholder(tf.float32, shape=[None, 2], name="x")
     assert str(x) == 'Tensor("x:0", shape=(?, 2), dtype=float32)'
     assert repr(x) == "<tf.Tensor 'x:0' shape=(?, 2) dtype=float32>"
+
+
+def test_an_empty_graph_is_true():
+    g = tf.Graph()
+    assert g and len(g) == 0
+    with g.as_default():
+        tf.constant(1.0)
+    assert len(g) == 1
