@@ -30,6 +30,7 @@ Hooks (``start``, ``pre_op``, ``post_op``, ``finish``) are objects passed to ``r
 hooks takes a loop with no hook checks at all.
 """
 
+import errno
 import queue
 from concurrent.futures import Executor, Future
 
@@ -170,6 +171,16 @@ _CLASS_OF = {
 }
 
 
+_OS_ERROR_CLASS = {
+    errno.ENOSPC: errors.ResourceExhaustedError,
+    errno.EDQUOT: errors.ResourceExhaustedError,
+    errno.ENOENT: errors.NotFoundError,
+    errno.EACCES: errors.PermissionDeniedError,
+    errno.EPERM: errors.PermissionDeniedError,
+    errno.EEXIST: errors.AlreadyExistsError,
+}
+
+
 def op_error(op, exc):
     """``exc`` raised by ``op``'s kernel as an OpError that names the op and where it was defined."""
     if isinstance(exc, errors.OpError) and exc.op is not None:
@@ -178,6 +189,8 @@ def op_error(op, exc):
     message = f"{message}\n\t [[node {op.name} (defined at {_user_frame(op)}) ]]"
     if isinstance(exc, errors.OpError):
         cls = type(exc)
+    elif isinstance(exc, OSError):
+        cls = _OS_ERROR_CLASS.get(exc.errno, errors.UnknownError)
     else:
         cls = next((c for base, c in _CLASS_OF.items() if isinstance(exc, base)), errors.InternalError)
     error = cls(None, op, message)

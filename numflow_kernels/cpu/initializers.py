@@ -5,9 +5,8 @@ import threading
 
 import numpy as np
 
+from numflow_kernels import philox
 from numflow_kernels.registry import register
-
-_DRAWS_PER_CALL = 4  # values from one Philox4x32 call (float32/float64 uniform and normal alike)
 
 
 @register("FillValue")
@@ -33,11 +32,10 @@ class RandomStream:
         self.lock = threading.Lock()
 
     def reserve(self, num_values):
-        """The first counter of ``num_values`` fresh values; later runs continue after them."""
-        calls = -(-num_values // _DRAWS_PER_CALL)
+        """The Philox counter this run starts at; the next run starts past ``num_values`` values, as in TF."""
         with self.lock:
             start = self.counter
-            self.counter += calls
+            self.counter += philox.RESERVED_PER_OUTPUT * num_values
         return start
 
 
@@ -61,8 +59,8 @@ def _random_kernel(op_type, fn_name, params):
         out = _output(ctx, shape_input)
         stream = _stream(ctx)
         start = stream.reserve(out.size)
-        getattr(init, fn_name)(out.reshape(-1), stream.seed, stream.seed2, start,
-                               *(ctx.attrs[p] for p in params))
+        getattr(init, fn_name)(out.reshape(-1), stream.seed, stream.seed2, *(ctx.attrs[p] for p in params),
+                               counter=start)
         return out
 
     return kernel
@@ -84,7 +82,7 @@ def orthogonal(ctx):
     flat = (max(rows, cols), min(rows, cols))
     normal = np.empty(flat, dtype=np.float64)
     stream = _stream(ctx)
-    init.random_normal(normal.reshape(-1), stream.seed, stream.seed2, stream.reserve(normal.size), 0.0, 1.0)
+    init.random_normal(normal.reshape(-1), stream.seed, stream.seed2, counter=stream.reserve(normal.size))
     q, r = np.linalg.qr(normal)
     q *= np.sign(np.diag(r))
     if rows < cols:

@@ -1,0 +1,30 @@
+"""Checkpoint ops: save variables to, and restore them from, a TensorFlow V2 bundle.
+
+Both take the variables as references, so the kernels stream each buffer to or from disk under
+that variable's lock, with no copy of the whole model in between.
+"""
+
+from numflow.framework import dtypes
+from numflow.framework.graph import get_default_graph
+from numflow.framework.shapes import TensorShape
+from numflow.ops.registry import declare
+
+
+@declare("SaveBundle", stateful=True, ref_inputs=True)
+def _save_infer(op):
+    return [(dtypes.string, TensorShape([]))]
+
+
+@declare("RestoreBundle", stateful=True, ref_inputs=True)
+def _restore_infer(op):
+    return []
+
+
+def save_bundle(prefix, names, refs, name="save"):
+    """An op writing ``refs`` (variable references) under checkpoint keys ``names`` to ``prefix``."""
+    return get_default_graph().create_op("SaveBundle", [prefix, *refs], {"names": list(names)}, name=name)
+
+
+def restore_bundle(prefix, names, refs, name="restore_all"):
+    """An op reading checkpoint keys ``names`` from ``prefix`` into the variables ``refs``."""
+    return get_default_graph().create_op("RestoreBundle", [prefix, *refs], {"names": list(names)}, name=name)

@@ -1,0 +1,231 @@
+"""Saver: save and restore variables as TensorFlow V2 checkpoints, keeping the last few.
+
+A checkpoint numflow writes is restored by TensorFlow's ``Saver`` and the other way round. Saving
+writes temporary files and renames them into place (the index last, then the ``checkpoint`` state
+file), so a save that fails leaves the previous checkpoint and state file as they were.
+"""
+
+import os
+import time
+
+from numflow.checkpoint import state as _state
+from numflow.checkpoint.files import data_filename, index_filename
+from numflow.framework import errors
+from numflow.framework.graph import GraphKeys, get_default_graph
+from numflow.ops import io_ops
+from numflow.ops.array_ops import placeholder_with_default
+from numflow.ops.constant_op import constant
+
+_NOT_FOUND_PREFIX = (
+    "Restoring from checkpoint failed. This is most likely due to a Variable name or other graph key that is "
+    "missing from the checkpoint. Please ensure that you have not altered the graph expected based on the "
+    "checkpoint. Original error:\n\n"
+)
+_MISMATCH_PREFIX = (
+    "Restoring from checkpoint failed. This is most likely due to a mismatch between the current graph and "
+    "the graph from the checkpoint. Please ensure that you have not altered the graph expected based on the "
+    "checkpoint. Original error:\n\n"
+)
+
+
+def _saveables(var_list):
+    """``{checkpoint key: variable}`` for ``var_list`` (None: every global and saveable variable)."""
+    if var_list is None:
+        graph = get_default_graph()
+        var_list = graph.get_collection(GraphKeys.GLOBAL_VARIABLES) + graph.get_collection(
+            GraphKeys.SAVEABLE_OBJECTS)
+    if isinstance(var_list, dict):
+        named = dict(var_list)
+    else:
+        named = {}
+        for var in var_list:
+            key = var.op.name
+            if key in named and named[key] is not var:
+                raise ValueError(f"At least two variables have the same name: {key}")
+            named[key] = var
+    for key, var in named.items():
+        if not hasattr(var, "_ref"):
+            raise TypeError(f"Variable to save is not a Variable: {var!r} (key {key})")
+    return named
+
+
+class Saver:
+    """Saves and restores variables: ``saver.save(sess, "dir/model.ckpt", global_step=step)``.
+
+    Parameters
+    ----------
+    var_list : list or dict, optional
+        The variables to handle (default: all global variables), or a dict from checkpoint key to
+        variable to save them under other names (``{"my_v2": v2}``).
+    max_to_keep : int
+        How many recent checkpoints to keep; older ones are deleted (None or 0: keep all).
+    keep_checkpoint_every_n_hours : float
+        Additionally keep one checkpoint per this many hours.
+    """
+
+    def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
+                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
+                 saver_def=None, builder=None, defer_build=False, allow_empty=False,
+                 write_version=2, pad_step_number=False, save_relative_paths=False, filename=None):
+        self._var_list = _saveables(var_list)
+        if not self._var_list and not allow_empty:
+            raise ValueError("No variables to save")
+        self._max_to_keep = max_to_keep
+        self._keep_every = keep_checkpoint_every_n_hours
+        self._next_keep_time = time.time() + keep_checkpoint_every_n_hours * 3600
+        self._save_relative_paths = save_relative_paths
+        self._pad_step_number = pad_step_number
+        self._last_checkpoints = []
+        graph = get_default_graph()
+        with graph.name_scope(name or "save") as scope:
+            self._filename = placeholder_with_default(constant(filename or "model"), shape=[], name="filename")
+            keys = sorted(self._var_list)
+            refs = [self._var_list[k]._ref() for k in keys]
+            if keys:
+                self._save_op = io_ops.save_bundle(self._filename, keys, refs, name="SaveBundle")
+                self._restore_op = io_ops.restore_bundle(self._filename, keys, refs, name="restore_all")
+            else:
+                self._save_op = self._restore_op = None
+        self._scope = scope
+        graph.add_to_collection(GraphKeys.SAVERS, self)
+
+    @property
+    def last_checkpoints(self):
+        """The prefixes of the checkpoints kept, oldest first."""
+        return [path for path, _ in self._last_checkpoints]
+
+    def set_last_checkpoints(self, last_checkpoints):
+        self._last_checkpoints = [(p, None) for p in last_checkpoints]
+
+    def set_last_checkpoints_with_time(self, last_checkpoints_with_time):
+        """Set the kept checkpoints as ``[(prefix, timestamp), ...]``, oldest first."""
+        self._last_checkpoints = list(last_checkpoints_with_time)
+
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Keep track of those of ``checkpoint_paths`` that still exist, as if this saver wrote them."""
+        paths = [p for p in checkpoint_paths if _state.checkpoint_exists(p)]
+        times = [os.path.getmtime(index_filename(p)) for p in paths]
+        self.set_last_checkpoints_with_time(list(zip(paths, times)))
+
+    # -- saving ---------------------------------------------------------------------------------
+    def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
+             write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False):
+        """Write the variables' values from ``sess`` to ``save_path`` (``-<step>`` appended with a step).
+
+        Returns the checkpoint prefix written. The ``checkpoint`` state file beside it names it as the
+        latest; checkpoints beyond ``max_to_keep`` are deleted.
+        """
+        if latest_filename is None:
+            latest_filename = "checkpoint"
+        if os.path.split(latest_filename)[0]:
+            raise ValueError("'latest_filename' must not contain path components")
+        save_path = os.fspath(save_path)
+        if global_step is not None:
+            if not isinstance(global_step, int):
+                global_step = int(sess.run(global_step) if hasattr(global_step, "graph") else global_step)
+            prefix = f"{save_path}-{global_step:08d}" if self._pad_step_number else f"{save_path}-{global_step}"
+        else:
+            prefix = save_path
+        save_dir = os.path.dirname(prefix) or "."
+        if self._save_op is not None:
+            sess.run(self._save_op, {self._filename: prefix})
+        if write_state:
+            self._record(prefix, save_dir, latest_filename)
+        return prefix
+
+    def _record(self, prefix, save_dir, latest_filename):
+        """Add ``prefix`` to the kept checkpoints, delete the ones past max_to_keep, update the state file."""
+        now = time.time()
+        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != prefix]
+        self._last_checkpoints.append((prefix, now))
+        doomed = []
+        if self._max_to_keep:
+            while len(self._last_checkpoints) > self._max_to_keep:
+                path, stamp = self._last_checkpoints.pop(0)
+                if stamp is not None and stamp > self._next_keep_time:
+                    self._next_keep_time += self._keep_every * 3600
+                    continue
+                doomed.append(path)
+        _state.update_checkpoint_state(save_dir, prefix, self.last_checkpoints, latest_filename=latest_filename,
+                                       save_relative_paths=self._save_relative_paths)
+        for path in doomed:
+            _delete_checkpoint(path)
+
+    # -- restoring ------------------------------------------------------------------------------
+    def restore(self, sess, save_path):
+        """Load the variables' values from checkpoint ``save_path`` into ``sess`` (no initialization needed).
+
+        Raises
+        ------
+        ValueError
+            ``save_path`` is None or names no checkpoint.
+        NotFoundError
+            A variable's key is not in the checkpoint (the message lists near names).
+        InvalidArgumentError
+            A stored dtype or shape differs from the variable's.
+        DataLossError
+            The checkpoint is corrupted.
+        """
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        save_path = os.fspath(save_path)
+        if not _state.checkpoint_exists(save_path):
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
+        if self._restore_op is None:
+            return
+        try:
+            sess.run(self._restore_op, {self._filename: save_path})
+        except errors.NotFoundError as e:
+            raise errors.NotFoundError(None, e.op, _NOT_FOUND_PREFIX + self._mismatch_report(save_path, e)) from e
+        except errors.InvalidArgumentError as e:
+            raise errors.InvalidArgumentError(None, e.op, _MISMATCH_PREFIX + e.message) from e
+
+    def _mismatch_report(self, save_path, error):
+        """The original error, then which keys differ between the graph and the checkpoint, and the fix."""
+        from numflow.checkpoint.bundle_reader import BundleReader
+
+        try:
+            with BundleReader(save_path) as reader:
+                stored = set(reader.keys())
+        except errors.OpError:
+            return error.message
+        wanted = set(self._var_list)
+        missing = sorted(wanted - stored)
+        unused = sorted(stored - wanted)
+        lines = [error.message, "",
+                 f"{len(wanted & stored)} of {len(wanted)} variables matched a key of the checkpoint.",
+                 f"In the graph, not in the checkpoint: {', '.join(missing) or '-'}",
+                 f"In the checkpoint, not in the graph: {', '.join(unused) or '-'}"]
+        if missing and unused:
+            lines.append(f"To restore a renamed variable, map its checkpoint key to it: "
+                         f"tf.train.Saver(var_list={{'{unused[0]}': <the variable now named {missing[0]}>, ...}})")
+        return "\n".join(lines)
+
+    def as_saver_def(self):
+        return {"filename_tensor_name": self._filename.name,
+                "save_tensor_name": self._save_op.outputs[0].name if self._save_op else "",
+                "restore_op_name": self._restore_op.name if self._restore_op else "",
+                "max_to_keep": self._max_to_keep,
+                "keep_checkpoint_every_n_hours": self._keep_every}
+
+
+def _delete_checkpoint(prefix):
+    """Remove checkpoint ``prefix``'s index, data shards and meta graph (what is left of them)."""
+    from numflow.checkpoint.bundle_reader import BundleReader
+
+    paths = [index_filename(prefix), f"{prefix}.meta"]
+    try:
+        with BundleReader(prefix) as reader:
+            paths += [data_filename(prefix, i, reader.num_shards) for i in range(reader.num_shards)]
+    except errors.OpError:
+        paths.append(data_filename(prefix, 0, 1))
+    for path in paths:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+
+
+latest_checkpoint = _state.latest_checkpoint
+get_checkpoint_state = _state.get_checkpoint_state
+checkpoint_exists = _state.checkpoint_exists
