@@ -448,19 +448,24 @@ class Graph:
     def name_scope(self, name):
         """Open a name scope: ``"a"`` nests and uniquifies, ``"a/"`` re-enters as is, ``None``/``""`` resets."""
         old = self._name_stack
+        if name:
+            # Inside a scope a name may start with '_', '-', '/' or '\'; at the root it must be an op name.
+            pattern, kind = (_VALID_SCOPE_NAME, "scope") if old else (_VALID_OP_NAME, "root scope")
+            if not pattern.match(name):
+                raise ValueError(
+                    f"'{name}' is not a valid {kind} name. A {kind} name has to match the following pattern: "
+                    f"{pattern.pattern}"
+                )
         if not name:
-            new = ""
+            new, scope = "", ""
         elif name.endswith("/"):
-            if not _VALID_SCOPE_NAME.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
-            new = name[:-1]
+            new, scope = name[:-1], name
         else:
-            if not (_VALID_SCOPE_NAME.match(name) if old else _VALID_OP_NAME.match(name)):
-                raise ValueError(f"'{name}' is not a valid scope name")
             new = self.unique_name(name)
+            scope = f"{new}/"
         self._name_stack = new
         try:
-            yield f"{new}/" if new else ""
+            yield scope
         finally:
             self._name_stack = old
 
@@ -555,7 +560,7 @@ class Graph:
         else:
             name = self.unique_name(name or op_type)
         if not _VALID_OP_NAME.match(name):
-            raise ValueError(f"'{name}' is not a valid node name")
+            raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex /{_VALID_OP_NAME}/")
         if name in self._nx:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         input_ops = {t.op for t in inputs}

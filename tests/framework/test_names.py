@@ -133,3 +133,33 @@ def test_scopes_are_per_graph():
         with g2.as_default():
             c = tf.constant(1, name="c")
     assert c.op.name == "c"
+
+
+@pytest.mark.parametrize("name", ["_bad", "a b", "-x", "/x"])
+def test_invalid_root_scope_names(graph, name):
+    with pytest.raises(ValueError, match=f"'{name}' is not a valid root scope name. A root scope name has to "
+                                         "match the following pattern: "):
+        with tf.name_scope(name):
+            pass
+
+
+@pytest.mark.parametrize("name", ["_ok", "-ok", "ok/"])
+def test_nested_scopes_accept_more_first_characters(graph, name):
+    with tf.name_scope("x"):
+        with tf.name_scope(name) as scope:
+            pass
+    assert scope == (name if name.endswith("/") else f"x/{name}/")
+
+
+def test_invalid_nested_scope_name(graph):
+    with tf.name_scope("x"):
+        with pytest.raises(ValueError, match="'a b' is not a valid scope name. A scope name has to match the "
+                                             "following pattern: "):
+            with tf.name_scope("a b"):
+                pass
+
+
+@pytest.mark.parametrize("name", ["a b", "_a", "a:0"])
+def test_invalid_op_names(graph, name):
+    with pytest.raises(ValueError, match=f"`{name}` is not a valid node name. Accepted names conform to Regex"):
+        tf.constant(1, name=name)
