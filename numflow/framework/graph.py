@@ -490,7 +490,13 @@ class Graph:
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
-        """Ops created inside run after ``control_inputs``; ``None`` clears the outer ones."""
+        """Ops created inside run after ``control_inputs``; ``None`` clears the outer ones.
+
+        ``control_inputs`` are operations, tensors (their ops) or their names. As in TensorFlow, an op
+        already required by an enclosing block is not repeated, an op's data inputs are not added as
+        control inputs, and an op taking an input created inside a block skips that block's control
+        inputs: the input already runs after them.
+        """
         if control_inputs is None:
             saved, self._control_stack = self._control_stack, []
             try:
@@ -498,22 +504,27 @@ class Graph:
             finally:
                 self._control_stack = saved
             return
+        current = {c for level in self._control_stack for c in level.ops}
         ops = []
         for c in control_inputs:
-            if hasattr(c, "_as_graph_element") and not isinstance(c, (Tensor, Operation)):
-                c = c._as_graph_element()
+            c = self.as_graph_element(c)
             if isinstance(c, Tensor):
                 c = c.op
-            if not isinstance(c, Operation):
-                raise TypeError(f"Can not convert a {type(c).__name__} into a Tensor or Operation.")
-            if c.graph is not self:
-                raise ValueError(f"Control input {c.name} must be from the same graph.")
-            ops.append(c)
-        self._control_stack.append(ops)
+            if c not in current:
+                ops.append(c)
+                current.add(c)
+        self._control_stack.append(_ControlLevel(ops))
         try:
             yield
         finally:
             self._control_stack.pop()
+
+    def _control_inputs_for(self, input_ops):
+        controls = []
+        for level in self._control_stack:
+            if level.seen.isdisjoint(input_ops):
+                controls.extend(c for c in level.ops if c not in input_ops)
+        return controls
 
     @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
@@ -564,7 +575,7 @@ class Graph:
         if name in self._nx:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         input_ops = {t.op for t in inputs}
-        controls = [c for level in self._control_stack for c in level if c not in input_ops]
+        controls = self._control_inputs_for(input_ops) if self._control_stack else []
         controls += [c for c in control_inputs if c not in controls]
         op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls), self._next_id)
         try:
@@ -591,6 +602,8 @@ class Graph:
                 edge["data"].append((t.value_index, slot))
         for c in op._control_inputs:
             self._add_control_edge(c, op)
+        for level in self._control_stack:
+            level.seen.add(op)
         self._version += 1
         return op
 
@@ -644,6 +657,16 @@ class Graph:
 def _output_dtype(dtype, is_ref):
     dtype = _dtypes.as_dtype(dtype)
     return dtype._as_ref if is_ref else dtype.base_dtype
+
+
+class _ControlLevel:
+    """One ``control_dependencies`` block: its control ops and the ops created inside it."""
+
+    __slots__ = ("ops", "seen")
+
+    def __init__(self, ops):
+        self.ops = ops
+        self.seen = set()
 
 
 def _groups(op):
