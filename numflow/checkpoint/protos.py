@@ -29,7 +29,10 @@ def _int32(value):
 
 
 def _tag(number, wire_type):
-    return encode_varint(number << 3 | wire_type)
+    return _TAGS.get((number, wire_type)) or encode_varint(number << 3 | wire_type)
+
+
+_TAGS = {(n, w): encode_varint(n << 3 | w) for n in range(1, 16) for w in (0, 1, 2, 5)}
 
 
 def _len_field(number, payload):

@@ -176,7 +176,7 @@ def _skip_field(tokens, i):
     if tokens[i][1] == ":":
         i += 1
     i = _skip_value(tokens, i)
-    if i < len(tokens) and tokens[i][1] in ",;":
+    if i < len(tokens) and tokens[i][1] in (",", ";"):
         i += 1
     return i
 
@@ -240,7 +240,7 @@ def parse_checkpoint_state(text):
                     getattr(state, name).append(value)
                 else:
                     setattr(state, name, value)
-            if tokens[i][1] in ",;":
+            if tokens[i][1] in (",", ";"):
                 i += 1
     except IndexError:
         raise TextFormatError("unexpected end of text") from None

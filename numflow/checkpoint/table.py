@@ -70,8 +70,13 @@ def unmask_crc(masked):
     return ((rot >> 17) | (rot << 15)) & _U32
 
 
+_ONE_BYTE = [bytes([i]) for i in range(0x80)]
+
+
 def encode_varint(value):
     """Unsigned LEB128 bytes of a non-negative int (negative ints: 64-bit two's complement)."""
+    if 0 <= value < 0x80:
+        return _ONE_BYTE[value]
     if value < 0:
         value &= (1 << 64) - 1
     out = bytearray()
@@ -95,6 +100,8 @@ def decode_varint(buf, pos, limit, max_bytes=10):
     ValueError
         When the varint runs past ``limit`` or is longer than ``max_bytes``.
     """
+    if pos < limit and buf[pos] < 0x80:
+        return buf[pos], pos + 1
     result = 0
     shift = 0
     end = min(limit, pos + max_bytes)
