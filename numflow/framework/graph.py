@@ -580,8 +580,10 @@ class Graph:
         op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls), self._next_id)
         try:
             specs = opdef.infer(op)
-        except (ValueError, TypeError) as e:
-            raise type(e)(f"{e} for '{name}' (op: '{op_type}')") from e
+        except TypeError:
+            raise  # a dtype mismatch message is complete as TF words it ("Input 'y' of 'AddV2' Op has ...")
+        except ValueError as e:
+            raise ValueError(f"{e} for '{name}' (op: '{op_type}')") from e
         op._outputs = [
             Tensor(op, i, _output_dtype(dt, opdef.ref_output), as_shape(sh)) for i, (dt, sh) in enumerate(specs)
         ]

@@ -67,3 +67,15 @@ def test_python_numbers_take_the_tensors_dtype(graph):
 def test_a_float_python_number_with_an_int_tensor_raises(graph):
     with pytest.raises(TypeError):
         tf.constant(1) + 1.5
+
+
+def test_the_dtype_mismatch_message_is_exactly_tensorflows(graph):
+    with pytest.raises(TypeError) as info:
+        tf.constant(1) + tf.constant(1.0)
+    assert str(info.value) == "Input 'y' of 'AddV2' Op has type float32 that does not match type int32 of argument 'x'."
+
+
+def test_a_shape_error_names_the_op(graph):
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 3") as info:
+        tf.add(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]), name="plus")
+    assert "plus" in str(info.value)
