@@ -317,6 +317,10 @@ class Graph:
         """Make the graph read-only: adding an op afterwards raises RuntimeError."""
         self._finalized = True
 
+    def _check_not_finalized(self):
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+
     def _unsafe_unfinalize(self):
         self._finalized = False
 
@@ -556,8 +560,7 @@ class Graph:
         ``name`` defaults to the op type; it is made unique inside the current name scope, unless it
         ends with "/" (then it is used as is, without the slash).
         """
-        if self._finalized:
-            raise RuntimeError("Graph is finalized and cannot be modified.")
+        self._check_not_finalized()
         opdef = _registry.get(op_type)
         for t in inputs:
             if not isinstance(t, Tensor):
@@ -619,6 +622,8 @@ class Graph:
 
     # -- collections -------------------------------------------------------------------------
     def add_to_collection(self, name, value):
+        """Append ``value`` to collection ``name``; RuntimeError when the graph is finalized."""
+        self._check_not_finalized()
         self._collections.setdefault(name, []).append(value)
 
     def add_to_collections(self, names, value):
@@ -642,6 +647,7 @@ class Graph:
         return [k for k in self._collections if isinstance(k, str)]
 
     def clear_collection(self, name):
+        self._check_not_finalized()
         self._collections.pop(name, None)
 
     def __contains__(self, name):

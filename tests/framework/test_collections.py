@@ -99,3 +99,14 @@ def test_clear_collection(graph):
 def test_get_collection_ref_creates_the_key(graph, key):
     graph.get_collection_ref(key)
     assert key in graph.get_all_collection_keys()
+
+
+def test_a_finalized_graph_refuses_collection_changes(graph):
+    graph.add_to_collection("k", 1)
+    graph.finalize()
+    for change in (lambda: graph.add_to_collection("k", 2), lambda: graph.add_to_collections(["k"], 2),
+                   lambda: graph.clear_collection("k")):
+        with pytest.raises(RuntimeError, match="Graph is finalized and cannot be modified."):
+            change()
+    assert graph.get_collection("k") == [1]
+    assert graph.get_collection_ref("k") == [1]
