@@ -253,7 +253,7 @@ class Operation:
         """Run this operation in ``session`` (default: the default session)."""
         from numflow.runtime.session import _session_for
 
-        _session_for(self._graph, session).run(self, feed_dict)
+        _session_for(self._graph, session, operation=True).run(self, feed_dict)
 
     def _as_graph_element(self):
         return self

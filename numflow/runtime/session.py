@@ -33,23 +33,32 @@ def _clear_default_sessions():
     _default_sessions.stack.clear()
 
 
-def _session_for(graph, session):
-    """``session``, or the default session, checked to run ``graph`` (for ``eval`` and ``Operation.run``)."""
+def _session_for(graph, session, operation=False):
+    """``session``, or the default session, checked to run ``graph``.
+
+    For ``Tensor.eval`` (``operation=False``) and ``Operation.run`` (True), with TF's messages.
+    """
+    if operation:
+        verb, what, whose, call = "execute", "operation", "operation's", "run"
+    else:
+        verb, what, whose, call = "evaluate", "tensor", "tensor's", "eval"
     if session is None:
         session = get_default_session()
         if session is None:
+            use = "`with sess.as_default():`" if operation else "`with sess.as_default()`"
             raise ValueError(
-                "Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
-                "sess.as_default()` or pass an explicit session to `eval(session=sess)`"
+                f"Cannot {verb} {what} using `{call}()`: No default session is registered. Use {use} or "
+                f"pass an explicit session to `{call}(session=sess)`"
             )
         if session.graph is not graph:
+            explicit = "run(session=sess)" if operation else "`eval(session=sess)`"
             raise ValueError(
-                "Cannot use the default session to evaluate tensor: the tensor's graph is different from "
-                "the session's graph. Pass an explicit session to `eval(session=sess)`."
+                f"Cannot use the default session to {verb} {what}: the {whose} graph is different from the "
+                f"session's graph. Pass an explicit session to {explicit}."
             )
     elif session.graph is not graph:
         raise ValueError(
-            "Cannot use the given session to evaluate tensor: the tensor's graph is different from the "
+            f"Cannot use the given session to {verb} {what}: the {whose} graph is different from the "
             "session's graph."
         )
     return session
@@ -173,11 +182,9 @@ class BaseSession:
             try:
                 tensor = self._graph.as_graph_element(key, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
-                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
-            if not isinstance(tensor, Tensor):
-                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {key!r}")
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e.args[0]}") from None
             tensors.append(tensor)
-            values.append(_feed_value(tensor, value))
+            values.append(_feed_value(tensor, value, key))
         return tuple(tensors), values
 
     # -- lifetime and defaults -----------------------------------------------------------------
@@ -273,19 +280,20 @@ def _to_host(value):
     return value
 
 
-def _feed_value(tensor, value):
+def _feed_value(tensor, value, key):
+    """``value`` as an array of ``tensor``'s dtype and a compatible shape; TF's errors otherwise."""
     if isinstance(value, Tensor):
         raise TypeError(
             "The value of a feed cannot be a tf.Tensor object. Acceptable feed values include Python scalars, "
             "strings, lists, numpy ndarrays, or TensorHandles. For reference, the tensor object was "
-            f"{value!r} which was passed to the feed with key {tensor!r}."
+            f"{value} which was passed to the argument `feed_dict` with key {key}."
         )
     np_dtype = tensor.dtype.as_numpy_dtype
     if isinstance(value, int) and not isinstance(value, bool) and np_dtype is not np.object_:
         if tensor.dtype.is_integer and not (tensor.dtype.min <= value <= tensor.dtype.max):
             raise TypeError(
                 f"Type of feed value {value} with type {type(value)} is not compatible with Tensor type "
-                f"{tensor.dtype!r}. Try explicitly setting the type of the feed tensor to a larger type "
+                f"{tensor.dtype.as_numpy_dtype}. Try explicitly setting the type of the feed tensor to a larger type "
                 "(e.g. int64)."
             )
     try:
@@ -307,7 +315,7 @@ def _flatten_fetches(fetches, graph):
 
     def walk(f):
         if f is None:
-            raise TypeError(f"Fetch argument None has invalid type {type(None)}")
+            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
         if isinstance(f, list | tuple):
             builders = [walk(x) for x in f]
             if isinstance(f, tuple) and hasattr(f, "_fields"):
@@ -332,11 +340,10 @@ def _flatten_fetches(fetches, graph):
             element = graph.as_graph_element(f)
         except TypeError as e:
             raise TypeError(
-                f"Fetch argument {f!r} has invalid type {type(f)}, must be a string or Tensor. ({e})"
+                f'Argument `fetch` = {f} has invalid type "{type(f).__name__}" must be a string or Tensor. ({e})'
             ) from None
         except (ValueError, KeyError) as e:
-            msg = e.args[0] if e.args else str(e)
-            raise ValueError(f"Fetch argument {f!r} cannot be interpreted as a Tensor. ({msg})") from None
+            raise ValueError(f"Argument `fetch` = {f} cannot be interpreted as a Tensor. ({e})") from None
         i = len(elements)
         elements.append(element)
         return lambda vals: vals[i]

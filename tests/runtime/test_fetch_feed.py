@@ -202,3 +202,51 @@ def test_feed_by_operation_name_is_a_type_error(g):
     with pytest.raises(TypeError, match="Cannot interpret feed_dict key as Tensor: The name 'p' refers to an "
                                         "Operation, not a Tensor."):
         sess.run(r, {"p": [[1, 2]]})
+
+
+@pytest.mark.parametrize("name, missing", [
+    ("nope:0", "The name 'nope:0' refers to a Tensor which does not exist. The operation, 'nope', does not exist "
+               "in the graph."),
+    ("nope", "The name 'nope' refers to an Operation not in the graph."),
+])
+def test_fetch_of_missing_name(g, name, missing):
+    sess, *_ = g
+    with pytest.raises(ValueError) as info:
+        sess.run(name)
+    assert str(info.value) == f'Argument `fetch` = {name} cannot be interpreted as a Tensor. ("{missing}")'
+
+
+def test_fetch_error_messages_are_tensorflows(g):
+    sess, *_ = g
+    with pytest.raises(TypeError) as info:
+        sess.run([None])
+    assert str(info.value) == 'Argument `fetch` = None has invalid type "NoneType". Cannot be None'
+    with pytest.raises(TypeError) as info:
+        sess.run(3)
+    assert str(info.value) == ('Argument `fetch` = 3 has invalid type "int" must be a string or Tensor. (Can not '
+                               'convert a int into a Tensor or Operation.)')
+
+
+def test_feed_key_of_wrong_type_or_missing(g):
+    sess, *_, q, r = g
+    with pytest.raises(TypeError) as info:
+        sess.run(q, {3: 1})
+    assert str(info.value) == "Cannot interpret feed_dict key as Tensor: Can not convert a int into a Tensor."
+    with pytest.raises(TypeError) as info:
+        sess.run(q, {"zz:0": 1})
+    assert str(info.value) == ("Cannot interpret feed_dict key as Tensor: The name 'zz:0' refers to a Tensor which "
+                               "does not exist. The operation, 'zz', does not exist in the graph.")
+
+
+def test_feed_value_errors_are_tensorflows(g):
+    sess, a, *_, q, r = g
+    with pytest.raises(TypeError) as info:
+        sess.run(q, {q: 2**40})
+    assert str(info.value) == (
+        "Type of feed value 1099511627776 with type <class 'int'> is not compatible with Tensor type "
+        "<class 'numpy.int32'>. Try explicitly setting the type of the feed tensor to a larger type (e.g. int64).")
+    with pytest.raises(TypeError) as info:
+        sess.run(q, {q: a})
+    assert str(info.value).endswith(
+        'the tensor object was Tensor("a:0", shape=(), dtype=float32) which was passed to the argument '
+        '`feed_dict` with key Tensor("q:0", shape=(), dtype=int32).')

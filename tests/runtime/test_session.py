@@ -125,6 +125,32 @@ def test_eval_without_a_default_session(graph):
         c.eval()
 
 
+def test_operation_run_without_a_default_session(graph):
+    c = tf.constant(1.0)
+    with pytest.raises(ValueError) as info:
+        c.op.run()
+    assert str(info.value) == (
+        "Cannot execute operation using `run()`: No default session is registered. Use `with "
+        "sess.as_default():` or pass an explicit session to `run(session=sess)`")
+
+
+def test_operation_run_in_sessions_of_another_graph(graph):
+    c = tf.constant(1.0)
+    other = tf.Graph()
+    with other.as_default():
+        tf.constant(1.0)
+    with tf.Session(graph=other) as sess:
+        with pytest.raises(ValueError) as info:
+            c.op.run()
+        assert str(info.value) == (
+            "Cannot use the default session to execute operation: the operation's graph is different from the "
+            "session's graph. Pass an explicit session to run(session=sess).")
+        with pytest.raises(ValueError) as info:
+            c.op.run(session=sess)
+        assert str(info.value) == ("Cannot use the given session to execute operation: the operation's graph is "
+                                   "different from the session's graph.")
+
+
 def test_eval_in_a_default_session_of_another_graph(graph):
     c = tf.constant(1.0)
     other = tf.Graph()
