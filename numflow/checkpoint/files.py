@@ -105,17 +105,20 @@ def commit(renames):
     try:
         for i, (temp, final) in enumerate(renames):
             last = i == len(renames) - 1
-            backup = None
+            backup, linked = None, False
             if not last and os.path.lexists(final):
                 backup = temp_path(final, "backup")
                 try:
                     os.link(final, backup)
+                    linked = True
                 except OSError:
                     os.replace(final, backup)
             try:
                 os.replace(temp, final)
             except BaseException:
-                if backup:
+                if linked:
+                    unlink_quietly(backup)  # renaming a hard link onto its twin would do nothing
+                elif backup:
                     os.replace(backup, final)
                 raise
             if not last:
