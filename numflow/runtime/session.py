@@ -78,9 +78,25 @@ class _DeviceAttributes:
 
 
 class BaseSession:
-    """Runs parts of a graph: ``run(fetches, feed_dict)``; see :class:`Session`."""
+    """Runs parts of a graph: ``run(fetches, feed_dict)``; see :class:`Session`.
 
-    def __init__(self, target="", graph=None, config=None):
+    Parameters
+    ----------
+    target : str
+        ``''`` runs in this process; a server's ``target`` shares that server's variables.
+    graph : Graph, optional
+        The graph to run (default: the default graph).
+    config : ConfigProto, optional
+        ``inter_op_parallelism_threads`` sizes the pool the session makes for independent ops
+        (0: one thread per core; 1: every op on the calling thread).
+    pool : concurrent.futures.Executor, optional
+        numflow's addition: the executor that runs independent ops, used instead of a pool of the
+        session's own. ``numflow.runtime.executor.SyncExecutor()`` runs everything on the calling
+        thread through the same scheduler (the serial debug mode); a ``ThreadPoolExecutor`` may be
+        shared by several sessions. The session never shuts down a pool it was given.
+    """
+
+    def __init__(self, target="", graph=None, config=None, *, pool=None):
         from numflow.runtime import targets
 
         if graph is None:
@@ -91,7 +107,8 @@ class BaseSession:
         self._devices, self._containers = targets.resolve(self._target, self._config)
         self._plans = {}
         self._plan_lock = threading.Lock()
-        self._pool = None
+        self._pool = pool
+        self._owns_pool = pool is None
         self._closed = False
         self._default_stack = []
 
@@ -168,6 +185,7 @@ class BaseSession:
         if plan.serial:
             return None
         if self._pool is None:
+            # Made on first need, so that sessions running only serial plans start no threads.
             threads = self._config.inter_op_parallelism_threads or os.cpu_count() or 1
             if threads <= 1:
                 return None
@@ -193,9 +211,9 @@ class BaseSession:
         if self._closed:
             return
         self._closed = True
-        if self._pool is not None:
+        if self._pool is not None and self._owns_pool:
             self._pool.shutdown(wait=True)
-            self._pool = None
+        self._pool = None
         self._plans.clear()
 
     def as_default(self):
@@ -218,7 +236,7 @@ class BaseSession:
 
     def __del__(self):
         pool = getattr(self, "_pool", None)
-        if pool is not None:
+        if pool is not None and self._owns_pool:
             pool.shutdown(wait=False)
 
 
@@ -232,14 +250,21 @@ class Session(BaseSession):
     >>> with tf.Session(graph=g) as sess:
     ...     float(sess.run(c))
     6.0
+
+    The same run in serial debug mode, every op on the calling thread (see :class:`BaseSession`):
+
+    >>> from numflow.runtime.executor import SyncExecutor
+    >>> with tf.Session(graph=g, pool=SyncExecutor()) as sess:
+    ...     float(sess.run(c))
+    6.0
     """
 
 
 class InteractiveSession(BaseSession):
     """A session that makes itself (and its graph) the default as soon as it is created."""
 
-    def __init__(self, target="", graph=None, config=None):
-        super().__init__(target, graph, config)
+    def __init__(self, target="", graph=None, config=None, *, pool=None):
+        super().__init__(target, graph, config, pool=pool)
         self._graph_ctx = self._graph.as_default()
         self._graph_ctx.__enter__()
         _default_sessions.stack.append(self)

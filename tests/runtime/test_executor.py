@@ -1,12 +1,14 @@
 """The executor: independent ops at the same time, chains inline, errors naming the op, many callers."""
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
 import numflow as tf
 from numflow.runtime import plan as plan_module
+from numflow.runtime.executor import SyncExecutor
 
 TWO_THREADS = tf.ConfigProto(inter_op_parallelism_threads=2)
 
@@ -200,3 +202,79 @@ def test_plans_are_per_session(graph, count_builds):
         s2.run(a)
         s1.run(a)
     assert len(count_builds) == 2
+
+
+# -- an injected pool: a thread pool or the serial SyncExecutor ----------------------------------
+def _diamond_of_records(test_ops, log, width=6):
+    x = tf.constant(np.arange(4, dtype=np.float32))
+    branches = [test_ops.record(x * float(i), log, name=f"branch{i}") for i in range(width)]
+    total = branches[0]
+    for b in branches[1:]:
+        total = total + b
+    return test_ops.record(total, log, name="sink")
+
+
+def test_results_do_not_depend_on_the_pool(graph, test_ops, pool):
+    log = []
+    sink = _diamond_of_records(test_ops, log)
+    with tf.Session(pool=pool) as sess:
+        got = sess.run(sink)
+    np.testing.assert_array_equal(got, np.arange(4) * 15.0)
+    names = [name for name, _ in log]
+    assert names[-1] == "sink" and sorted(names[:-1]) == [f"branch{i}" for i in range(6)]
+
+
+def test_the_sync_executor_runs_everything_on_the_calling_thread(graph, test_ops):
+    log = []
+    sink = _diamond_of_records(test_ops, log)
+    with tf.Session(pool=SyncExecutor()) as sess:
+        sess.run(sink)
+    assert {thread for _, thread in log} == {threading.get_ident()}
+
+
+def test_a_thread_pool_runs_independent_branches_on_its_threads(graph, test_ops):
+    log = []
+    sink = _diamond_of_records(test_ops, log)
+    with ThreadPoolExecutor(2, thread_name_prefix="injected") as executor:
+        with tf.Session(pool=executor) as sess:
+            sess.run(sink)
+        pool_threads = {t.ident for t in threading.enumerate() if t.name.startswith("injected")}
+    branch_threads = {thread for name, thread in log if name.startswith("branch")}
+    assert branch_threads and branch_threads <= pool_threads
+
+
+@pytest.mark.parametrize("failing", [0, 3, 5])
+def test_a_failing_branch_under_either_pool(graph, test_ops, pool, failing):
+    outs, _ = _wide_graph(test_ops, width=6, failing=failing)
+    with tf.Session(pool=pool) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="branch exploded") as info:
+            sess.run(outs)
+        assert info.value.op.name == "bad"
+        assert len(sess.run(outs[:failing] + outs[failing + 1:])) == 5
+
+
+def test_closing_a_session_leaves_an_injected_pool_running(graph):
+    c = tf.constant(1.0)
+    with ThreadPoolExecutor(2) as executor:
+        with tf.Session(pool=executor) as sess:
+            sess.run(c)
+        assert executor.submit(lambda: 7).result() == 7
+
+
+def test_a_pool_shared_by_two_sessions(graph, test_ops):
+    log = []
+    sink = _diamond_of_records(test_ops, log)
+    with ThreadPoolExecutor(2) as executor:
+        s1, s2 = tf.Session(pool=executor), tf.Session(pool=executor)
+        np.testing.assert_array_equal(s1.run(sink), s2.run(sink))
+        s1.close()
+        s2.close()
+
+
+def test_interactive_session_takes_a_pool(graph):
+    c = tf.constant(2.0)
+    sess = tf.InteractiveSession(pool=SyncExecutor())
+    try:
+        assert c.eval() == 2.0
+    finally:
+        sess.close()
