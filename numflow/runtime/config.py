@@ -44,19 +44,32 @@ class RunOptions:
 
 
 class NodeExecStats:
-    """One op's execution in a traced run: times in microseconds since the epoch."""
+    """One op's execution in a traced run, with the fields of TF's ``NodeExecStats`` that numflow fills.
 
-    __slots__ = ("node_name", "op_type", "device", "thread_id", "all_start_micros", "op_end_rel_micros",
-                 "all_end_rel_micros", "timeline_label")
+    ``all_start_micros`` is microseconds since the epoch; ``op_end_rel_micros`` and
+    ``all_end_rel_micros`` are relative to it. ``thread_id`` identifies the thread that ran the op
+    (``threading.get_ident()``), ``thread_name`` names it. ``timeline_label`` reads
+    ``"name = Type(input, input:1)"`` as in TensorFlow, which the timeline uses to draw dataflow.
+    """
 
-    def __init__(self, node_name, op_type, device, thread_id, start_micros, end_micros):
+    __slots__ = ("node_name", "op_type", "device", "thread_id", "thread_name", "all_start_micros",
+                 "op_start_rel_micros", "op_end_rel_micros", "all_end_rel_micros", "timeline_label")
+
+    def __init__(self, node_name, op_type, device, thread_id, start_micros, end_micros, inputs=(),
+                 thread_name=""):
         self.node_name = node_name
         self.op_type = op_type
         self.device = device
         self.thread_id = thread_id
+        self.thread_name = thread_name
         self.all_start_micros = start_micros
+        self.op_start_rel_micros = 0
         self.op_end_rel_micros = self.all_end_rel_micros = end_micros - start_micros
-        self.timeline_label = f"{node_name} = {op_type}()"
+        self.timeline_label = f"{node_name} = {op_type}({', '.join(inputs)})"
+
+    def __repr__(self):
+        return (f"NodeExecStats({self.node_name!r}, start={self.all_start_micros}, "
+                f"dur={self.all_end_rel_micros}, thread={self.thread_name or self.thread_id})")
 
 
 class DeviceStepStats:

@@ -378,7 +378,11 @@ def _flatten_fetches(fetches, graph):
 
 
 class _TraceHook:
-    """Records each op's device, thread and time span into a RunMetadata's step stats."""
+    """Records each op's device, thread and time span into a RunMetadata's step stats.
+
+    Executor callbacks (see ``numflow.runtime.executor``): a run without tracing never calls them.
+    ``pre_op`` and ``post_op`` run on the thread running the op; appends to the stats take a lock.
+    """
 
     def __init__(self, run_metadata):
         self._stats = run_metadata.step_stats
@@ -393,8 +397,11 @@ class _TraceHook:
 
     def post_op(self, step):
         end = time.time_ns() // 1000
-        stats = NodeExecStats(step.op.name, step.op.type, step.ctx.device.name, threading.get_ident(),
-                              self._starts.pop(step), end)
+        op = step.op
+        inputs = [t.op.name if t.value_index == 0 else t.name for t in op._inputs]
+        thread = threading.current_thread()
+        stats = NodeExecStats(op.name, op.type, step.ctx.device.name, thread.ident, self._starts.pop(step), end,
+                              inputs, thread.name)
         with self._lock:
             self._stats.device_stats(step.ctx.device.name).node_stats.append(stats)
 
