@@ -83,8 +83,8 @@ _TOKEN = re.compile(r"""
     (?P<space>\s+|\#[^\n]*)
   | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
   | (?P<number>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[fF]?)
-  | (?P<ident>[-+]?[A-Za-z_][\w.]*|\[[^\]]*\])
-  | (?P<punct>[:{}<>,;\[\]])
+  | (?P<ident>[-+]?[A-Za-z_][\w.]*)
+  | (?P<punct>[:{}<>,;\[\]/])
 """, re.VERBOSE)
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39,
                    '"': 34, "?": 63}
@@ -170,7 +170,10 @@ def _skip_value(tokens, i):
 
 
 def _skip_field(tokens, i):
-    if tokens[i][0] != "ident":
+    if tokens[i][1] == "[":  # an extension or Any type URL: [pkg.ext] or [type.googleapis.com/pkg.T]
+        while tokens[i][1] != "]":
+            i += 1
+    elif tokens[i][0] != "ident":
         raise TextFormatError(f"expected a field name, got {tokens[i][1]!r}")
     i += 1
     if tokens[i][1] == ":":
