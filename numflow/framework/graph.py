@@ -12,6 +12,7 @@ Construction state is per graph and not thread-safe, as in TensorFlow: build a g
 
 import contextlib
 import re
+import sys
 import threading
 import traceback
 
@@ -220,7 +221,15 @@ class Operation:
 
     @property
     def traceback(self):
-        return self._traceback
+        """Where the op was created: a ``traceback.StackSummary``, outermost frame first."""
+        tb = self._traceback
+        if tb is not None and not isinstance(tb, traceback.StackSummary):
+            # Captured as codes and line numbers; a frame's source line is read when .line is asked for.
+            codes, lines = tb
+            tb = self._traceback = traceback.StackSummary.from_list(
+                [(code.co_filename, lineno, code.co_name, None) for code, lineno in zip(codes[::-1], lines[::-1])]
+            )
+        return tb
 
     @property
     def node_def(self):
@@ -596,7 +605,7 @@ class Graph:
             op._device = target.device
         else:
             self._apply_device_functions(op)
-        op._traceback = traceback.extract_stack()[:-1]
+        op._traceback = _creation_stack()
         self._next_id += 1
         self._nx.add_node(name, op=op)
         for slot, t in enumerate(inputs):
@@ -665,6 +674,21 @@ class Graph:
 def _output_dtype(dtype, is_ref):
     dtype = _dtypes.as_dtype(dtype)
     return dtype._as_ref if is_ref else dtype.base_dtype
+
+
+def _creation_stack():
+    """Where create_op was called from: (codes, line numbers) of its callers, innermost first.
+
+    traceback.extract_stack() reads every frame's source line and stats its file: most of the cost
+    of adding an op. Two flat lists allocate little, and codes keep no frame (nor its locals) alive.
+    """
+    codes, lines = [], []
+    frame = sys._getframe(2)
+    while frame is not None:
+        codes.append(frame.f_code)
+        lines.append(frame.f_lineno)
+        frame = frame.f_back
+    return codes, lines
 
 
 class _ControlLevel:

@@ -332,3 +332,11 @@ def test_an_empty_graph_is_true():
     g = tf.Graph()
     assert g and not g.get_operations()
     assert (g or None) is g
+
+
+def test_operation_traceback_points_at_the_creating_line(graph):
+    c = tf.constant(1.0, name="here")
+    frames = [f for f in c.op.traceback if f.filename == __file__]
+    assert frames[-1].name == "test_operation_traceback_points_at_the_creating_line"
+    assert frames[-1].line == 'c = tf.constant(1.0, name="here")'
+    assert c.op.traceback[0].filename != __file__  # outermost frame first

@@ -278,3 +278,14 @@ def test_interactive_session_takes_a_pool(graph):
         assert c.eval() == 2.0
     finally:
         sess.close()
+
+
+def test_an_op_error_says_where_the_op_was_defined(graph):
+    import inspect
+
+    line = inspect.currentframe().f_lineno + 1
+    bad = tf.floordiv(tf.constant([1, 2]), tf.constant(0), name="bad")
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.run(bad)
+    assert f"[[node bad (defined at {__file__}:{line}) ]]" in info.value.message
