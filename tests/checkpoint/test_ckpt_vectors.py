@@ -32,6 +32,13 @@ def test_crc32c_check_value_and_extension():
     assert table.crc32c(memoryview(bytearray(b"123456789"))) == 0xE3069283
 
 
+def test_native_and_binding_crc32c_agree(monkeypatch):
+    data = np.random.default_rng(5).integers(0, 256, (1 << 18) + 7, dtype=np.uint8)
+    native = [table.crc32c(data), table.crc32c(data[3:], 12345), table.crc32c(data[::1][100:])]
+    monkeypatch.setattr(table, "_NATIVE_EXTEND", None)
+    assert native == [table.crc32c(data), table.crc32c(data[3:], 12345), table.crc32c(data[100:].tobytes())]
+
+
 def test_masked_crc_examples_and_inverse():
     assert table.mask_crc(0) == 0xA282EAD8
     assert table.crc32c(hexbytes("00 00 80 3F")) == 0xDD54C4AB
