@@ -1,0 +1,58 @@
+"""Initializer and random-op values: bit for bit against TensorFlow's, and their documented rules."""
+
+import numpy as np
+
+import numflow as tf
+
+
+def _run(value):
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(value)
+
+
+def test_graph_seed_draws_do_not_depend_on_other_ops():
+    tf.set_random_seed(7)
+    a = tf.random_normal([6])
+    b = tf.random_normal([6])
+    first = _run([a, b])
+    tf.reset_default_graph()
+    tf.set_random_seed(7)
+    for _ in range(10):
+        tf.constant(1.0) + 1.0
+    a = tf.random_normal([6])
+    tf.Variable(3.0)
+    b = tf.random_normal([6])
+    np.testing.assert_array_equal(_run([a, b]), first)
+
+
+def test_op_seeds_count_only_seedless_random_ops_made_under_a_graph_seed():
+    tf.set_random_seed(5)
+    assert tf.get_seed(None) == (5, 0)
+    assert tf.get_seed(3) == (5, 3)  # an op seed takes no number
+    assert tf.get_seed(None) == (5, 1)
+    tf.set_random_seed(0)
+    assert tf.get_seed(None) == (0, 2)
+    assert tf.get_seed(0) == (0, 2**31 - 1)  # (0, 0) would mean "nondeterministic"
+    tf.reset_default_graph()
+    assert tf.get_seed(None) == (None, None)
+    assert tf.get_seed(2**31 + 3) == (87654321, 4)
+
+
+def test_without_seeds_each_session_draws_anew():
+    x = tf.random_normal([8])
+    with tf.Session() as sess:
+        a = sess.run(x)
+    with tf.Session() as sess:
+        b = sess.run(x)
+    assert not np.array_equal(a, b)
+
+
+def test_a_random_op_continues_its_stream_in_one_session_and_restarts_in_another():
+    x = tf.random_uniform([5], seed=3)
+    with tf.Session() as sess:
+        first, second = sess.run(x), sess.run(x)
+    with tf.Session() as sess:
+        again = sess.run(x)
+    assert not np.array_equal(first, second)
+    np.testing.assert_array_equal(first, again)
