@@ -80,10 +80,12 @@ def orthogonal(ctx):
     shape = a["shape"].as_list()
     rows, cols = int(np.prod(shape[:-1])), shape[-1]
     flat = (max(rows, cols), min(rows, cols))
-    normal = np.empty(flat, dtype=np.float64)
+    # TensorFlow draws the normal matrix in the variable's dtype (so float32 variables get the same
+    # draws as tf.random_normal), then factors it; the QR here runs in float64 and is rounded once.
+    normal = np.empty(flat, dtype=a["dtype"].as_numpy_dtype)
     stream = _stream(ctx)
     init.random_normal(normal.reshape(-1), stream.seed, stream.seed2, counter=stream.reserve(normal.size))
-    q, r = np.linalg.qr(normal)
+    q, r = np.linalg.qr(normal.astype(np.float64))
     q *= np.sign(np.diag(r))
     if rows < cols:
         q = q.T

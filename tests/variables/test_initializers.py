@@ -56,3 +56,19 @@ def test_a_random_op_continues_its_stream_in_one_session_and_restarts_in_another
         again = sess.run(x)
     assert not np.array_equal(first, second)
     np.testing.assert_array_equal(first, again)
+
+
+def test_orthogonal_factors_the_normal_matrix_tf_draws_in_the_variable_dtype():
+    q, normal = _run([tf.orthogonal_initializer(seed=3)([6, 4]), tf.random_normal([6, 4], seed=3)])
+    want, r = np.linalg.qr(normal.astype(np.float64))
+    want *= np.sign(np.diag(r))
+    np.testing.assert_allclose(q, want, rtol=0, atol=1e-6)
+
+
+def test_orthogonal_is_orthogonal_for_each_shape():
+    for shape in ([4, 4], [3, 6], [6, 3], [2, 3, 4]):
+        tf.reset_default_graph()
+        q = _run(tf.get_variable("q", shape, initializer=tf.orthogonal_initializer(gain=1.0, seed=1)))
+        flat = q.reshape(-1, shape[-1])
+        small = flat.T @ flat if flat.shape[0] >= flat.shape[1] else flat @ flat.T
+        np.testing.assert_allclose(small, np.eye(len(small)), atol=1e-5)
