@@ -12,7 +12,12 @@ from numflow_kernels.registry import register
 @register("FillValue")
 def fill_value(ctx):
     a = ctx.attrs
-    out = np.empty(a["shape"].as_list(), dtype=a["dtype"].as_numpy_dtype)
+    np_dtype = a["dtype"].as_numpy_dtype
+    if np_dtype is np.object_:  # strings: TensorFlow's zero is b""
+        value = a["value"]
+        value = value.encode() if isinstance(value, str) else value if isinstance(value, bytes) else b""
+        return np.full(a["shape"].as_list(), value, dtype=object)
+    out = np.empty(a["shape"].as_list(), dtype=np_dtype)
     from numflow_kernels.cpu import init
 
     init.fill(out.reshape(-1), a["value"])

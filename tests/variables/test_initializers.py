@@ -72,3 +72,11 @@ def test_orthogonal_is_orthogonal_for_each_shape():
         flat = q.reshape(-1, shape[-1])
         small = flat.T @ flat if flat.shape[0] >= flat.shape[1] else flat @ flat.T
         np.testing.assert_allclose(small, np.eye(len(small)), atol=1e-5)
+
+
+def test_zeros_for_every_default_initialized_dtype():
+    variables = [tf.get_variable(name, [2], dtype=dt) for name, dt in
+                 [("i32", tf.int32), ("i64", tf.int64), ("u8", tf.uint8), ("b", tf.bool), ("s", tf.string)]]
+    values = _run(variables)
+    assert [v.tolist() for v in values] == [[0, 0], [0, 0], [0, 0], [False, False], [b"", b""]]
+    assert [v.dtype for v in values[:4]] == [np.int32, np.int64, np.uint8, np.bool_]
