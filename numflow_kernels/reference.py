@@ -52,28 +52,45 @@ def shape(ctx, x):
 
 
 def _elementwise(op_type, fn):
-    register(op_type, REFERENCE)(lambda ctx, *xs: np.asarray(fn(*xs)))
+    # Strings stay object arrays: numpy would turn a 0-d result into a fixed-width bytes array.
+    register(op_type, REFERENCE)(
+        lambda ctx, *xs: np.asarray(fn(*xs), dtype=object if op_type == "AddV2" and xs[0].dtype == object else None)
+    )
+
+
+def _is_int(x):
+    return np.issubdtype(np.result_type(x), np.integer)
+
+
+def _check_int_divisor(x, y):
+    if _is_int(x) and np.any(np.asarray(y) == 0):
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 
 def _floordiv(x, y):
-    if np.issubdtype(np.result_type(x), np.integer) and np.any(np.asarray(y) == 0):
-        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
-    return np.floor_divide(x, y)
+    _check_int_divisor(x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor_divide(x, y)
 
 
 def _floormod(x, y):
-    if np.issubdtype(np.result_type(x), np.integer) and np.any(np.asarray(y) == 0):
-        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
-    return np.mod(x, y)
+    _check_int_divisor(x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.mod(x, y)
 
 
 def _realdiv(x, y):
+    if _is_int(x):
+        # Integer RealDiv truncates toward zero, as C division does.
+        _check_int_divisor(x, y)
+        q = np.floor_divide(x, y)
+        return q + ((np.mod(x, y) != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.true_divide(x, y).astype(np.result_type(x, y), copy=False)
 
 
 def _pow(x, y):
-    if np.issubdtype(np.result_type(x), np.integer) and np.any(np.asarray(y) < 0):
+    if _is_int(x) and np.any(np.asarray(y) < 0):
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return np.power(x, y)
@@ -127,23 +144,462 @@ def _reduction(op_type, fn):
     @kernel(op_type)
     def reduce(ctx, x):
         axis, keepdims = ctx.attrs["axis"], ctx.attrs["keep_dims"]
-        out = fn(x, axis=axis, keepdims=keepdims)
-        return np.asarray(out, dtype=x.dtype) if op_type not in ("All", "Any") else np.asarray(out)
+        if axis is not None:
+            seen = set()
+            for a in axis:
+                if a % max(x.ndim, 1) in seen:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Invalid reduction arguments: Axes contains duplicate dimension: {a % x.ndim}"
+                    )
+                seen.add(a % max(x.ndim, 1))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = fn(x, axis=axis, keepdims=keepdims)
+        return np.asarray(out, dtype=x.dtype)
 
 
 def _mean(x, axis, keepdims):
     if np.issubdtype(x.dtype, np.integer):
         count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
-        return np.sum(x, axis=axis, keepdims=keepdims) // max(count, 1)
+        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+        if count == 0:
+            return np.zeros_like(total)
+        # Integer means truncate toward zero, as TensorFlow's do.
+        q = np.floor_divide(total, count)
+        return q + ((np.mod(total, count) != 0) & (total < 0)).astype(q.dtype)
+    if x.size == 0:
+        return np.sum(x, axis=axis, keepdims=keepdims) / 0
     return np.mean(x, axis=axis, keepdims=keepdims)
 
 
-for _op_type, _fn in {"Sum": np.sum, "Mean": _mean, "Max": np.max, "Min": np.min, "Prod": np.prod,
+def _extreme(fn, pick):
+    def run(x, axis, keepdims):
+        if x.size == 0:
+            if np.issubdtype(x.dtype, np.floating):
+                initial = pick(-np.inf, np.inf)
+            else:
+                initial = pick(np.iinfo(x.dtype).min, np.iinfo(x.dtype).max)
+            return fn(x, axis=axis, keepdims=keepdims, initial=initial)
+        return fn(x, axis=axis, keepdims=keepdims)
+
+    return run
+
+
+for _op_type, _fn in {"Sum": lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+                      "Mean": _mean, "Max": _extreme(np.max, lambda lo, hi: lo),
+                      "Min": _extreme(np.min, lambda lo, hi: hi),
+                      "Prod": lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
                       "All": np.all, "Any": np.any}.items():
     _reduction(_op_type, _fn)
 
 
+def _arg(op_type, fn):
+    @kernel(op_type)
+    def arg(ctx, x, axis):
+        a = int(axis)
+        if not -x.ndim <= a < max(x.ndim, 1):
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected dimension in the range [{-x.ndim}, {x.ndim}), but got {a}"
+            )
+        if x.shape[a] == 0:
+            raise errors.InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape {list(x.shape)}")
+        return fn(x, axis=a).astype(ctx.attrs["output_type"].as_numpy_dtype)
+
+
+_arg("ArgMax", np.argmax)
+_arg("ArgMin", np.argmin)
+
+
+@kernel("AddN")
+def add_n(ctx, *inputs):
+    out = np.array(inputs[0], copy=True)
+    for x in inputs[1:]:
+        out += x
+    return out
+
+
+@kernel("BatchMatMulV2")
+def batch_matmul(ctx, a, b):
+    if ctx.attrs["adj_x"]:
+        a = np.swapaxes(a, -1, -2)
+    if ctx.attrs["adj_y"]:
+        b = np.swapaxes(b, -1, -2)
+    if a.shape[-1] != b.shape[-2]:
+        raise errors.InvalidArgumentError(
+            None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
+        )
+    try:
+        return np.matmul(a, b)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"In[0] and In[1] must have compatible batch dimensions: {list(a.shape)} vs. {list(b.shape)}"
+        ) from None
+
+
 @kernel("Range")
-def range_(ctx):
+def range_(ctx, start, limit, delta):
+    start, limit, delta = start[()], limit[()], delta[()]
+    if delta == 0:
+        raise errors.InvalidArgumentError(None, None, "Requires delta != 0")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        relation = "<=" if delta > 0 else ">="
+        raise errors.InvalidArgumentError(
+            None, None, f"Requires start {relation} limit when delta {'>' if delta > 0 else '<'} 0: {start}/{limit}"
+        )
+    if np.issubdtype(start.dtype, np.integer):
+        n = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
+    else:
+        n = int(np.ceil(np.abs((limit - start) / delta)))
+    if np.issubdtype(start.dtype, np.integer):
+        return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype)
+    # TensorFlow accumulates: value[i] = value[i - 1] + delta, in the output dtype.
+    steps = np.full(n, delta, dtype=start.dtype)
+    if n:
+        steps[0] = start
+    return np.add.accumulate(steps, dtype=start.dtype)
+
+
+# -- array ops ----------------------------------------------------------------------------------
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _dims_text(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+@kernel("StopGradient")
+def stop_gradient(ctx, x):
+    return x
+
+
+@kernel("ZerosLike")
+def zeros_like(ctx, x):
+    return np.zeros_like(x)
+
+
+@kernel("Rank")
+def rank(ctx, x):
+    return np.array(np.ndim(x), dtype=np.int32)
+
+
+@kernel("Fill")
+def fill(ctx, dims, value):
+    for d in dims.tolist():
+        if d < 0:
+            raise _invalid(f"Dimension {d} must be >= 0")
+    return np.full(dims.tolist(), value, dtype=np.asarray(value).dtype)
+
+
+@kernel("Reshape")
+def reshape(ctx, x, shape):
+    dims = shape.tolist()
+    unknown = [i for i, d in enumerate(dims) if d == -1]
+    if len(unknown) > 1:
+        raise _invalid(f"Only one input size may be -1, not both {unknown[0]} and {unknown[1]}")
+    for i, d in enumerate(dims):
+        if d < -1:
+            raise _invalid(f"Size {i} must be non-negative, not {d}")
+    known = int(np.prod([d for d in dims if d != -1]))
+    if unknown and known == 0 and x.size == 0:
+        # An empty input: the -1 dimension takes the input's non-zero sizes, as TensorFlow does.
+        nonzero_in = int(np.prod([d for d in x.shape if d]))
+        nonzero_out = int(np.prod([d for d in dims if d not in (0, -1)]))
+        dims[unknown[0]] = nonzero_in // nonzero_out if nonzero_in % nonzero_out == 0 else 0
+    elif unknown:
+        if known == 0 or x.size % known:
+            raise _invalid(
+                f"Input to reshape is a tensor with {x.size} values, but the requested shape requires "
+                f"a multiple of {known}"
+            )
+        dims[unknown[0]] = x.size // known
+    elif known != x.size:
+        raise _invalid(
+            f"Input to reshape is a tensor with {x.size} values, but the requested shape has {known}"
+        )
+    return np.reshape(x, dims)
+
+
+@kernel("Transpose")
+def transpose(ctx, x, perm):
+    perm = perm.tolist()
+    if len(perm) != x.ndim:
+        raise _invalid(f"transpose expects a vector of size {x.ndim}. But input(1) is a vector of size {len(perm)}")
+    axes = [p + x.ndim if p < 0 else p for p in perm]
+    for d in range(x.ndim):
+        if d not in axes:
+            raise _invalid(f"{d} is missing from {{{','.join(str(p) for p in perm)}}}.")
+    return np.transpose(x, axes).copy()
+
+
+@kernel("ExpandDims")
+def expand_dims(ctx, x, dim):
+    d = int(np.reshape(dim, -1)[0])
+    if not -x.ndim - 1 <= d <= x.ndim:
+        raise _invalid(f"Tried to expand dim index {d} for tensor with {x.ndim} dimensions.")
+    return np.expand_dims(x, d)
+
+
+@kernel("Squeeze")
+def squeeze(ctx, x):
+    axes = ctx.attrs["squeeze_dims"]
+    for a in axes:
+        if not -x.ndim <= a < x.ndim:
+            raise _invalid(f"Tried to squeeze dim index {a} for tensor with {x.ndim} dimensions.")
+        if x.shape[a] != 1:
+            raise _invalid(f"Can not squeeze dim[{a % x.ndim}], expected a dimension of 1, got {x.shape[a]}")
+    return np.squeeze(x, axis=tuple(axes)) if axes else np.squeeze(x)
+
+
+@kernel("ConcatV2")
+def concat(ctx, *inputs):
+    values, axis = inputs[:-1], int(inputs[-1])
+    first = np.shape(values[0])
+    rank = len(first)
+    if not -rank <= axis < rank:
+        raise _invalid(
+            f"ConcatOp : Expected concatenating dimensions in the range [{-rank}, {rank}), but got {axis}"
+        )
+    axis %= rank
+    for i, v in enumerate(values[1:], 1):
+        shape = np.shape(v)
+        if len(shape) != rank:
+            raise _invalid(
+                f"ConcatOp : Ranks of all input tensors should match: shape[0] = {_dims_text(first)} vs. "
+                f"shape[{i}] = {_dims_text(shape)}"
+            )
+        for d in range(rank):
+            if d != axis and shape[d] != first[d]:
+                raise _invalid(
+                    f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {_dims_text(first)} vs. "
+                    f"shape[{i}] = {_dims_text(shape)}"
+                )
+    return np.concatenate(values, axis=axis)
+
+
+@kernel("Pack")
+def pack(ctx, *values):
+    first = np.shape(values[0])
+    for i, v in enumerate(values[1:], 1):
+        if np.shape(v) != first:
+            raise _invalid(
+                f"Shapes of all inputs must match: values[0].shape = {_dims_text(first)} != "
+                f"values[{i}].shape = {_dims_text(np.shape(v))}"
+            )
+    return np.stack(values, axis=ctx.attrs["axis"])
+
+
+@kernel("Unpack")
+def unpack(ctx, x):
+    num, axis = ctx.attrs["num"], ctx.attrs["axis"] % max(x.ndim, 1)
+    if x.shape[axis] != num:
+        raise _invalid(f"Input shape axis {axis} must equal {num}, got shape {_dims_text(x.shape)}")
+    parts = tuple(np.take(x, i, axis=axis) for i in range(num))
+    return parts[0] if num == 1 else parts
+
+
+@kernel("StridedSlice")
+def strided_slice(ctx, x, begin, end, strides):
     a = ctx.attrs
-    return np.arange(a["start"], a["limit"], a["delta"], dtype=a["dtype"].as_numpy_dtype)
+    count = len(begin)
+    kinds = []
+    for i in range(count):
+        bit = 1 << i
+        kinds.append("..." if a["ellipsis_mask"] & bit else "new" if a["new_axis_mask"] & bit
+                     else "index" if a["shrink_axis_mask"] & bit else "slice")
+    real = [k in ("index", "slice") for k in kinds]
+    if kinds.count("...") > 1:
+        raise _invalid("Multiple ellipses in slice spec not allowed")
+    if sum(real) > x.ndim:
+        raise _invalid("Attempting to slice scalar input." if x.ndim == 0 else
+                       f"Index out of range using input dim {x.ndim}; input has only {x.ndim} dims")
+    split = kinds.index("...") if "..." in kinds else count
+    key = []
+    for i, kind in enumerate(kinds):
+        if kind == "...":
+            key.append(Ellipsis)
+        elif kind == "new":
+            key.append(None)
+        elif strides[i] == 0:
+            raise _invalid(f"strides[{i}] must be non-zero")
+        elif kind == "index":
+            dim = sum(real[:i]) if i < split else x.ndim - sum(real[i:])
+            b, size = int(begin[i]), x.shape[dim]
+            if not -size <= b < size:
+                raise _invalid(f"slice index {b + size if b < 0 else b} of dimension {dim} out of bounds.")
+            key.append(b)
+        else:
+            b = None if a["begin_mask"] >> i & 1 else int(begin[i])
+            e = None if a["end_mask"] >> i & 1 else int(end[i])
+            key.append(slice(b, e, int(strides[i])))
+    return np.array(x[tuple(key)])
+
+
+# -- nn ops -------------------------------------------------------------------------------------
+@kernel("Relu")
+def relu(ctx, x):
+    return np.maximum(x, np.zeros((), dtype=x.dtype))
+
+
+@kernel("Relu6")
+def relu6(ctx, x):
+    return np.clip(x, np.zeros((), dtype=x.dtype), np.asarray(6, dtype=x.dtype))
+
+
+def _shifted(logits):
+    """``logits - max(logits)`` along the last axis, computed in at least float32."""
+    x = logits.astype(np.float32) if logits.dtype == np.float16 else logits
+    if x.shape[-1] == 0:
+        return x
+    return x - np.max(x, axis=-1, keepdims=True)
+
+
+@kernel("Softmax")
+def softmax(ctx, logits):
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.exp(_shifted(logits))
+        return (e / np.sum(e, axis=-1, keepdims=True)).astype(logits.dtype, copy=False)
+
+
+@kernel("LogSoftmax")
+def log_softmax(ctx, logits):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        z = _shifted(logits)
+        return (z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))).astype(logits.dtype, copy=False)
+
+
+@kernel("L2Loss")
+def l2_loss(ctx, t):
+    x = t.astype(np.float32) if t.dtype == np.float16 else t
+    return np.asarray(np.sum(x * x) / 2, dtype=t.dtype)
+
+
+@kernel("BiasAdd")
+def bias_add(ctx, value, bias):
+    nchw = ctx.attrs["data_format"] == "NCHW"
+    channels = value.shape[1] if nchw else value.shape[-1]
+    if bias.shape[0] != channels:
+        raise _invalid(
+            "Must provide as many biases as the last dimension of the input tensor: "
+            f"{_dims_text(bias.shape)} vs. {_dims_text(value.shape)}"
+        )
+    if nchw:
+        bias = bias.reshape((-1,) + (1,) * (value.ndim - 2))
+    return value + bias
+
+
+@kernel("SoftmaxCrossEntropyWithLogits")
+def softmax_xent(ctx, logits, labels):
+    try:
+        logits_b, labels_b = np.broadcast_arrays(logits, labels)
+    except ValueError:
+        raise _invalid(
+            f"logits and labels must be broadcastable: logits_size={_dims_text(logits.shape)} "
+            f"labels_size={_dims_text(labels.shape)}"
+        ) from None
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        z = _shifted(logits_b)
+        e = np.exp(z)
+        total = np.sum(e, axis=-1, keepdims=True)
+        y = labels_b.astype(z.dtype, copy=False)
+        loss = np.sum(y * (np.log(total) - z), axis=-1)
+        backprop = e / total - y
+    return loss.astype(logits.dtype, copy=False), backprop.astype(logits.dtype, copy=False)
+
+
+@kernel("SparseSoftmaxCrossEntropyWithLogits")
+def sparse_softmax_xent(ctx, logits, labels):
+    if logits.shape[0] != labels.shape[0]:
+        raise _invalid(
+            "logits and labels must have the same first dimension, got logits shape "
+            f"{_dims_text(logits.shape)} and labels shape {_dims_text(labels.shape)}"
+        )
+    classes = logits.shape[1]
+    bad = (labels < 0) | (labels >= classes)
+    if np.any(bad):
+        raise _invalid(
+            f"Received a label value of {labels[bad][0]} which is outside the valid range of [0, {classes}).  "
+            f"Label values: {' '.join(str(v) for v in labels.tolist())}"
+        )
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        z = _shifted(logits)
+        e = np.exp(z)
+        total = np.sum(e, axis=-1, keepdims=True)
+        rows = np.arange(len(labels))
+        loss = np.log(total[:, 0]) - z[rows, labels]
+        backprop = e / total
+        backprop[rows, labels] -= 1
+    return loss.astype(logits.dtype, copy=False), backprop.astype(logits.dtype, copy=False)
+
+
+# Above this many bytes of patches, conv2d's im2col matrix is built for a few images at a time.
+_IM2COL_BYTES = 64 << 20
+
+
+@kernel("Conv2D")
+def conv2d(ctx, x, w):
+    """Conv2D by im2col: the input windows as one strided view, then one matmul per group of images."""
+    a = ctx.attrs
+    nchw = a["data_format"] == "NCHW"
+    strides, dilations = a["strides"], a["dilations"]
+    if nchw:
+        x = np.transpose(x, (0, 2, 3, 1))
+        strides, dilations = [strides[i] for i in (0, 2, 3, 1)], [dilations[i] for i in (0, 2, 3, 1)]
+    if strides[0] != 1 or strides[3] != 1:
+        raise NotImplementedError("Current implementation does not yet support strides in the batch and depth "
+                                  "dimensions.")
+    n, h, wd, c = x.shape
+    kh, kw, ci, co = w.shape
+    if ci == 0 or c % ci:
+        raise _invalid(f"input depth must be evenly divisible by filter depth: {c} vs {ci}")
+    pads = _conv_pads((h, wd), (kh, kw), strides[1:3], dilations[1:3], a["padding"], a["explicit_paddings"], nchw)
+    if any(p for pair in pads for p in pair):
+        x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
+    out = _im2col_conv(np.ascontiguousarray(x), w, strides[1:3], dilations[1:3], c // ci)
+    return np.ascontiguousarray(np.transpose(out, (0, 3, 1, 2))) if nchw else out
+
+
+def _conv_pads(sizes, kernel_sizes, strides, dilations, padding, explicit, nchw):
+    pads = []
+    for i, (size, k, s, d) in enumerate(zip(sizes, kernel_sizes, strides, dilations)):
+        effective = (k - 1) * d + 1
+        if padding == "SAME":
+            out = (size + s - 1) // s
+            total = max((out - 1) * s + effective - size, 0)
+            pads.append((total // 2, total - total // 2))
+        else:
+            pair = tuple(explicit[4 + 2 * i: 6 + 2 * i] if nchw else explicit[2 + 2 * i: 4 + 2 * i]) \
+                if padding == "EXPLICIT" else (0, 0)
+            out = (size + sum(pair) - effective) // s + 1
+            if size + sum(pair) < effective:
+                raise _invalid(
+                    f"Computed output size would be negative: {out} [input_size: {size}, "
+                    f"effective_filter_size: {effective}, stride: {s}]"
+                )
+            pads.append(pair)
+    return pads
+
+
+def _im2col_conv(x, w, strides, dilations, groups):
+    n, h, wd, c = x.shape
+    kh, kw, ci, co = w.shape
+    (sh, sw), (dh, dw) = strides, dilations
+    oh, ow = (h - (kh - 1) * dh - 1) // sh + 1, (wd - (kw - 1) * dw - 1) // sw + 1
+    compute = np.float32 if x.dtype == np.float16 else x.dtype
+    s0, s1, s2, s3 = x.strides
+    windows = np.lib.stride_tricks.as_strided(
+        x, (n, oh, ow, kh, kw, c), (s0, s1 * sh, s2 * sw, s1 * dh, s2 * dw, s3), writeable=False
+    )
+    out = np.empty((n, oh, ow, co), dtype=x.dtype)
+    per_image = max(oh * ow * kh * kw * c * np.dtype(compute).itemsize, 1)
+    step = max(1, _IM2COL_BYTES // per_image)
+    cog = co // groups
+    filters = [w[:, :, :, g * cog:(g + 1) * cog].reshape(kh * kw * ci, cog).astype(compute, copy=False)
+               for g in range(groups)]
+    for start in range(0, n, step):
+        chunk = windows[start:start + step]
+        rows = chunk.shape[0] * oh * ow
+        for g in range(groups):
+            patches = chunk[..., g * ci:(g + 1) * ci].reshape(rows, kh * kw * ci).astype(compute, copy=False)
+            result = patches @ filters[g]
+            out[start:start + step, :, :, g * cog:(g + 1) * cog] = result.reshape(-1, oh, ow, cog)
+    return out

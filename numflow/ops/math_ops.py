@@ -1,154 +1,277 @@
-"""Elementwise arithmetic, comparisons, casts, matmul and reductions."""
+"""Elementwise arithmetic, comparisons, casts, matmul, reductions and range.
+
+Dtype rules are TensorFlow's: both operands of a binary op have one dtype (a Python number takes the
+tensor operand's dtype, or raises TypeError when it cannot: ``int_tensor + 1.5``); each op accepts
+the dtypes TensorFlow registers for it; ``/`` casts integers to floats first (int8/16 to float32,
+int32/64 to float64); comparisons give bool.
+
+Ops are named as TensorFlow names them: the operators' names (``add``, ``sub``, ``mul``, ``truediv``,
+``floordiv``, ``mod``, ``pow``) for the functions the operators call, op types otherwise; Python
+operands become constants inside that name scope (``add/y``).
+"""
+
+import builtins
+import math
 
 import numpy as np
 
 from numflow.framework import dtypes
-from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
-from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.array_ops import (
+    INDEX_TYPES,
+    _out,
+    check_dtype,
+    check_rank,
+    check_same_dtype,
+    static_value,
+)
+from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.registry import declare
 
-# TF op type, public name, result dtype: None = the inputs' dtype.
+FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
+SIGNED = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
+UNSIGNED = (dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64)
+REAL = FLOATS + SIGNED + UNSIGNED
+_BOOL_ONLY = "bool"
+_ANY = None
+
+
+def _check_bool(op, tensors, names):
+    for t, n in zip(tensors, names):
+        if t.dtype.base_dtype != dtypes.bool:
+            raise TypeError(
+                f"Input '{n}' of '{op.type}' Op has type {t.dtype.base_dtype.name} that does not match "
+                "expected type of bool."
+            )
+
+
+# TF op type: (result dtype, None = the inputs'; the input dtypes TensorFlow registers it for).
 _BINARY = {
-    "AddV2": ("add", None),
-    "Sub": ("subtract", None),
-    "Mul": ("multiply", None),
-    "RealDiv": ("realdiv", None),
-    "FloorDiv": ("floordiv", None),
-    "FloorMod": ("floormod", None),
-    "Pow": ("pow", None),
-    "Maximum": ("maximum", None),
-    "Minimum": ("minimum", None),
-    "SquaredDifference": ("squared_difference", None),
-    "Less": ("less", dtypes.bool),
-    "LessEqual": ("less_equal", dtypes.bool),
-    "Greater": ("greater", dtypes.bool),
-    "GreaterEqual": ("greater_equal", dtypes.bool),
-    "Equal": ("equal", dtypes.bool),
-    "NotEqual": ("not_equal", dtypes.bool),
-    "LogicalAnd": ("logical_and", dtypes.bool),
-    "LogicalOr": ("logical_or", dtypes.bool),
+    "AddV2": (None, REAL + (dtypes.string,)),
+    "Sub": (None, REAL),
+    "Mul": (None, REAL),
+    "RealDiv": (None, REAL),
+    "FloorDiv": (None, REAL),
+    "FloorMod": (None, REAL),
+    "Pow": (None, FLOATS + SIGNED),
+    "Maximum": (None, REAL),
+    "Minimum": (None, REAL),
+    "SquaredDifference": (None, FLOATS + (dtypes.int32, dtypes.int64)),
+    "Less": (dtypes.bool, REAL),
+    "LessEqual": (dtypes.bool, REAL),
+    "Greater": (dtypes.bool, REAL),
+    "GreaterEqual": (dtypes.bool, REAL),
+    "Equal": (dtypes.bool, _ANY),
+    "NotEqual": (dtypes.bool, _ANY),
+    "LogicalAnd": (dtypes.bool, _BOOL_ONLY),
+    "LogicalOr": (dtypes.bool, _BOOL_ONLY),
 }
 
 
-def _binary_infer(result_dtype):
+def _binary_infer(result_dtype, allowed):
     def infer(op):
         x, y = op.inputs
-        if x.dtype != y.dtype:
-            raise TypeError(
-                f"Input 'y' of '{op.type}' Op has type {y.dtype.name} that does not match type "
-                f"{x.dtype.name} of argument 'x'."
-            )
+        if allowed == _BOOL_ONLY:
+            _check_bool(op, (x, y), ("x", "y"))
+        else:
+            check_same_dtype(x, y, op.type, "x", "y")
+            if allowed is not _ANY:
+                check_dtype(x, allowed, "x")
         return [(result_dtype or x.dtype, broadcast_shapes(x.shape, y.shape))]
 
     return infer
 
 
-for _op_type, (_, _result) in _BINARY.items():
-    declare(_op_type)(_binary_infer(_result))
+for _op_type, (_result, _allowed) in _BINARY.items():
+    declare(_op_type)(_binary_infer(_result, _allowed))
 
 
-def _binary_op(op_type, x, y, name):
-    """Add a binary op, converting Python values to the other operand's dtype as TensorFlow does."""
-    if isinstance(x, Tensor) or hasattr(x, "_as_tensor") or not (isinstance(y, Tensor) or hasattr(y, "_as_tensor")):
+def _convert_pair(x, y):
+    """Both operands as tensors: a Python value takes the dtype of the tensor operand."""
+    if is_tensor(x) or not is_tensor(y):
         x = convert_to_tensor(x, name="x")
-        y = _convert_operand(y, x.dtype, "y")
+        y = _convert_operand(y, x.dtype.base_dtype, "y")
     else:
         y = convert_to_tensor(y, name="y")
-        x = _convert_operand(x, y.dtype, "x")
-    return get_default_graph().create_op(op_type, [x, y], name=name).outputs[0]
+        x = _convert_operand(x, y.dtype.base_dtype, "x")
+    return x, y
 
 
 def _convert_operand(value, dtype, name):
-    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+    if is_tensor(value):
         return convert_to_tensor(value, name=name)
     return convert_to_tensor(value, dtype=dtype, name=name)
 
 
-def _make_binary(op_type, public_name):
+def _binary_op(op_type, x, y, name):
+    with get_default_graph().name_scope(name) as scope:
+        x, y = _convert_pair(x, y)
+        return _out(op_type, [x, y], name=scope)[0]
+
+
+def _make_binary(op_type, public_name, default_name):
     def fn(x, y, name=None):
-        return _binary_op(op_type, x, y, name or op_type)
+        return _binary_op(op_type, x, y, name or default_name)
 
     fn.__name__ = public_name
     fn.__doc__ = f"Elementwise ``{public_name}`` of ``x`` and ``y`` with numpy broadcasting (op ``{op_type}``)."
     return fn
 
 
-add = _make_binary("AddV2", "add")
-subtract = _make_binary("Sub", "subtract")
-multiply = _make_binary("Mul", "multiply")
-realdiv = _make_binary("RealDiv", "realdiv")
-floordiv = _make_binary("FloorDiv", "floordiv")
-floormod = mod = _make_binary("FloorMod", "mod")
-maximum = _make_binary("Maximum", "maximum")
-minimum = _make_binary("Minimum", "minimum")
-squared_difference = _make_binary("SquaredDifference", "squared_difference")
-less = _make_binary("Less", "less")
-less_equal = _make_binary("LessEqual", "less_equal")
-greater = _make_binary("Greater", "greater")
-greater_equal = _make_binary("GreaterEqual", "greater_equal")
-equal = _make_binary("Equal", "equal")
-not_equal = _make_binary("NotEqual", "not_equal")
-logical_and = _make_binary("LogicalAnd", "logical_and")
-logical_or = _make_binary("LogicalOr", "logical_or")
+add = _make_binary("AddV2", "add", "add")
+subtract = _make_binary("Sub", "subtract", "sub")
+multiply = _make_binary("Mul", "multiply", "mul")
+realdiv = _make_binary("RealDiv", "realdiv", "RealDiv")
+floordiv = _make_binary("FloorDiv", "floordiv", "floordiv")
+mod = _make_binary("FloorMod", "mod", "mod")
+floormod = _make_binary("FloorMod", "floormod", "FloorMod")
+maximum = _make_binary("Maximum", "maximum", "Maximum")
+minimum = _make_binary("Minimum", "minimum", "Minimum")
+squared_difference = _make_binary("SquaredDifference", "squared_difference", "SquaredDifference")
+less = _make_binary("Less", "less", "Less")
+less_equal = _make_binary("LessEqual", "less_equal", "LessEqual")
+greater = _make_binary("Greater", "greater", "Greater")
+greater_equal = _make_binary("GreaterEqual", "greater_equal", "GreaterEqual")
+equal = _make_binary("Equal", "equal", "Equal")
+not_equal = _make_binary("NotEqual", "not_equal", "NotEqual")
+logical_and = _make_binary("LogicalAnd", "logical_and", "LogicalAnd")
+logical_or = _make_binary("LogicalOr", "logical_or", "LogicalOr")
 
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
-    """``x ** y`` elementwise (op ``Pow``)."""
+    """``x ** y`` elementwise (op ``Pow``); integers to negative powers fail at run time."""
     return _binary_op("Pow", x, y, name or "pow")
 
 
+# True division casts integers to this float type first, as TensorFlow's ``__truediv__`` does.
+_TRUEDIV_FLOAT = {
+    dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32, dtypes.int16: dtypes.float32,
+    dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.uint32: dtypes.float64,
+    dtypes.int64: dtypes.float64, dtypes.uint64: dtypes.float64,
+}
+
+
 def truediv(x, y, name=None):
-    """``x / y``; integer inputs are first cast to floats as TensorFlow does (int32 -> float64)."""
-    x = convert_to_tensor(x, name="x") if not hasattr(x, "_as_tensor") else convert_to_tensor(x)
-    y = _convert_operand(y, x.dtype, "y")
-    if x.dtype != y.dtype:
-        raise TypeError(f"x and y must have the same dtype, got {x.dtype!r} != {y.dtype!r}")
-    if x.dtype.is_integer:
-        target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
-        x, y = cast(x, target), cast(y, target)
-    return _binary_op("RealDiv", x, y, name or "truediv")
+    """``x / y``; integer inputs are first cast to floats (int8/16 to float32, int32/64 to float64)."""
+    with get_default_graph().name_scope(name or "truediv") as scope:
+        x, y = _convert_pair(x, y)
+        dtype = x.dtype.base_dtype
+        if dtype != y.dtype.base_dtype:
+            raise TypeError(f"x and y must have the same dtype, got {dtype!r} != {y.dtype.base_dtype!r}")
+        if dtype not in REAL:
+            raise TypeError(f"Invalid dtype {dtype!r} in __truediv__")
+        target = _TRUEDIV_FLOAT.get(dtype)
+        if target is not None:
+            x, y = cast(x, target), cast(y, target)
+        return _out("RealDiv", [x, y], name=scope)[0]
 
 
 divide = truediv
 
 
+def div(x, y, name=None):
+    """TensorFlow 1's ``tf.div``: floor division for integers, true division for floats."""
+    with get_default_graph().name_scope(name or "div") as scope:
+        x, y = _convert_pair(x, y)
+        op_type = "FloorDiv" if x.dtype.base_dtype.is_integer else "RealDiv"
+        return _out(op_type, [x, y], name=scope)[0]
+
+
 def logical_xor(x, y, name="LogicalXor"):
+    """``x != y`` for bools, built as TensorFlow does from and/or/not."""
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
-# Unary ops: TF op type -> public name.
+@declare("AddN")
+def _add_n_infer(op):
+    first = op.inputs[0]
+    shape = first.shape
+    for i, t in enumerate(op.inputs[1:], 1):
+        check_same_dtype(first, t, "AddN", "inputs", f"inputs[{i}]")
+        if not shape.is_compatible_with(t.shape):
+            raise ValueError(f"Shapes must be equal rank, but are {shape} and {t.shape}")
+        shape = shape.merge_with(t.shape)
+    check_dtype(first, REAL, "inputs")
+    return [(first.dtype, shape)]
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of tensors of one shape and dtype (op ``AddN``)."""
+    if not isinstance(inputs, list | tuple) or not inputs:
+        raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the same dtype and shape")
+    if len(inputs) == 1:
+        x = convert_to_tensor(inputs[0])
+        if name:
+            from numflow.ops.array_ops import identity
+
+            return identity(x, name=name)
+        return x
+    with get_default_graph().name_scope(name or "AddN") as scope:
+        tensors = [convert_to_tensor(t, name=f"inputs_{i}") for i, t in enumerate(inputs)]
+        return _out("AddN", tensors, {"N": len(tensors)}, name=scope)[0]
+
+
+# -- unary ops ----------------------------------------------------------------------------------
+# TF op type: the input dtypes TensorFlow registers it for.
 _UNARY = {
-    "Neg": "negative", "Abs": "abs", "Square": "square", "Sqrt": "sqrt", "Rsqrt": "rsqrt", "Exp": "exp",
-    "Log": "log", "Log1p": "log1p", "Sign": "sign", "Floor": "floor", "Ceil": "ceil", "Round": "round",
-    "Reciprocal": "reciprocal", "Tanh": "tanh", "Sigmoid": "sigmoid", "Sin": "sin", "Cos": "cos",
-    "LogicalNot": "logical_not",
+    "Neg": FLOATS + SIGNED, "Abs": FLOATS + SIGNED, "Square": REAL, "Sqrt": FLOATS, "Rsqrt": FLOATS,
+    "Exp": FLOATS, "Log": FLOATS, "Log1p": FLOATS, "Sign": FLOATS + SIGNED, "Floor": FLOATS, "Ceil": FLOATS,
+    "Round": FLOATS + SIGNED, "Reciprocal": FLOATS + SIGNED, "Tanh": FLOATS, "Sigmoid": FLOATS, "Sin": FLOATS,
+    "Cos": FLOATS, "LogicalNot": _BOOL_ONLY,
 }
 
 
-def _unary_infer(op):
-    x = op.inputs[0]
-    return [(x.dtype, x.shape)]
+def _unary_infer(allowed):
+    def infer(op):
+        x = op.inputs[0]
+        if allowed == _BOOL_ONLY:
+            _check_bool(op, (x,), ("x",))
+        else:
+            check_dtype(x, allowed, "x")
+        return [(x.dtype, x.shape)]
+
+    return infer
 
 
-for _op_type in _UNARY:
-    declare(_op_type)(_unary_infer)
+for _op_type, _allowed in _UNARY.items():
+    declare(_op_type)(_unary_infer(_allowed))
 
 
 def _make_unary(op_type, public_name):
     def fn(x, name=None):
-        x = convert_to_tensor(x, name="x")
-        return get_default_graph().create_op(op_type, [x], name=name or op_type).outputs[0]
+        with get_default_graph().name_scope(name or op_type) as scope:
+            x = convert_to_tensor(x, name="x")
+            if op_type == "Round" and x.dtype.base_dtype.is_integer:
+                return x
+            return _out(op_type, [x], name=scope)[0]
 
     fn.__name__ = public_name
     fn.__doc__ = f"Elementwise ``{public_name}`` (op ``{op_type}``)."
     return fn
 
 
-for _op_type, _public in _UNARY.items():
-    globals()[_public] = _make_unary(_op_type, _public)
+negative = _make_unary("Neg", "negative")
+abs = _make_unary("Abs", "abs")  # noqa: A001 - TensorFlow's public name
+square = _make_unary("Square", "square")
+sqrt = _make_unary("Sqrt", "sqrt")
+rsqrt = _make_unary("Rsqrt", "rsqrt")
+exp = _make_unary("Exp", "exp")
+log = _make_unary("Log", "log")
+log1p = _make_unary("Log1p", "log1p")
+sign = _make_unary("Sign", "sign")
+floor = _make_unary("Floor", "floor")
+ceil = _make_unary("Ceil", "ceil")
+round = _make_unary("Round", "round")  # noqa: A001 - TensorFlow's public name
+reciprocal = _make_unary("Reciprocal", "reciprocal")
+tanh = _make_unary("Tanh", "tanh")
+sigmoid = _make_unary("Sigmoid", "sigmoid")
+sin = _make_unary("Sin", "sin")
+cos = _make_unary("Cos", "cos")
+logical_not = _make_unary("LogicalNot", "logical_not")
 
 
+# -- casts ------------------------------------------------------------------------------------
 @declare("Cast")
 def _cast_infer(op):
     return [(op._attrs["DstT"], op.inputs[0].shape)]
@@ -157,44 +280,84 @@ def _cast_infer(op):
 def cast(x, dtype, name=None):
     """``x`` converted elementwise to ``dtype`` (floats to integers truncate toward zero)."""
     x = convert_to_tensor(x)
-    dtype = dtypes.as_dtype(dtype)
-    if x.dtype == dtype:
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    if x.dtype.base_dtype == dtype:
         return x
-    return get_default_graph().create_op("Cast", [x], {"DstT": dtype, "SrcT": x.dtype}, name=name or "Cast").outputs[0]
+    attrs = {"DstT": dtype, "SrcT": x.dtype.base_dtype}
+    return get_default_graph().create_op("Cast", [x], attrs, name=name or "Cast").outputs[0]
 
 
 def to_float(x, name="ToFloat"):
     return cast(x, dtypes.float32, name=name)
 
 
+def to_double(x, name="ToDouble"):
+    return cast(x, dtypes.float64, name=name)
+
+
+def to_int32(x, name="ToInt32"):
+    return cast(x, dtypes.int32, name=name)
+
+
+def to_int64(x, name="ToInt64"):
+    return cast(x, dtypes.int64, name=name)
+
+
+# -- matrix products ----------------------------------------------------------------------------
+_MATMUL_TYPES = FLOATS + (dtypes.int32, dtypes.int64) + UNSIGNED
+
+
+def _inner_dims(a, b, ta, tb):
+    (m, k), (k2, n) = a[-2:][::-1] if ta else a[-2:], b[-2:][::-1] if tb else b[-2:]
+    if k is not None and k2 is not None and k != k2:
+        raise ValueError(f"Dimensions must be equal, but are {k} and {k2}")
+    return m, n
+
+
 @declare("MatMul")
 def _matmul_infer(op):
     a, b = op.inputs
-    if a.dtype != b.dtype:
-        raise TypeError(
-            f"Input 'b' of 'MatMul' Op has type {b.dtype.name} that does not match type {a.dtype.name} of argument 'a'."
-        )
-    ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
-    a.shape.with_rank(2)
-    b.shape.with_rank(2)
-    m, k = (a.shape.dims[::-1] if ta else a.shape.dims) if a.shape.ndims is not None else (None, None)
-    k2, n = (b.shape.dims[::-1] if tb else b.shape.dims) if b.shape.ndims is not None else (None, None)
-    if k is not None and k2 is not None and k != k2:
-        raise ValueError(
-            f"Dimensions must be equal, but are {k} and {k2} for 'MatMul' with input shapes: "
-            f"{a.shape.as_list()}, {b.shape.as_list()}"
-        )
+    check_same_dtype(a, b, "MatMul", "a", "b")
+    check_dtype(a, _MATMUL_TYPES, "a")
+    check_rank(a.shape, 2)
+    check_rank(b.shape, 2)
+    ad = a.shape.dims if a.shape.ndims is not None else [None, None]
+    bd = b.shape.dims if b.shape.ndims is not None else [None, None]
+    m, n = _inner_dims(ad, bd, op._attrs["transpose_a"], op._attrs["transpose_b"])
     return [(a.dtype, TensorShape([m, n]))]
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    """The matrix product of 2-D ``a`` and ``b``, optionally transposing either first."""
-    a = convert_to_tensor(a, name="a")
-    b = _convert_operand(b, a.dtype, "b")
-    attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
-    return get_default_graph().create_op("MatMul", [a, b], attrs, name=name or "MatMul").outputs[0]
+@declare("BatchMatMulV2")
+def _batch_matmul_infer(op):
+    a, b = op.inputs
+    check_same_dtype(a, b, "BatchMatMulV2", "x", "y")
+    check_dtype(a, _MATMUL_TYPES, "x")
+    check_rank(a.shape, 2, at_least=True)
+    check_rank(b.shape, 2, at_least=True)
+    if a.shape.ndims is None or b.shape.ndims is None:
+        return [(a.dtype, TensorShape(None))]
+    m, n = _inner_dims(a.shape.dims, b.shape.dims, op._attrs["adj_x"], op._attrs["adj_y"])
+    batch = broadcast_shapes(a.shape.dims[:-2], b.shape.dims[:-2])
+    return [(a.dtype, batch.concatenate([m, n]))]
 
 
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, name=None):
+    """The matrix product ``a @ b``; inputs of rank > 2 multiply batches of matrices (``BatchMatMulV2``)."""
+    if transpose_a and adjoint_a:
+        raise ValueError("Only one of transpose_a and adjoint_a can be True.")
+    if transpose_b and adjoint_b:
+        raise ValueError("Only one of transpose_b and adjoint_b can be True.")
+    ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+    with get_default_graph().name_scope(name or "MatMul") as scope:
+        a = convert_to_tensor(a, name="a")
+        b = convert_to_tensor(b, name="b", preferred_dtype=a.dtype.base_dtype)
+        if a.shape.ndims is not None and b.shape.ndims is not None and max(a.shape.ndims, b.shape.ndims) <= 2:
+            return _out("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name=scope)[0]
+        return _out("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name=scope)[0]
+
+
+# -- reductions -------------------------------------------------------------------------------
 def _reduction_shape(shape, axes, keepdims):
     if shape.ndims is None:
         return TensorShape(None)
@@ -203,9 +366,9 @@ def _reduction_shape(shape, axes, keepdims):
     rank = shape.ndims
     norm = set()
     for a in axes:
-        if not -rank <= a < max(rank, 1):
+        if not -rank <= a < rank:
             raise ValueError(f"Invalid reduction dimension {a} for input with {rank} dimensions.")
-        norm.add(a % rank if rank else 0)
+        norm.add(a % rank)
     dims = shape.dims
     if keepdims:
         return TensorShape([1 if i in norm else d for i, d in enumerate(dims)])
@@ -214,22 +377,22 @@ def _reduction_shape(shape, axes, keepdims):
 
 def _reduction_infer(op):
     x = op.inputs[0]
+    if op.type in ("All", "Any"):
+        _check_bool(op, (x,), ("input",))
+    else:
+        check_dtype(x, REAL, "input")
     return [(x.dtype, _reduction_shape(x.shape, op._attrs["axis"], op._attrs["keep_dims"]))]
 
 
-_REDUCTIONS = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max", "Min": "reduce_min",
-               "Prod": "reduce_prod", "All": "reduce_all", "Any": "reduce_any"}
-for _op_type in _REDUCTIONS:
+for _op_type in ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any"):
     declare(_op_type)(_reduction_infer)
 
 
 def _normalize_axis(axis):
     if axis is None:
         return None
-    if isinstance(axis, Tensor):
-        from numflow.framework.graph import constant_value
-
-        value = constant_value(axis)
+    if is_tensor(axis):
+        value = static_value(convert_to_tensor(axis))
         if value is None:
             raise ValueError("Reduction axes must be known when the graph is built (a constant).")
         axis = value
@@ -238,6 +401,8 @@ def _normalize_axis(axis):
 
 def _make_reduction(op_type, public_name):
     def fn(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+        if axis is not None and reduction_indices is not None:
+            raise ValueError("Cannot specify both 'axis' and 'reduction_indices'.")
         x = convert_to_tensor(input_tensor)
         if axis is None:
             axis = reduction_indices
@@ -246,28 +411,99 @@ def _make_reduction(op_type, public_name):
         return get_default_graph().create_op(op_type, [x], attrs, name=name or op_type).outputs[0]
 
     fn.__name__ = public_name
-    fn.__doc__ = f"``{public_name}`` over ``axis`` (all axes when None), keeping reduced dims with ``keepdims``."
+    fn.__doc__ = (f"``{public_name}`` over ``axis`` (all axes when None; negative axes count from the end), "
+                  "keeping reduced dims with ``keepdims``. Integer means truncate toward zero.")
     return fn
 
 
-for _op_type, _public in _REDUCTIONS.items():
-    globals()[_public] = _make_reduction(_op_type, _public)
+reduce_sum = _make_reduction("Sum", "reduce_sum")
+reduce_mean = _make_reduction("Mean", "reduce_mean")
+reduce_max = _make_reduction("Max", "reduce_max")
+reduce_min = _make_reduction("Min", "reduce_min")
+reduce_prod = _make_reduction("Prod", "reduce_prod")
+reduce_all = _make_reduction("All", "reduce_all")
+reduce_any = _make_reduction("Any", "reduce_any")
+
+
+def _arg_infer(op):
+    x, axis = op.inputs
+    check_dtype(x, REAL, "input")
+    check_dtype(axis, INDEX_TYPES, "dimension")
+    value = static_value(axis)
+    if x.shape.ndims is None:
+        return [(op._attrs["output_type"], TensorShape(None))]
+    if value is None:
+        return [(op._attrs["output_type"], TensorShape([None] * max(x.shape.ndims - 1, 0)))]
+    return [(op._attrs["output_type"], _reduction_shape(x.shape, (int(value),), False))]
+
+
+for _op_type in ("ArgMax", "ArgMin"):
+    declare(_op_type)(_arg_infer)
+
+
+def _make_arg(op_type, public_name):
+    def fn(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
+        if axis is not None and dimension is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dimension'")
+        axis = 0 if axis is None and dimension is None else axis if axis is not None else dimension
+        with get_default_graph().name_scope(name or op_type) as scope:
+            x = convert_to_tensor(input, name="input")
+            axis = convert_to_tensor(axis, name="dimension", preferred_dtype=dtypes.int32)
+            attrs = {"output_type": dtypes.as_dtype(output_type)}
+            return _out(op_type, [x, axis], attrs, name=scope)[0]
+
+    fn.__name__ = public_name
+    fn.__doc__ = f"The index of the {public_name[3:]}imum along ``axis`` (op ``{op_type}``)."
+    return fn
+
+
+argmax = _make_arg("ArgMax", "argmax")
+argmin = _make_arg("ArgMin", "argmin")
+
+
+# -- range --------------------------------------------------------------------------------------
+def range_size(start, limit, delta):
+    """The number of elements of ``range(start, limit, delta)`` (numpy scalars of one dtype), as TF."""
+    if delta == 0:
+        raise ValueError("Requires delta != 0")
+    if delta > 0 and start > limit:
+        raise ValueError(f"Requires start <= limit when delta > 0: {start}/{limit}")
+    if delta < 0 and start < limit:
+        raise ValueError(f"Requires start >= limit when delta < 0: {start}/{limit}")
+    if np.issubdtype(np.result_type(start), np.integer):
+        span, step = builtins.abs(int(limit) - int(start)), builtins.abs(int(delta))
+        return (span + step - 1) // step
+    return int(math.ceil(np.abs((limit - start) / delta)))
 
 
 @declare("Range")
 def _range_infer(op):
-    start, limit, delta = (op._attrs[k] for k in ("start", "limit", "delta"))
-    n = len(np.arange(start, limit, delta))
-    return [(op._attrs["dtype"], TensorShape([n]))]
+    for t, name in zip(op.inputs, ("start", "limit", "delta")):
+        check_rank(t.shape, 0)
+        check_same_dtype(op.inputs[0], t, "Range", "start", name)
+    check_dtype(op.inputs[0], (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64), "start")
+    values = [static_value(t) for t in op.inputs]
+    if any(v is None for v in values):
+        return [(op.inputs[0].dtype, TensorShape([None]))]
+    return [(op.inputs[0].dtype, TensorShape([range_size(*(v[()] for v in values))]))]
+
+
+_RANGE_TYPES = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 - TensorFlow's public name
-    """``[start, start + delta, ...)`` up to ``limit`` (``range(n)`` counts from 0)."""
+    """``[start, start + delta, ...)`` up to ``limit`` (``range(n)`` counts from 0); tensors allowed."""
     if limit is None:
         start, limit = 0, start
-    values = [start, limit, delta]
-    if dtype is None:
-        dtype = dtypes.float32 if any(isinstance(v, float) for v in values) else dtypes.int32
-    dtype = dtypes.as_dtype(dtype)
-    attrs = {"start": start, "limit": limit, "delta": delta, "dtype": dtype}
-    return get_default_graph().create_op("Range", [], attrs, name=name).outputs[0]
+    with get_default_graph().name_scope(name or "range") as scope:
+        args = [v if is_tensor(v) else convert_to_tensor(v, dtype=dtype, name=n)
+                for v, n in zip((start, limit, delta), ("start", "limit", "delta"))]
+        args = [convert_to_tensor(v) for v in args]
+        if dtype is None:
+            for t in args:
+                if t.dtype.base_dtype not in _RANGE_TYPES:
+                    raise TypeError(f"Range does not support dtype {t.dtype.base_dtype.name}; use int32, "
+                                    "int64, float32 or float64.")
+            dtype = builtins.max((t.dtype.base_dtype for t in args), key=_RANGE_TYPES.index)
+        args = [cast(t, dtype) for t in args]
+        return _out("Range", args, {"Tidx": dtypes.as_dtype(dtype)}, name=scope)[0]

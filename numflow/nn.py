@@ -1,0 +1,21 @@
+"""``tf.nn``: the neural-network functions users call as ``tf.nn.relu``; re-exports only."""
+
+from numflow.ops.math_ops import sigmoid, tanh
+from numflow.ops.nn_ops import (
+    bias_add,
+    conv2d,
+    l2_loss,
+    log_softmax,
+    relu,
+    relu6,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits_v2,
+    sparse_softmax_cross_entropy_with_logits,
+)
+
+__all__ = [
+    "bias_add", "conv2d", "l2_loss", "log_softmax", "relu", "relu6", "sigmoid", "softmax",
+    "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+    "sparse_softmax_cross_entropy_with_logits", "tanh",
+]
