@@ -10,6 +10,7 @@ without a kernel of its own for an op type falls back to them when it runs on th
 """
 
 import os
+import threading
 
 REFERENCE = "reference"
 _HOST_DEVICE_TYPES = ("CPU",)
@@ -31,7 +32,7 @@ def register(op_type, device_type="CPU"):
 
 def lookup(op_type, device_type):
     """The kernel computing ``op_type`` on ``device_type``, or None when there is none."""
-    _load()
+    _load(device_type)
     kernel = _KERNELS.get((op_type, device_type))
     if kernel is None and device_type in _HOST_DEVICE_TYPES:
         kernel = _KERNELS.get((op_type, REFERENCE))
@@ -44,7 +45,7 @@ def lookup(op_type, device_type):
 
 def device_types_for(op_type):
     """The device types with a kernel for ``op_type`` (host types included via the reference)."""
-    _load()
+    _load("GPU")
     types = {d for (t, d) in _KERNELS if t == op_type and d != REFERENCE}
     if (op_type, REFERENCE) in _KERNELS:
         types.update(_HOST_DEVICE_TYPES)
@@ -52,14 +53,22 @@ def device_types_for(op_type):
 
 
 _VALIDATE = os.environ.get("NUMFLOW_VALIDATE", "") not in ("", "0")
-_loaded = False
+_loaded = set()
+_load_lock = threading.Lock()
 
 
-def _load():
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from numflow_kernels import cpu, reference  # noqa: F401  (registration by import)
+def _load(device_type):
+    """Import the kernel modules of ``device_type`` (GPU kernels only once a GPU is used)."""
+    group = "GPU" if device_type == "GPU" else "host"
+    if group in _loaded:
+        return
+    with _load_lock:
+        if group not in _loaded:
+            if group == "host":
+                from numflow_kernels import cpu, reference  # noqa: F401  (registration by import)
+            else:
+                from numflow_kernels.cuda import ops  # noqa: F401
+            _loaded.add(group)
 
 
 def _validated(kernel, reference, op_type):
