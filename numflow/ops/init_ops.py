@@ -9,7 +9,7 @@ from numflow.framework.graph import get_default_graph
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape
 from numflow.ops import random_ops
-from numflow.ops.constant_op import constant
+from numflow.ops.constant_op import constant, to_numpy
 from numflow.ops.registry import declare
 
 
@@ -81,10 +81,20 @@ class Constant(Initializer):
 
     def __call__(self, shape, dtype=None, partition_info=None, verify_shape=None):
         dtype = self._dtype(dtype)
-        if np.isscalar(self.value):
-            return fill_value(shape, self.value, dtype, name="Const")
+        value = to_numpy(self.value, dtype)  # TypeError when the value does not fit dtype, as in TF
+        dims = TensorShape(shape).as_list()
+        size = math.prod(dims)
         verify = self._verify_shape if verify_shape is None else verify_shape
-        return constant(self.value, dtype=dtype, shape=shape, verify_shape=verify)
+        if verify and list(value.shape) != dims:
+            raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, got {value.shape}.")
+        if value.size > size:
+            raise ValueError(f"Too many elements provided. Takes at most {size}, but got {value.size}.")
+        if value.size == 1:
+            return fill_value(dims, value.reshape(()).item(), dtype, name="Const")
+        flat = value.reshape(-1)
+        if value.size < size:  # TensorFlow 1.x repeats the last value to fill the shape
+            flat = np.concatenate([flat, np.full(size - flat.size, flat[-1], dtype=flat.dtype)])
+        return constant(flat.reshape(dims), dtype=dtype, name="Const")
 
     def get_config(self):
         return {"value": self.value, "dtype": self.dtype.name}

@@ -1,6 +1,7 @@
 """Initializer and random-op values: bit for bit against TensorFlow's, and their documented rules."""
 
 import numpy as np
+import pytest
 
 import numflow as tf
 
@@ -80,3 +81,17 @@ def test_zeros_for_every_default_initialized_dtype():
     values = _run(variables)
     assert [v.tolist() for v in values] == [[0, 0], [0, 0], [0, 0], [False, False], [b"", b""]]
     assert [v.dtype for v in values[:4]] == [np.int32, np.int64, np.uint8, np.bool_]
+
+
+def test_constant_initializer_pads_a_short_list_with_its_last_value():
+    values = _run(tf.get_variable("c", [2, 3], initializer=tf.constant_initializer([1, 2])))
+    np.testing.assert_array_equal(values, [[1, 2, 2], [2, 2, 2]])
+
+
+def test_constant_initializer_rejects_too_many_values_and_values_of_another_type():
+    with pytest.raises(ValueError, match="Too many elements provided. Takes at most 2, but got 3."):
+        tf.get_variable("a", [2], initializer=tf.constant_initializer([1, 2, 3]))
+    with pytest.raises(TypeError, match="Expected int32"):
+        tf.get_variable("b", [2], dtype=tf.int32, initializer=tf.constant_initializer(3.5))
+    with pytest.raises(TypeError, match=r"Expected Tensor's shape: \(2,\), got \(1,\)."):
+        tf.get_variable("c", [2], initializer=tf.constant_initializer([1.0], verify_shape=True))
