@@ -10,7 +10,7 @@ from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, constant_value, get_default_graph
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape
-from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.constant_op import convert_to_tensor, to_numpy
 from numflow.ops.registry import declare
 
 
@@ -75,10 +75,17 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     return _location_scale("TruncatedNormal", "truncated_normal", shape, mean, stddev, dtype, seed, name)
 
 
+_FLOAT_TYPES = "float16, bfloat16, float32, float64"
+
+
 def _location_scale(op_type, default_name, shape, mean, stddev, dtype, seed, name):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype {dtype!r} for {default_name}: a floating point type is required.")
+        for value in (mean, stddev):  # TF converts them to dtype first: TypeError for 0.0 as int32
+            if not isinstance(value, Tensor):
+                to_numpy(value, dtype)
+        raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not in list of allowed "
+                        f"values: {_FLOAT_TYPES}")
     m, s = _scalar(mean, "mean"), _scalar(stddev, "stddev")
     if m is not None and s is not None:
         return _random(op_type, shape, dtype, seed, name, default_name, mean=float(m), stddev=float(s))
@@ -94,24 +101,30 @@ def _location_scale(op_type, default_name, shape, mean, stddev, dtype, seed, nam
 def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Uniform values in ``[minval, maxval)`` (``maxval`` defaults to 1 for floats; required for ints)."""
     dtype = dtypes.as_dtype(dtype)
-    if dtype.is_integer:
+    if dtype.is_integer and dtype in (dtypes.int32, dtypes.int64):
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
         lo, hi = _scalar(minval, "minval"), _scalar(maxval, "maxval")
         if lo is None or hi is None:
             raise NotImplementedError("random_uniform with integer tensor bounds is not supported.")
-        if hi <= lo:
-            raise ValueError(f"Need minval < maxval, got {lo} >= {hi}")
+        # minval >= maxval fails when the op runs (InvalidArgumentError), as in TensorFlow.
         return _random("RandomUniformInt", shape, dtype, seed, name, "random_uniform",
                        minval=int(lo), maxval=int(hi))
-    if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype {dtype!r} for random_uniform")
+    if not dtype.is_floating or dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dtype.name}'>. Accepted dtypes are "
+                         "(tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64).")
+    # TF skips the scaling for the Python ints 0 and 1, and names the op's output after what it ran last.
+    zero_min = isinstance(minval, int) and minval == 0
+    one_max = maxval is None or isinstance(maxval, int) and maxval == 1
     if maxval is None:
         maxval = 1.0
     lo, hi = _scalar(minval, "minval"), _scalar(maxval, "maxval")
     if lo is not None and hi is not None:
-        return _random("RandomUniform", shape, dtype, seed, name, "random_uniform",
-                       minval=float(lo), maxval=float(hi))
+        graph = get_default_graph()
+        with graph.name_scope(name or "random_uniform") as scope:
+            last = ("RandomUniform" if one_max else "Mul") if zero_min else None
+            return _random("RandomUniform", shape, dtype, seed, scope + (last + "/" if last else ""), None,
+                           minval=float(lo), maxval=float(hi))
     graph = get_default_graph()
     with graph.name_scope(name or "random_uniform") as scope:
         unit = _random("RandomUniform", shape, dtype, seed, None, "RandomUniform", minval=0.0, maxval=1.0)

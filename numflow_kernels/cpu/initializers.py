@@ -62,6 +62,8 @@ def _random_kernel(op_type, fn_name, params):
         from numflow_kernels.cpu import init
 
         out = _output(ctx, shape_input)
+        if op_type == "RandomUniformInt" and ctx.attrs["minval"] >= ctx.attrs["maxval"]:
+            raise ValueError(f"Need minval < maxval, got {ctx.attrs['minval']} >= {ctx.attrs['maxval']}")
         stream = _stream(ctx)
         start = stream.reserve(out.size)
         getattr(init, fn_name)(out.reshape(-1), stream.seed, stream.seed2, *(ctx.attrs[p] for p in params),

@@ -95,3 +95,28 @@ def test_constant_initializer_rejects_too_many_values_and_values_of_another_type
         tf.get_variable("b", [2], dtype=tf.int32, initializer=tf.constant_initializer(3.5))
     with pytest.raises(TypeError, match=r"Expected Tensor's shape: \(2,\), got \(1,\)."):
         tf.get_variable("c", [2], initializer=tf.constant_initializer([1.0], verify_shape=True))
+
+
+def test_random_uniform_names_its_output_after_the_last_op_tf_would_add():
+    assert tf.random_uniform([2], seed=1).name == "random_uniform/RandomUniform:0"
+    assert tf.random_uniform([2], 0, 3.0, seed=1).name == "random_uniform_1/Mul:0"
+    assert tf.random_uniform([2], 0.0, 1.0, seed=1).name == "random_uniform_2:0"
+    assert tf.random_uniform([2], 0, 10, dtype=tf.int32, seed=1).name == "random_uniform_3:0"
+    assert tf.random_normal([2], seed=1).name == "random_normal:0"
+
+
+def test_random_ops_reject_dtypes_as_tf_does():
+    with pytest.raises(TypeError, match="DataType int32 not in list of allowed values: float16, bfloat16"):
+        tf.random_normal([2], 0, 1, dtype=tf.int32)
+    with pytest.raises(TypeError, match="Expected int32"):
+        tf.truncated_normal([2], dtype=tf.int32)  # mean 0.0 does not convert to int32
+    with pytest.raises(ValueError, match=r"Argument `dtype` got invalid value <dtype: 'bool'>"):
+        tf.random_uniform([2], dtype=tf.bool)
+    with pytest.raises(ValueError, match="Must specify maxval for integer dtype tf.int32"):
+        tf.random_uniform([2], dtype=tf.int32)
+
+
+def test_random_uniform_int_checks_its_bounds_when_it_runs():
+    x = tf.random_uniform([2], 5, 1, dtype=tf.int32)
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="Need minval < maxval, got 5 >= 1"):
+        sess.run(x)
