@@ -101,7 +101,7 @@ class Constant(Initializer):
 
 
 class RandomUniform(Initializer):
-    def __init__(self, minval=0, maxval=None, seed=None, dtype=dtypes.float32):
+    def __init__(self, minval=0.0, maxval=None, seed=None, dtype=dtypes.float32):
         self.minval, self.maxval, self.seed, self.dtype = minval, maxval, seed, dtypes.as_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
@@ -149,12 +149,13 @@ class VarianceScaling(Initializer):
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, dtype=dtypes.float32):
         if scale <= 0.0:
-            raise ValueError("`scale` must be positive float.")
+            raise ValueError(f"Argument `scale` must be a positive float. Received: {scale}")
         if mode not in {"fan_in", "fan_out", "fan_avg"}:
-            raise ValueError(f"Invalid `mode` argument: {mode}")
+            raise ValueError(f"Argument `mode` should be one of ('fan_in', 'fan_out', 'fan_avg'). Received: {mode}")
         distribution = distribution.lower()
         if distribution not in {"normal", "uniform", "truncated_normal", "untruncated_normal"}:
-            raise ValueError(f"Invalid `distribution` argument: {distribution}")
+            raise ValueError("Argument `distribution` should be one of ('normal', uniform', 'truncated_normal', "
+                             f"'untruncated_normal'). Received: {distribution}")
         self.scale, self.mode, self.distribution = scale, mode, distribution
         self.seed, self.dtype = seed, dtypes.as_dtype(dtype)
 
@@ -193,6 +194,9 @@ class GlorotNormal(VarianceScaling):
         return {"seed": self.seed, "dtype": self.dtype.name}
 
 
+_NOT_2D = "The tensor to initialize, specified by argument `shape` must be at least two-dimensional. Received shape={}"
+
+
 @declare("Orthogonal", stateful=True)
 def _orthogonal_infer(op):
     return [(op._attrs["dtype"], op._attrs["shape"])]
@@ -208,7 +212,7 @@ class Orthogonal(Initializer):
         dtype = self._dtype(dtype)
         shape = TensorShape(shape)
         if shape.ndims is None or shape.ndims < 2:
-            raise ValueError("The tensor to initialize must be at least two-dimensional")
+            raise ValueError(_NOT_2D.format(shape.as_list() if shape.ndims is not None else None))
         seed1, seed2 = get_seed(self.seed)
         attrs = {"shape": shape, "dtype": dtype, "gain": float(self.gain), "seed": seed1 or 0, "seed2": seed2 or 0}
         return get_default_graph().create_op("Orthogonal", [], attrs, name="orthogonal").outputs[0]
@@ -226,7 +230,7 @@ class Identity(Initializer):
     def __call__(self, shape, dtype=None, partition_info=None):
         shape = TensorShape(shape).as_list()
         if len(shape) != 2:
-            raise ValueError("Identity matrix initializer can only be used for 2D matrices.")
+            raise ValueError(_NOT_2D.format(shape))
         return constant(self.gain * np.eye(*shape), dtype=self._dtype(dtype))
 
     def get_config(self):

@@ -1,9 +1,56 @@
-"""Initializer and random-op values: bit for bit against TensorFlow's, and their documented rules."""
+"""Initializer and random-op values: bit for bit against TensorFlow's, and their documented rules.
+
+The TensorFlow values are goldens written by ``tests/golden/variables/make_tf_goldens.py`` from the
+scenarios in ``tests/golden/variables/scenarios.py``, which this file runs again under numflow.
+"""
+
+import importlib.util
+import math
+import pathlib
 
 import numpy as np
 import pytest
 
 import numflow as tf
+
+GOLDEN_DIR = pathlib.Path(__file__).parent.parent / "golden" / "variables"
+HOW_TO_REGENERATE = "Regenerate with: /opt/tfenv/bin/python tests/golden/variables/make_tf_goldens.py"
+
+
+def _load_scenarios():
+    spec = importlib.util.spec_from_file_location("variable_scenarios", GOLDEN_DIR / "scenarios.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+scenarios = _load_scenarios()
+
+
+@pytest.fixture(scope="module")
+def golden():
+    with np.load(GOLDEN_DIR / "initializers.npz") as data:
+        return {k: data[k] for k in data.files}
+
+
+@pytest.mark.parametrize("scenario", scenarios.ALL, ids=lambda fn: fn.__name__)
+def test_values_match_tensorflow(scenario, golden):
+    got = {f"{scenario.__name__}/{k}": np.asarray(v) for k, v in scenario(tf).items()}
+    want_keys = {k.removesuffix("#sha256") for k in golden if k.startswith(scenario.__name__ + "/")}
+    assert set(got) == want_keys, HOW_TO_REGENERATE
+    for key, value in got.items():
+        want = golden[key]
+        if f"{key}#sha256" in golden:
+            if scenarios.digest(value) != str(golden[f"{key}#sha256"]):
+                np.testing.assert_array_equal(value.reshape(-1)[: want.size], want, err_msg=key)
+                pytest.fail(f"{key}: same first values as TensorFlow, other bytes differ. {HOW_TO_REGENERATE}")
+            continue
+        assert value.dtype == want.dtype and value.shape == want.shape, key
+        if "orth" in key:
+            # QR by LAPACK here, by Eigen in TensorFlow: the same matrix to within rounding.
+            np.testing.assert_allclose(value, want, rtol=0, atol=4 * np.finfo(value.dtype).eps, err_msg=key)
+        else:
+            np.testing.assert_array_equal(value, want, err_msg=f"{key}. {HOW_TO_REGENERATE}")
 
 
 def _run(value):
@@ -120,3 +167,57 @@ def test_random_uniform_int_checks_its_bounds_when_it_runs():
     x = tf.random_uniform([2], 5, 1, dtype=tf.int32)
     with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="Need minval < maxval, got 5 >= 1"):
         sess.run(x)
+
+
+def test_initializer_argument_errors_use_tf_messages():
+    with pytest.raises(ValueError, match=r"Argument `scale` must be a positive float. Received: -1.0"):
+        tf.variance_scaling_initializer(scale=-1.0)
+    with pytest.raises(ValueError, match=r"Argument `mode` should be one of \('fan_in', 'fan_out', 'fan_avg'\)"):
+        tf.variance_scaling_initializer(mode="x")
+    with pytest.raises(ValueError, match="Argument `distribution` should be one of"):
+        tf.variance_scaling_initializer(distribution="y")
+    for init in (tf.orthogonal_initializer(), tf.initializers.identity()):
+        with pytest.raises(ValueError, match=r"must be at least two-dimensional. Received shape=\[3\]"):
+            tf.get_variable(f"v{id(init)}", [3], initializer=init)
+
+
+def test_initializer_configs_round_trip():
+    for init in scenarios.initializers(tf).values():
+        config = init.get_config()
+        assert type(init).from_config(config).get_config() == config
+    assert tf.random_uniform_initializer().get_config() == {
+        "minval": 0.0, "maxval": None, "seed": None, "dtype": "float32"}
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_truncated_normal_stays_within_two_stddevs(dtype):
+    values = _run(tf.truncated_normal([20000], mean=1.0, stddev=0.5, dtype=dtype, seed=1))
+    assert values.dtype == dtype.as_numpy_dtype
+    assert np.all(np.abs(values - 1.0) <= 1.0)
+    assert abs(values.std() - 0.5 * 0.8796) < 0.01
+
+
+def test_glorot_uniform_is_bounded_by_its_limit():
+    values = _run(tf.get_variable("w", [30, 50], initializer=tf.glorot_uniform_initializer(seed=1)))
+    limit = math.sqrt(6.0 / (30 + 50))
+    assert np.all(np.abs(values) < limit) and np.abs(values).max() > 0.95 * limit
+
+
+def test_variance_scaling_truncated_normal_has_the_requested_variance():
+    init = tf.variance_scaling_initializer(scale=2.0, mode="fan_in", seed=2)
+    values = _run(tf.get_variable("w", [400, 300], initializer=init))
+    assert abs(values.var() - 2.0 / 400) / (2.0 / 400) < 0.05
+
+
+def test_initializer_classes_can_be_passed_uninstantiated():
+    a = tf.get_variable("a", [2], initializer=tf.zeros_initializer)
+    b = tf.get_variable("b", [2], dtype=tf.int32, initializer=tf.ones_initializer)
+    np.testing.assert_array_equal(_run(a), [0.0, 0.0])
+    np.testing.assert_array_equal(_run(b), [1, 1])
+
+
+def test_calling_an_initializer_builds_its_value():
+    x = tf.glorot_uniform_initializer(seed=1)([3, 4])
+    y = tf.zeros_initializer()([2], dtype=tf.int32)
+    assert (x.name, x.dtype, y.name, y.dtype) == ("random_uniform:0", tf.float32, "zeros:0", tf.int32)
+    assert _run(y).tolist() == [0, 0]

@@ -1,0 +1,35 @@
+"""Write the TensorFlow values that tests/variables/test_initializers.py compares numflow against.
+
+HOW TO REGENERATE (needs TensorFlow; numflow itself never does)::
+
+    /opt/tfenv/bin/python tests/golden/variables/make_tf_goldens.py
+
+It runs every scenario of ``scenarios.py`` under ``tensorflow.compat.v1`` (graph mode) and replaces
+``initializers.npz`` next to this file: one array per ``scenario/key``, and ``tf_version``.
+"""
+
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+import tensorflow.compat.v1 as tf  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import scenarios  # noqa: E402
+
+
+def main():
+    tf.disable_v2_behavior()
+    values = scenarios.run_all(tf)
+    values["tf_version"] = np.array(tf.__version__)
+    path = os.path.join(HERE, "initializers.npz")
+    np.savez_compressed(path, **values)
+    print(f"{path}: {len(values) - 1} arrays, {os.path.getsize(path)} bytes, TensorFlow {tf.__version__}")
+
+
+if __name__ == "__main__":
+    main()
