@@ -569,15 +569,18 @@ class Graph:
         ``name`` defaults to the op type; it is made unique inside the current name scope, unless it
         ends with "/" (then it is used as is, without the slash).
         """
-        self._check_not_finalized()
+        if self._finalized:
+            self._check_not_finalized()
         opdef = _registry.get(op_type)
+        input_ops = []
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
-            if t.graph is not self:
+            if t._op._graph is not self:
                 raise ValueError(
                     f"Tensor {t.name} must be from the same graph as the op being created ({op_type})."
                 )
+            input_ops.append(t._op)
         if name and name.endswith("/"):
             name = name[:-1]
         else:
@@ -586,10 +589,10 @@ class Graph:
             raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex /{_VALID_OP_NAME}/")
         if name in self._nx:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
-        input_ops = {t.op for t in inputs}
-        controls = self._control_inputs_for(input_ops) if self._control_stack else []
-        controls += [c for c in control_inputs if c not in controls]
-        op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls), self._next_id)
+        controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
+        if control_inputs:
+            controls += [c for c in control_inputs if c not in controls]
+        op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls) if controls else (), self._next_id)
         try:
             specs = opdef.infer(op)
         except TypeError:
@@ -607,13 +610,14 @@ class Graph:
             self._apply_device_functions(op)
         op._traceback = _creation_stack()
         self._next_id += 1
-        self._nx.add_node(name, op=op)
-        for slot, t in enumerate(inputs):
-            edge = self._nx.get_edge_data(t.op.name, name)
+        nxg = self._nx
+        nxg.add_node(name, op=op)
+        for slot, (t, producer) in enumerate(zip(inputs, input_ops)):
+            edge = nxg.get_edge_data(producer._name, name)
             if edge is None:
-                self._nx.add_edge(t.op.name, name, data=[(t.value_index, slot)], control=False)
+                nxg.add_edge(producer._name, name, data=[(t._value_index, slot)], control=False)
             else:
-                edge["data"].append((t.value_index, slot))
+                edge["data"].append((t._value_index, slot))
         for c in op._control_inputs:
             self._add_control_edge(c, op)
         for level in self._control_stack:
