@@ -1,0 +1,85 @@
+"""How parallel CPU kernels are built and launched: the threading layer, the size threshold, twins.
+
+The engine runs kernels from several Python threads at once. Numba's ``workqueue`` threading layer
+aborts the process when two ``parallel=True`` kernels launch concurrently, so importing this module
+selects a thread-safe layer before any parallel kernel of ours runs: ``threadsafe`` (TBB when it is
+installed, else OpenMP). A layer named by the user in ``NUMBA_THREADING_LAYER`` (or set on
+``numba.config`` before this import) is kept. Where the layer in use turns out to be
+``workqueue`` anyway (the user's choice, or no TBB/OpenMP on the machine), :func:`launch_lock`
+serializes parallel launches instead, so they stay correct, only slower.
+
+Each kernel is written once as a Python function with ``prange`` loops; :func:`twin` compiles it
+twice, serial and ``parallel=True``, and :func:`launch` picks one by size.
+"""
+
+import contextlib
+import os
+import threading
+import types
+import warnings
+
+import numba
+import numpy as np
+
+__all__ = ["PARALLEL_THRESHOLD", "twin", "launch", "launch_lock", "threading_layer"]
+
+PARALLEL_THRESHOLD = 1 << 16  # elements; below this a thread pool wake-up costs more than it saves
+
+_USER_CHOSE = "NUMBA_THREADING_LAYER" in os.environ or numba.config.THREADING_LAYER != "default"
+if not _USER_CHOSE:
+    numba.config.THREADING_LAYER = "threadsafe"
+
+_probe_lock = threading.Lock()
+_workqueue_lock = threading.Lock()
+_layer = None
+
+
+@numba.njit(parallel=True, cache=True)
+def _touch(a):
+    for i in numba.prange(a.shape[0]):
+        a[i] += 1.0
+
+
+def threading_layer():
+    """The Numba threading layer parallel kernels run on; starts it if it has not started."""
+    global _layer
+    if _layer is None:
+        with _probe_lock:
+            if _layer is None:
+                try:
+                    _touch(np.zeros(2))
+                except ValueError as err:  # no TBB and no OpenMP here: fall back, serialized
+                    warnings.warn(f"{err}; parallel kernels will run one at a time on 'workqueue'",
+                                  RuntimeWarning, stacklevel=2)
+                    numba.config.THREADING_LAYER = "workqueue"
+                    _touch(np.zeros(2))
+                _layer = numba.threading_layer()
+    return _layer
+
+
+def launch_lock():
+    """What to hold around a parallel launch: nothing, or a process-wide lock on ``workqueue``."""
+    if threading_layer() == "workqueue":
+        return _workqueue_lock
+    return contextlib.nullcontext()
+
+
+def twin(fn):
+    """``(serial, parallel)`` dispatchers compiled from one Python function with ``prange`` loops.
+
+    Both are ``nogil`` and cached; the parallel one gets its own name so the two caches differ.
+    """
+    serial = numba.njit(nogil=True, cache=True)(fn)
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + "_parallel"
+    copy.__module__ = fn.__module__
+    return serial, numba.njit(nogil=True, cache=True, parallel=True)(copy)
+
+
+def launch(kernels, size, *args):
+    """Run the serial kernel of ``kernels`` (a twin) below PARALLEL_THRESHOLD, else the parallel."""
+    serial, parallel = kernels
+    if size < PARALLEL_THRESHOLD:
+        return serial(*args)
+    with launch_lock():
+        return parallel(*args)

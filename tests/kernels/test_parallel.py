@@ -1,0 +1,65 @@
+"""The threading layer: parallel kernels launched from several Python threads at once."""
+
+import os
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from numflow_kernels import parallel
+from numflow_kernels.cpu import init, update
+
+N = parallel.PARALLEL_THRESHOLD * 2 + 5
+
+
+def test_a_thread_safe_layer_is_in_use():
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        assert parallel.threading_layer() in ("omp", "tbb")
+
+
+def test_concurrent_launches_from_four_threads_agree_with_one():
+    expected_normal = np.empty(N, np.float32)
+    init.random_normal(expected_normal, 1, 2)
+    expected_sum = np.full(N, 1.0 + 2.0 * 8, np.float32)
+    barrier = threading.Barrier(4)
+
+    def work(seed):
+        barrier.wait()
+        results = []
+        for _ in range(4):
+            out = np.empty(N, np.float32)
+            init.random_normal(out, 1, 2)
+            acc = np.ones(N, np.float32)
+            for _ in range(8):
+                update.assign_add(acc, np.full(N, 2.0, np.float32))
+            results.append((out, acc))
+        return results
+
+    with ThreadPoolExecutor(4) as pool:
+        for results in pool.map(work, range(4)):
+            for out, acc in results:
+                np.testing.assert_array_equal(out, expected_normal)
+                np.testing.assert_array_equal(acc, expected_sum)
+
+
+def test_workqueue_chosen_by_the_user_is_kept_and_serialized():
+    """A user's NUMBA_THREADING_LAYER wins; on workqueue, launches take a lock instead of aborting."""
+    code = (
+        "import numpy as np, threading\n"
+        "from numflow_kernels import parallel\n"
+        "from numflow_kernels.cpu import update\n"
+        "assert parallel.threading_layer() == 'workqueue', parallel.threading_layer()\n"
+        "n = parallel.PARALLEL_THRESHOLD * 2\n"
+        "accs = [np.zeros(n, np.float32) for _ in range(4)]\n"
+        "def work(a):\n"
+        "    for _ in range(20): update.assign_add(a, np.ones(n, np.float32))\n"
+        "ts = [threading.Thread(target=work, args=(a,)) for a in accs]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "assert all((a == 20).all() for a in accs)\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, NUMBA_THREADING_LAYER="workqueue")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
