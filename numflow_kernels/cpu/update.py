@@ -1,0 +1,247 @@
+"""CPU kernels that update a variable's buffer in place: assign, assign_add/sub, and the scatter family.
+
+Spec: TensorFlow's ``Assign``/``AssignAdd``/``AssignSub`` (``dense_update_functor.h``: same shape
+only; ``v.assign_add(1)`` on a [3] variable is rejected when the graph is built) and
+``ScatterUpdate``/``ScatterAdd``/``ScatterSub`` (``scatter_functor.h``: rows in index order, so a
+repeated index adds twice, and the last update of a row wins).
+
+The caller holds the variable's lock. The kernels allocate nothing and release the GIL; from
+``parallel.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
+the thread count: elementwise ops are independent, and parallel scatters split the columns, so
+each element still sees its updates in index order. float16 arithmetic rounds once per op, in
+float32, as Eigen::half does (through uint16 views: Numba has no float16).
+
+Scatter kernels take ``ref`` as a 2-D [N, M] view, 1-D int32/int64 ``indices`` and ``updates`` of
+shape [len(indices), M]. They check every index before writing anything, and return -1, or the
+position of the first index outside [0, N) with ``ref`` untouched, so the caller can raise
+TensorFlow's ``InvalidArgumentError("indices[1] = 7 is not in [0, 5)")``. (TensorFlow's CPU
+kernel itself writes the rows before the bad index; numflow leaves the variable as it was.)
+"""
+
+import numba
+import numpy as np
+from numba import prange
+
+from numflow_kernels import philox
+from numflow_kernels.parallel import PARALLEL_THRESHOLD, launch, launch_lock, twin
+
+__all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
+
+_COLUMN_BLOCK = 256  # columns a parallel scatter task owns; rows of a block stay in cache
+
+
+def _copy(dst, src):
+    for i in prange(dst.shape[0]):
+        j = np.uint64(i)  # unsigned: no negative-index fix-up, so the loop vectorizes
+        dst[j] = src[j]
+
+
+def _add(dst, src):
+    for i in prange(dst.shape[0]):
+        j = np.uint64(i)
+        dst[j] += src[j]
+
+
+def _sub(dst, src):
+    for i in prange(dst.shape[0]):
+        j = np.uint64(i)
+        dst[j] -= src[j]
+
+
+def _add_f16(dst, src):
+    for i in prange(dst.shape[0]):
+        dst[i] = philox.add_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+
+
+def _sub_f16(dst, src):
+    for i in prange(dst.shape[0]):
+        dst[i] = philox.sub_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+
+
+@numba.njit(nogil=True, cache=True)
+def _first_bad(indices, rows):
+    for k in range(indices.shape[0]):
+        if indices[k] < 0 or indices[k] >= rows:
+            return k
+    return -1
+
+
+def _scatter_update(ref, indices, updates):
+    bad = _first_bad(indices, ref.shape[0])
+    if bad >= 0:
+        return bad
+    cols = ref.shape[1]
+    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
+        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
+        for k in range(indices.shape[0]):
+            row = indices[k]
+            for j in range(lo, hi):
+                ref[row, j] = updates[k, j]
+    return -1
+
+
+def _scatter_add(ref, indices, updates):
+    bad = _first_bad(indices, ref.shape[0])
+    if bad >= 0:
+        return bad
+    cols = ref.shape[1]
+    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
+        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
+        for k in range(indices.shape[0]):
+            row = indices[k]
+            for j in range(lo, hi):
+                ref[row, j] += updates[k, j]
+    return -1
+
+
+def _scatter_sub(ref, indices, updates):
+    bad = _first_bad(indices, ref.shape[0])
+    if bad >= 0:
+        return bad
+    cols = ref.shape[1]
+    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
+        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
+        for k in range(indices.shape[0]):
+            row = indices[k]
+            for j in range(lo, hi):
+                ref[row, j] -= updates[k, j]
+    return -1
+
+
+def _scatter_add_f16(ref, indices, updates):
+    bad = _first_bad(indices, ref.shape[0])
+    if bad >= 0:
+        return bad
+    cols = ref.shape[1]
+    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
+        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
+        for k in range(indices.shape[0]):
+            row = indices[k]
+            for j in range(lo, hi):
+                ref[row, j] = philox.add_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
+    return -1
+
+
+def _scatter_sub_f16(ref, indices, updates):
+    bad = _first_bad(indices, ref.shape[0])
+    if bad >= 0:
+        return bad
+    cols = ref.shape[1]
+    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
+        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
+        for k in range(indices.shape[0]):
+            row = indices[k]
+            for j in range(lo, hi):
+                ref[row, j] = philox.sub_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
+    return -1
+
+
+_F16 = np.dtype(np.float16)
+_COPY, _ADD, _SUB, _ADD_F16, _SUB_F16 = twin(_copy), twin(_add), twin(_sub), twin(_add_f16), twin(_sub_f16)
+_UPDATE = twin(_scatter_update)
+_SCATTER = {
+    "scatter_update": (_UPDATE, _UPDATE),
+    "scatter_add": (twin(_scatter_add), twin(_scatter_add_f16)),
+    "scatter_sub": (twin(_scatter_sub), twin(_scatter_sub_f16)),
+}
+
+
+def _pair(dst, src, what):
+    for a in (dst, src):
+        if not isinstance(a, np.ndarray) or a.ndim != 1 or not a.flags.c_contiguous:
+            raise ValueError(f"{what} takes 1-D C-contiguous numpy arrays; pass arr.reshape(-1)")
+    if dst.dtype != src.dtype:
+        raise TypeError(f"{what}: the value's dtype {src.dtype} is not the variable's {dst.dtype}")
+    if dst.shape != src.shape:
+        raise ValueError(f"{what}: {src.size} values for a variable of {dst.size} elements")
+    if not dst.flags.writeable:
+        raise ValueError(f"{what} cannot write a read-only array")
+
+
+def _arith(dst, what):
+    if dst.dtype == np.bool_ or dst.dtype.kind not in "biufc":
+        raise TypeError(f"{what} needs a numeric dtype, not {dst.dtype}")
+
+
+def assign(dst, src):
+    """Copy ``src`` into ``dst`` (same dtype and length, any dtype numpy can view as integers).
+
+    >>> v = np.zeros(3, np.float32); assign(v, np.arange(3, dtype=np.float32)); v.tolist()
+    [0.0, 1.0, 2.0]
+    """
+    _pair(dst, src, "assign")
+    width = dst.dtype.itemsize
+    bits = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}.get(width, np.uint64)
+    if width > 8 and width % 8:
+        bits = np.uint8
+    launch(_COPY, dst.nbytes // np.dtype(bits).itemsize, dst.view(bits), src.view(bits))
+
+
+def assign_add(dst, src):
+    """``dst += src`` elementwise (numeric dtypes; integers wrap as in C)."""
+    _pair(dst, src, "assign_add")
+    _arith(dst, "assign_add")
+    if dst.dtype == _F16:
+        launch(_ADD_F16, dst.size, dst.view(np.uint16), src.view(np.uint16))
+    else:
+        launch(_ADD, dst.size, dst, src)
+
+
+def assign_sub(dst, src):
+    """``dst -= src`` elementwise (numeric dtypes; integers wrap as in C)."""
+    _pair(dst, src, "assign_sub")
+    _arith(dst, "assign_sub")
+    if dst.dtype == _F16:
+        launch(_SUB_F16, dst.size, dst.view(np.uint16), src.view(np.uint16))
+    else:
+        launch(_SUB, dst.size, dst, src)
+
+
+def _scatter(what, ref, indices, updates):
+    if not all(isinstance(a, np.ndarray) and a.flags.c_contiguous for a in (ref, indices, updates)):
+        raise ValueError(f"{what} takes C-contiguous numpy arrays")
+    if ref.ndim != 2 or indices.ndim != 1 or updates.ndim != 2:
+        raise ValueError(f"{what} takes ref [N, M], indices [K] and updates [K, M]; "
+                         f"got {ref.shape}, {indices.shape} and {updates.shape}")
+    if indices.dtype not in (np.int32, np.int64):
+        raise TypeError(f"{what}: indices must be int32 or int64, not {indices.dtype}")
+    if updates.shape != (indices.shape[0], ref.shape[1]):
+        raise ValueError(f"{what}: updates of shape {updates.shape} do not match indices {indices.shape} "
+                         f"and ref {ref.shape}; expected {(indices.shape[0], ref.shape[1])}")
+    if updates.dtype != ref.dtype:
+        raise TypeError(f"{what}: the updates' dtype {updates.dtype} is not the variable's {ref.dtype}")
+    if not ref.flags.writeable:
+        raise ValueError(f"{what} cannot write a read-only array")
+    plain, half = _SCATTER[what]
+    if ref.dtype == _F16:
+        kernels, ref, updates = half, ref.view(np.uint16), updates.view(np.uint16)
+    elif what == "scatter_update":
+        kernels = plain
+    else:
+        _arith(ref, what)
+        kernels = plain
+    serial, parallel = kernels
+    if indices.shape[0] * ref.shape[1] < PARALLEL_THRESHOLD or ref.shape[1] < 2 * _COLUMN_BLOCK:
+        return int(serial(ref, indices, updates))
+    with launch_lock():
+        return int(parallel(ref, indices, updates))
+
+
+def scatter_update(ref, indices, updates):
+    """``ref[indices[k]] = updates[k]`` for each k in order; -1, or the first bad index's position.
+
+    >>> ref = np.zeros((5, 2), np.float32)
+    >>> scatter_update(ref, np.array([1, 7]), np.ones((2, 2), np.float32)), ref.sum()
+    (1, np.float32(0.0))
+    """
+    return _scatter("scatter_update", ref, indices, updates)
+
+
+def scatter_add(ref, indices, updates):
+    """``ref[indices[k]] += updates[k]`` for each k in order (repeats add up); -1 or a bad position."""
+    return _scatter("scatter_add", ref, indices, updates)
+
+
+def scatter_sub(ref, indices, updates):
+    """``ref[indices[k]] -= updates[k]`` for each k in order; -1 or the first bad index's position."""
+    return _scatter("scatter_sub", ref, indices, updates)
