@@ -1,0 +1,199 @@
+"""CUDA kernels that update a variable's device buffer in place: assign, assign_add/sub, and scatters.
+
+Same functions, arguments and results as ``numflow_kernels.cpu.update``, on Numba device arrays,
+and the same values bit for bit: elementwise ops are IEEE adds (float16 through uint16 views and
+philox.py's rounding helpers, as on the CPU); a scatter gives each thread one column and walks
+the indices in order, so repeated indices add in the CPU's order, with no float atomics.
+
+A scatter first checks every index on the device and copies one integer back (a synchronization)
+before it writes, so a bad index leaves ``ref`` untouched. Nothing touches CUDA until the first
+call: importing this module needs no GPU and no simulator (the kernels' ``cuda`` is a module
+global because the simulator swaps those).
+"""
+
+import functools
+
+import numpy as np
+from numba import cuda  # importing it touches no driver: kernels compile at first launch
+
+from numflow_kernels import philox
+from numflow_kernels.cuda.init import launch_config
+
+__all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
+
+
+@functools.cache
+def _kernels():
+    D = philox.device_functions()
+
+    @cuda.jit
+    def copy(dst, src):
+        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
+            dst[i] = src[i]
+
+    @cuda.jit
+    def add(dst, src):
+        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
+            dst[i] += src[i]
+
+    @cuda.jit
+    def sub(dst, src):
+        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
+            dst[i] -= src[i]
+
+    @cuda.jit
+    def add_f16(dst, src):
+        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
+            dst[i] = D.add_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+
+    @cuda.jit
+    def sub_f16(dst, src):
+        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
+            dst[i] = D.sub_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+
+    @cuda.jit
+    def first_bad(indices, rows, result):
+        for k in range(cuda.grid(1), indices.shape[0], cuda.gridsize(1)):
+            if indices[k] < 0 or indices[k] >= rows:
+                cuda.atomic.min(result, 0, k)
+
+    @cuda.jit
+    def scatter_update(ref, indices, updates):
+        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
+            for k in range(indices.shape[0]):
+                ref[indices[k], j] = updates[k, j]
+
+    @cuda.jit
+    def scatter_add(ref, indices, updates):
+        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
+            for k in range(indices.shape[0]):
+                ref[indices[k], j] += updates[k, j]
+
+    @cuda.jit
+    def scatter_sub(ref, indices, updates):
+        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
+            for k in range(indices.shape[0]):
+                ref[indices[k], j] -= updates[k, j]
+
+    @cuda.jit
+    def scatter_add_f16(ref, indices, updates):
+        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
+            for k in range(indices.shape[0]):
+                row = indices[k]
+                ref[row, j] = D.add_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
+
+    @cuda.jit
+    def scatter_sub_f16(ref, indices, updates):
+        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
+            for k in range(indices.shape[0]):
+                row = indices[k]
+                ref[row, j] = D.sub_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
+
+    return {
+        "copy": copy, "add": add, "sub": sub, "add_f16": add_f16, "sub_f16": sub_f16, "first_bad": first_bad,
+        "scatter_update": (scatter_update, scatter_update),
+        "scatter_add": (scatter_add, scatter_add_f16),
+        "scatter_sub": (scatter_sub, scatter_sub_f16),
+        "to_device": cuda.to_device,
+    }
+
+
+def _is_device(a, ndim):
+    return getattr(a, "ndim", None) == ndim and hasattr(a, "is_c_contiguous") and a.is_c_contiguous()
+
+
+def _pair(dst, src, what):
+    if not (_is_device(dst, 1) and _is_device(src, 1)):
+        raise ValueError(f"{what} takes 1-D C-contiguous Numba device arrays; pass arr.reshape(-1)")
+    if dst.dtype != src.dtype:
+        raise TypeError(f"{what}: the value's dtype {src.dtype} is not the variable's {dst.dtype}")
+    if dst.shape != src.shape:
+        raise ValueError(f"{what}: {src.size} values for a variable of {dst.size} elements")
+
+
+def _elementwise(name, dst, src):
+    if dst.size:
+        blocks, threads = launch_config(dst.size)
+        _kernels()[name][blocks, threads](dst, src)
+
+
+def assign(dst, src):
+    """Copy device array ``src`` into ``dst`` (same dtype and length)."""
+    _pair(dst, src, "assign")
+    width = np.dtype(dst.dtype).itemsize
+    bits = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}.get(width, np.uint8)
+    _elementwise("copy", dst.view(bits), src.view(bits))
+
+
+def _arith(dst, what):
+    if dst.dtype == np.bool_ or np.dtype(dst.dtype).kind not in "biufc":
+        raise TypeError(f"{what} needs a numeric dtype, not {dst.dtype}")
+
+
+def assign_add(dst, src):
+    """``dst += src`` elementwise on the device."""
+    _pair(dst, src, "assign_add")
+    _arith(dst, "assign_add")
+    if dst.dtype == np.float16:
+        _elementwise("add_f16", dst.view(np.uint16), src.view(np.uint16))
+    else:
+        _elementwise("add", dst, src)
+
+
+def assign_sub(dst, src):
+    """``dst -= src`` elementwise on the device."""
+    _pair(dst, src, "assign_sub")
+    _arith(dst, "assign_sub")
+    if dst.dtype == np.float16:
+        _elementwise("sub_f16", dst.view(np.uint16), src.view(np.uint16))
+    else:
+        _elementwise("sub", dst, src)
+
+
+def _scatter(what, ref, indices, updates):
+    if not (_is_device(ref, 2) and _is_device(indices, 1) and _is_device(updates, 2)):
+        raise ValueError(f"{what} takes C-contiguous Numba device arrays: ref [N, M], indices [K] "
+                         "and updates [K, M]")
+    if indices.dtype not in (np.int32, np.int64):
+        raise TypeError(f"{what}: indices must be int32 or int64, not {indices.dtype}")
+    if tuple(updates.shape) != (indices.shape[0], ref.shape[1]):
+        raise ValueError(f"{what}: updates of shape {tuple(updates.shape)} do not match indices "
+                         f"{tuple(indices.shape)} and ref {tuple(ref.shape)}")
+    if updates.dtype != ref.dtype:
+        raise TypeError(f"{what}: the updates' dtype {updates.dtype} is not the variable's {ref.dtype}")
+    kernels = _kernels()
+    count = indices.shape[0]
+    if count == 0:
+        return -1
+    result = kernels["to_device"](np.array([count], np.int64))
+    blocks, threads = launch_config(count)
+    kernels["first_bad"][blocks, threads](indices, ref.shape[0], result)
+    bad = int(result.copy_to_host()[0])
+    if bad < count:
+        return bad
+    plain, half = kernels[what]
+    if ref.dtype == np.float16:
+        kernel, ref, updates = half, ref.view(np.uint16), updates.view(np.uint16)
+    else:
+        if what != "scatter_update":
+            _arith(ref, what)
+        kernel = plain
+    if ref.shape[1]:
+        blocks, threads = launch_config(ref.shape[1])
+        kernel[blocks, threads](ref, indices, updates)
+    return -1
+
+
+def scatter_update(ref, indices, updates):
+    """``ref[indices[k]] = updates[k]`` in index order; -1, or the first bad index's position."""
+    return _scatter("scatter_update", ref, indices, updates)
+
+
+def scatter_add(ref, indices, updates):
+    """``ref[indices[k]] += updates[k]`` in index order; -1, or the first bad index's position."""
+    return _scatter("scatter_add", ref, indices, updates)
+
+
+def scatter_sub(ref, indices, updates):
+    """``ref[indices[k]] -= updates[k]`` in index order; -1, or the first bad index's position."""
+    return _scatter("scatter_sub", ref, indices, updates)
