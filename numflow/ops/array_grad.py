@@ -1,0 +1,274 @@
+"""Gradients of the array ops (reshape, transpose, concat, stack, slices, casts...) and the
+broadcasting helpers every gradient uses.
+
+Also declares the ops that only gradients build, with TensorFlow's names and inputs where
+TensorFlow has one: ``BroadcastTo(input, shape)`` and ``StridedSliceGrad(shape, begin, end, strides,
+dy)``, and ``NfSumToShape(grad, shape)``: ``grad`` summed down to ``shape`` (what TensorFlow builds
+from ``BroadcastGradientArgs``, ``Sum`` and ``Reshape`` when the shapes are only known at run time;
+numflow's ``Sum`` takes its axes as an attribute). They are declared here only when the array ops do
+not declare them already. Kernels: ``numflow_kernels/grad.py``.
+"""
+
+import numpy as np
+
+from numflow.ops import array_ops, math_ops
+from numflow.ops import registry as _registry
+from numflow.ops.array_ops import shape_from_tensor, static_value
+from numflow.ops.registry import declare
+
+
+# -- registration helpers ------------------------------------------------------------------------
+def _declared(op_type):
+    try:
+        _registry.get(op_type)
+    except KeyError:
+        return False
+    return True
+
+
+def declare_once(op_type, **kwargs):
+    """``registry.declare`` unless ``op_type`` is already declared (then the existing one is kept)."""
+
+    def wrap(infer):
+        if not _declared(op_type):
+            declare(op_type, **kwargs)(infer)
+        return infer
+
+    return wrap
+
+
+def gradient(*op_types):
+    """Register the decorated gradient function for each of ``op_types`` that is declared."""
+
+    def wrap(fn):
+        for op_type in op_types:
+            if _declared(op_type):
+                _registry.register_gradient(op_type)(fn)
+        return fn
+
+    return wrap
+
+
+def _no_gradient(op, *grads):
+    return [None] * len(op.inputs)
+
+
+_no_gradient.not_differentiable = True
+
+
+def not_differentiable(*op_types):
+    """Mark ``op_types`` as having no gradient: their inputs get None (TensorFlow's ``NotDifferentiable``)."""
+    for op_type in op_types:
+        if _declared(op_type):
+            _registry.register_gradient(op_type)(_no_gradient)
+
+
+# -- ops only gradients build --------------------------------------------------------------------
+@declare_once("BroadcastTo")
+def _broadcast_to_infer(op):
+    x, shape = op.inputs
+    return [(x.dtype, shape_from_tensor(shape))]
+
+
+@declare_once("NfSumToShape")
+def _sum_to_shape_infer(op):
+    grad, shape = op.inputs
+    return [(grad.dtype, shape_from_tensor(shape))]
+
+
+@declare_once("StridedSliceGrad")
+def _strided_slice_grad_infer(op):
+    shape, _, _, _, dy = op.inputs
+    return [(dy.dtype, shape_from_tensor(shape))]
+
+
+def _graph():
+    from numflow.framework.graph import get_default_graph
+
+    return get_default_graph()
+
+
+def shape_of(x):
+    """``x``'s shape as a list when fully known, else the tensor ``tf.shape(x)``."""
+    if x.shape.is_fully_defined():
+        return x.shape.as_list()
+    return array_ops.shape(x)
+
+
+def broadcast_to(x, like):
+    """``x`` broadcast to ``like``'s shape (op ``BroadcastTo``); ``x`` itself when already that shape."""
+    if x.shape.is_fully_defined() and x.shape == like.shape:
+        return x
+    target = array_ops.shape_tensor(shape_of(like))
+    return _graph().create_op("BroadcastTo", [x, target], name="BroadcastTo").outputs[0]
+
+
+def _reduction_plan(x_shape, out_shape, other_shape):
+    """The axes of ``out_shape`` to sum so a gradient of it fits ``x_shape`` (``x`` broadcast against
+    ``other``): ``(axes, reshape)``, or None when only the run-time shapes can tell."""
+    if x_shape.ndims is None or out_shape.ndims is None:
+        return None
+    lead = out_shape.ndims - x_shape.ndims
+    if lead < 0:
+        return None
+    other = other_shape.dims if other_shape is not None and other_shape.ndims is not None else None
+    axes = list(range(lead))
+    for j, xd in enumerate(x_shape.dims):
+        od = out_shape.dims[lead + j]
+        if xd == 1:
+            if od != 1:
+                axes.append(lead + j)
+        elif xd is None and od != 1:
+            if other is None:
+                return None
+            k = len(other) - x_shape.ndims + j
+            partner = other[k] if k >= 0 else 1
+            if partner != 1:
+                return None
+    return axes, lead > 0
+
+
+def sum_to(grad, x, other=None):
+    """``grad`` (of a broadcast result) summed back to ``x``'s shape: ``Sum`` + ``Reshape`` where the
+    axes are known when the graph is built, else one ``NfSumToShape`` with ``tf.shape(x)``."""
+    if grad is None:
+        return None
+    if grad.shape.is_fully_defined() and grad.shape == x.shape:
+        return grad
+    plan = _reduction_plan(x.shape, grad.shape, other.shape if other is not None else None)
+    if plan is None:
+        target = array_ops.shape(x)
+        return _graph().create_op("NfSumToShape", [grad, target], name="SumToShape").outputs[0]
+    axes, reshape = plan
+    if not axes:
+        return grad
+    summed = math_ops.reduce_sum(grad, axes, keepdims=True, name="Sum")
+    if reshape:
+        summed = array_ops.reshape(summed, shape_of(x))
+    return summed
+
+
+def kept_dims_shape(x, axes):
+    """The shape of a reduction of ``x`` over ``axes`` with ``keepdims=True``: a list or an int tensor."""
+    rank = x.shape.ndims
+    if axes is None:
+        axes = range(rank)
+    reduced = {a % rank for a in axes} if rank else set()
+    dims = [1 if i in reduced else d for i, d in enumerate(x.shape.dims)]
+    if all(d is not None for d in dims):
+        return dims
+    keep = np.array([0 if i in reduced else 1 for i in range(rank)], dtype=np.int32)
+    return math_ops.add(math_ops.multiply(array_ops.shape(x), keep), 1 - keep)
+
+
+def reduced_grad(grad, op):
+    """The gradient of a reduction op (Sum, Mean, Max, Min) reshaped to its kept-dims shape."""
+    x = op.inputs[0]
+    if op._attrs["keep_dims"] or op._attrs["axis"] is None:  # already broadcastable over x
+        return grad
+    if x.shape.ndims is None:
+        raise ValueError(f"The gradient of {op.name} ({op.type}) needs its input's rank; it is unknown.")
+    return array_ops.reshape(grad, kept_dims_shape(x, op._attrs["axis"]))
+
+
+# -- gradients -------------------------------------------------------------------------------------
+not_differentiable("Const", "Shape", "Rank", "ZerosLike", "OnesLike", "StopGradient", "Placeholder",
+                   "Assign", "AssignAdd", "AssignSub", "ScatterUpdate", "ScatterAdd", "ScatterSub",
+                   "IsVariableInitialized", "NfSumToShape", "StridedSliceGrad")
+
+
+@gradient("Identity", "PlaceholderWithDefault")
+def _identity_grad(op, grad):
+    return [grad]
+
+
+@gradient("Fill")
+def _fill_grad(op, grad):
+    return [None, math_ops.reduce_sum(grad)]
+
+
+@gradient("Reshape", "ExpandDims")
+def _reshape_grad(op, grad):
+    return [array_ops.reshape(grad, shape_of(op.inputs[0])), None]
+
+
+@gradient("Squeeze")
+def _squeeze_grad(op, grad):
+    return [array_ops.reshape(grad, shape_of(op.inputs[0]))]
+
+
+@gradient("Transpose")
+def _transpose_grad(op, grad):
+    perm = static_value(op.inputs[1])
+    if perm is None:
+        raise ValueError(f"The gradient of {op.name} (Transpose) needs a permutation known when the graph is built.")
+    return [array_ops.transpose(grad, np.argsort(perm).astype(np.int32)), None]
+
+
+@gradient("Pack")
+def _pack_grad(op, grad):
+    return array_ops.unstack(grad, num=len(op.inputs), axis=op._attrs["axis"])
+
+
+@gradient("Unpack")
+def _unpack_grad(op, *grads):
+    return [array_ops.stack(list(grads), axis=op._attrs["axis"])]
+
+
+@gradient("ConcatV2")
+def _concat_grad(op, grad):
+    values, axis_t = op.inputs[:-1], op.inputs[-1]
+    axis = static_value(axis_t)
+    rank = next((v.shape.ndims for v in values if v.shape.ndims is not None), None)
+    if axis is None or rank is None:
+        raise ValueError(f"The gradient of {op.name} (ConcatV2) needs its axis and rank known when the graph is "
+                         "built.")
+    axis = int(axis) % rank
+    sizes = [v.shape.dims[axis] if v.shape.ndims is not None else None for v in values]
+    out = []
+    offset = 0
+    for v, size in zip(values, sizes):
+        if size is None:
+            size = array_ops.shape(v)[axis]
+        end = offset + size if isinstance(offset, int) and isinstance(size, int) else math_ops.add(offset, size)
+        key = (slice(None),) * axis + (slice(offset, end),)
+        piece = grad[key]
+        piece.set_shape(v.shape)
+        out.append(piece)
+        offset = end
+    return out + [None]
+
+
+@gradient("StridedSlice")
+def _strided_slice_grad(op, grad):
+    x, begin, end, strides = op.inputs
+    target = array_ops.shape_tensor(shape_of(x))
+    attrs = {k: op._attrs[k] for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                                        "shrink_axis_mask")}
+    dx = _graph().create_op("StridedSliceGrad", [target, begin, end, strides, grad], attrs,
+                            name="StridedSliceGrad").outputs[0]
+    return [dx, None, None, None]
+
+
+@gradient("Cast")
+def _cast_grad(op, grad):
+    src = op.inputs[0].dtype.base_dtype
+    if src.is_floating and op._attrs["DstT"].is_floating:
+        return [math_ops.cast(grad, src)]
+    return [None]
+
+
+@gradient("BroadcastTo")
+def _broadcast_to_grad(op, grad):
+    return [sum_to(grad, op.inputs[0]), None]
+
+
+@gradient("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+def zeros_like_output(t):
+    """Zeros shaped as ``t`` (the gradient of an output nothing depends on)."""
+    return array_ops.zeros_like(t)
+

@@ -1,0 +1,142 @@
+"""Gradients of the neural-network ops: activations, softmax, bias_add, conv2d, l2_loss, cross entropy.
+
+As TensorFlow's ``nn_grad.py``, with TensorFlow's gradient ops, declared here when the nn ops do not
+declare them: ``ReluGrad(gradients, features)``, ``BiasAddGrad(out_backprop)``,
+``Conv2DBackpropInput(input_sizes, filter, out_backprop)`` and
+``Conv2DBackpropFilter(input, filter_sizes, out_backprop)`` (the last two take ``Conv2D``'s attrs).
+Kernels: ``numflow_kernels/grad.py``.
+"""
+
+from numflow.framework.shapes import TensorShape
+from numflow.ops import array_ops, math_ops
+from numflow.ops.array_grad import declare_once, gradient, shape_of
+from numflow.ops.array_ops import shape_from_tensor
+
+_CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu")
+
+
+def _graph():
+    from numflow.framework.graph import get_default_graph
+
+    return get_default_graph()
+
+
+@declare_once("ReluGrad")
+def _relu_grad_infer(op):
+    g, features = op.inputs
+    return [(g.dtype, g.shape.merge_with(features.shape) if g.shape.is_compatible_with(features.shape)
+             else g.shape)]
+
+
+@declare_once("BiasAddGrad")
+def _bias_add_grad_infer(op):
+    g = op.inputs[0]
+    if g.shape.ndims is None:
+        return [(g.dtype, TensorShape([None]))]
+    channel = g.shape.dims[1] if op._attrs["data_format"] == "NCHW" else g.shape.dims[-1]
+    return [(g.dtype, TensorShape([channel]))]
+
+
+@declare_once("Conv2DBackpropInput")
+def _conv_input_infer(op):
+    sizes, w, dy = op.inputs
+    return [(dy.dtype, shape_from_tensor(sizes))]
+
+
+@declare_once("Conv2DBackpropFilter")
+def _conv_filter_infer(op):
+    x, sizes, dy = op.inputs
+    return [(dy.dtype, shape_from_tensor(sizes))]
+
+
+# -- activations and softmax -------------------------------------------------------------------
+@gradient("Relu")
+def _relu_grad(op, grad):
+    return [_graph().create_op("ReluGrad", [grad, op.outputs[0]], name="ReluGrad").outputs[0]]
+
+
+@gradient("ReluGrad")
+def _relu_grad_grad(op, grad):
+    features = op.inputs[1]
+    return [_graph().create_op("ReluGrad", [grad, features], name="ReluGrad").outputs[0],
+            array_ops.zeros_like(features)]
+
+
+@gradient("Relu6")
+def _relu6_grad(op, grad):
+    y = op.outputs[0]
+    dtype = y.dtype.base_dtype
+    zero, six = dtype.as_numpy_dtype(0), dtype.as_numpy_dtype(6)
+    inside = math_ops.logical_and(math_ops.greater(y, zero), math_ops.less(y, six))
+    return [math_ops.multiply(grad, math_ops.cast(inside, dtype))]
+
+
+@gradient("Softmax")
+def _softmax_grad(op, grad):
+    y = op.outputs[0]
+    dot = math_ops.reduce_sum(math_ops.multiply(grad, y), -1, keepdims=True)
+    return [math_ops.multiply(math_ops.subtract(grad, dot), y)]
+
+
+@gradient("LogSoftmax")
+def _log_softmax_grad(op, grad):
+    softmax = math_ops.exp(op.outputs[0])
+    return [math_ops.subtract(grad, math_ops.multiply(math_ops.reduce_sum(grad, -1, keepdims=True), softmax))]
+
+
+# -- bias_add, l2_loss, conv2d ------------------------------------------------------------------
+@gradient("BiasAdd")
+def _bias_add_grad(op, grad):
+    attrs = {"data_format": op._attrs.get("data_format", "NHWC")}
+    db = _graph().create_op("BiasAddGrad", [grad], attrs, name="BiasAddGrad").outputs[0]
+    return [grad, db]
+
+
+@gradient("L2Loss")
+def _l2_loss_grad(op, grad):
+    return [math_ops.multiply(op.inputs[0], grad)]
+
+
+@gradient("Conv2D")
+def _conv2d_grad(op, grad):
+    x, w = op.inputs
+    attrs = {k: op._attrs[k] for k in _CONV_ATTRS if k in op._attrs}
+    graph = _graph()
+    x_sizes = array_ops.shape_tensor(shape_of(x))
+    w_sizes = array_ops.shape_tensor(shape_of(w))
+    dx = graph.create_op("Conv2DBackpropInput", [x_sizes, w, grad], attrs, name="Conv2DBackpropInput").outputs[0]
+    dw = graph.create_op("Conv2DBackpropFilter", [x, w_sizes, grad], attrs, name="Conv2DBackpropFilter").outputs[0]
+    return [dx, dw]
+
+
+# -- cross entropy -------------------------------------------------------------------------------
+def _broadcast_mul(vec, mat):
+    """``vec[:, None] * mat``: a per-row loss gradient times a per-row matrix."""
+    return math_ops.multiply(array_ops.expand_dims(vec, -1), mat)
+
+
+@gradient("SoftmaxCrossEntropyWithLogits")
+def _softmax_xent_grad(op, grad_loss, grad_grad):
+    """TensorFlow's: the kernel's second output is d(loss)/d(logits); labels get -log_softmax."""
+    from numflow.ops import nn_ops
+
+    logits = op.inputs[0]
+    grad = _broadcast_mul(grad_loss, op.outputs[1])
+    if grad_grad is not None and not _is_zeros(grad_grad):
+        softmax = nn_ops.softmax(logits)
+        dot = math_ops.reduce_sum(math_ops.multiply(grad_grad, softmax), -1, keepdims=True)
+        grad = math_ops.add(grad, math_ops.multiply(math_ops.subtract(grad_grad, dot), softmax))
+    return [grad, _broadcast_mul(grad_loss, math_ops.negative(nn_ops.log_softmax(logits)))]
+
+
+@gradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_softmax_xent_grad(op, grad_loss, grad_grad):
+    return [_broadcast_mul(grad_loss, op.outputs[1]), None]
+
+
+def _is_zeros(t):
+    """Whether ``t`` is zeros known when the graph is built (TensorFlow's ``IsZero``)."""
+    if t.op.type == "ZerosLike":
+        return True
+    value = array_ops.static_value(t.op.inputs[1]) if t.op.type == "Fill" else array_ops.static_value(t)
+    return value is not None and not value.any()
