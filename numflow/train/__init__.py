@@ -4,9 +4,19 @@ from numflow.train.cluster import ClusterSpec
 from numflow.checkpoint.reader import list_variables, load_checkpoint, load_variable
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
+from numflow.train.optimizer import Optimizer
+from numflow.train.optimizers import (
+    AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, RMSPropOptimizer,
+)
+from numflow.train.training_util import (
+    assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
+)
 from numflow.train.device_setter import (
     GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter,
 )
 
 __all__ = ["Saver", "checkpoint_exists", "get_checkpoint_state", "latest_checkpoint", "list_variables",
-           "load_checkpoint", "load_variable", "ClusterSpec", "Server", "GreedyLoadBalancingStrategy", "byte_size_load_fn", "replica_device_setter"]
+           "load_checkpoint", "load_variable", "ClusterSpec", "Server", "GreedyLoadBalancingStrategy", "byte_size_load_fn", "replica_device_setter",
+           "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
+           "RMSPropOptimizer", "assert_global_step", "create_global_step", "get_global_step",
+           "get_or_create_global_step", "global_step"]

@@ -2,3 +2,4 @@
 
 from numflow_kernels.cpu import initializers, io, state  # noqa: F401  (registers the op kernels)
 from numflow_kernels import grad  # noqa: F401, E402  (kernels of the gradient ops)
+from numflow_kernels.cpu import apply  # noqa: F401, E402  (training ops: ApplyAdam...)

@@ -1,0 +1,130 @@
+"""Training ops: one fused update per variable (``ApplyGradientDescent``, ``ApplyAdam``...).
+
+Each op takes the variable and its slots by reference (``ref_inputs``), updates them in place under
+their locks and returns the variable's reference, as TensorFlow's ``training_ops`` do. Inputs and
+attributes follow TensorFlow's op definitions, so a graph reads the same in both::
+
+    ApplyAdam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
+
+The builders colocate the op with the variable (``graph.colocate_with(var.op)``); the kernels are
+``numflow_kernels/cpu/apply.py`` (one Numba pass over memory per op) and its CUDA twin.
+"""
+
+from numflow.framework.graph import get_default_graph
+from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.registry import declare
+
+# op type -> (names of the ref inputs (var first), names of the scalar inputs); grad is always last.
+APPLY_OPS = {
+    "ApplyGradientDescent": (("var",), ("alpha",)),
+    "ApplyMomentum": (("var", "accum"), ("lr", "momentum")),
+    "ApplyAdam": (("var", "m", "v"), ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")),
+    "ApplyAdagrad": (("var", "accum"), ("lr",)),
+    "ApplyRMSProp": (("var", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+    "ApplyCenteredRMSProp": (("var", "mg", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+}
+
+# TensorFlow's input order where the scalar inputs do not all come before the gradient.
+_INPUT_ORDER = {
+    "ApplyGradientDescent": ("var", "alpha", "delta"),
+    "ApplyMomentum": ("var", "accum", "lr", "grad", "momentum"),
+}
+
+
+def input_names(op_type):
+    """The names of ``op_type``'s inputs in TensorFlow's order."""
+    refs, scalars = APPLY_OPS[op_type]
+    return _INPUT_ORDER.get(op_type, refs + scalars + ("grad",))
+
+
+def _apply_infer(op_type):
+    names = input_names(op_type)
+    refs, _ = APPLY_OPS[op_type]
+    grad_name = names[-1] if op_type != "ApplyMomentum" else "grad"
+
+    def infer(op):
+        inputs = dict(zip(names, op.inputs))
+        var = inputs["var"]
+        dtype = var.dtype.base_dtype
+        shape = var.shape
+        for name, t in inputs.items():
+            if t.dtype.base_dtype != dtype:
+                raise TypeError(
+                    f"Input '{name}' of '{op_type}' Op has type {t.dtype.base_dtype.name} that does not match "
+                    f"type {dtype.name} of argument 'var'."
+                )
+            if name in refs:
+                if not t.dtype._is_ref_dtype:
+                    raise TypeError(f"Input '{name}' of '{op_type}' Op must be a variable (a reference), "
+                                    f"got a {t.dtype.name} tensor {t.name}.")
+                if not t.shape.is_compatible_with(shape):
+                    raise ValueError(f"Shapes of var and {name} must be equal: {shape} vs {t.shape}")
+                shape = shape.merge_with(t.shape)
+            elif name == grad_name:
+                if not t.shape.is_compatible_with(shape):
+                    raise ValueError(f"var and {name} do not have the same shape: {shape} vs {t.shape}")
+                shape = shape.merge_with(t.shape)
+            elif t.shape.ndims not in (None, 0):
+                raise ValueError(f"{name} is not a scalar: {t.shape}")
+        return [(dtype, shape)]
+
+    return infer
+
+
+for _op_type, (_refs, _) in APPLY_OPS.items():
+    _ref_positions = tuple(i for i, n in enumerate(input_names(_op_type)) if n in _refs)
+    declare(_op_type, stateful=True, ref_inputs=_ref_positions, ref_output=True)(_apply_infer(_op_type))
+
+
+def _apply(op_type, var, slots, scalars, grad, attrs, name):
+    """Add ``op_type`` updating ``var`` (a Variable) and ``slots`` (Variables), colocated with ``var``."""
+    graph = get_default_graph()
+    dtype = var.dtype.base_dtype
+    values = {n: (s._ref() if hasattr(s, "_ref") else s) for n, s in zip(APPLY_OPS[op_type][0], (var, *slots))}
+    for n, s in scalars.items():
+        values[n] = convert_to_tensor(s, dtype=dtype, name=n) if not hasattr(s, "dtype") else s
+    grad_name = "delta" if op_type == "ApplyGradientDescent" else "grad"
+    values[grad_name] = convert_to_tensor(grad)
+    inputs = [values[n] for n in input_names(op_type)]
+    with graph.colocate_with(values["var"].op):
+        return graph.create_op(op_type, inputs, attrs, name=name or op_type).outputs[0]
+
+
+def apply_gradient_descent(var, alpha, delta, use_locking=False, name=None):
+    """``var -= alpha * delta``."""
+    return _apply("ApplyGradientDescent", var, (), {"alpha": alpha}, delta,
+                  {"use_locking": bool(use_locking)}, name)
+
+
+def apply_momentum(var, accum, lr, grad, momentum, use_locking=False, use_nesterov=False, name=None):
+    """``accum = accum * momentum + grad; var -= lr * accum`` (Nesterov: ``var -= lr * (grad + momentum * accum)``)."""
+    return _apply("ApplyMomentum", var, (accum,), {"lr": lr, "momentum": momentum}, grad,
+                  {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}, name)
+
+
+def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, use_locking=False,
+               use_nesterov=False, name=None):
+    """Adam: ``lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)``, then one pass over m, v, var."""
+    scalars = {"beta1_power": beta1_power, "beta2_power": beta2_power, "lr": lr, "beta1": beta1, "beta2": beta2,
+               "epsilon": epsilon}
+    return _apply("ApplyAdam", var, (m, v), scalars, grad,
+                  {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}, name)
+
+
+def apply_adagrad(var, accum, lr, grad, use_locking=False, update_slots=True, name=None):
+    """``accum += grad ** 2; var -= lr * grad / sqrt(accum)``."""
+    return _apply("ApplyAdagrad", var, (accum,), {"lr": lr}, grad,
+                  {"use_locking": bool(use_locking), "update_slots": bool(update_slots)}, name)
+
+
+def apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, use_locking=False, name=None):
+    """``ms += (grad ** 2 - ms) * (1 - rho); mom = mom * momentum + lr * grad / sqrt(ms + epsilon); var -= mom``."""
+    scalars = {"lr": lr, "rho": rho, "momentum": momentum, "epsilon": epsilon}
+    return _apply("ApplyRMSProp", var, (ms, mom), scalars, grad, {"use_locking": bool(use_locking)}, name)
+
+
+def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, use_locking=False, name=None):
+    """RMSProp normalized by the centered second moment ``ms - mg ** 2``."""
+    scalars = {"lr": lr, "rho": rho, "momentum": momentum, "epsilon": epsilon}
+    return _apply("ApplyCenteredRMSProp", var, (mg, ms, mom), scalars, grad,
+                  {"use_locking": bool(use_locking)}, name)

@@ -1,0 +1,278 @@
+"""CPU kernels of the training ops: one Numba pass over the variable and its slots per update.
+
+Spec: TensorFlow's ``training_ops.cc`` (``ApplyGradientDescent``, ``ApplyMomentum``, ``ApplyAdam``,
+``ApplyAdagrad``, ``ApplyRMSProp``, ``ApplyCenteredRMSProp``), computed in the variable's dtype
+with the same operations in the same order, so float32 results match TensorFlow's to rounding::
+
+    adam:      m += (g - m) * (1 - beta1);  v += (g*g - v) * (1 - beta2)
+               var -= (m * lr_t) / (sqrt(v) + epsilon),  lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t)
+    momentum:  accum = accum * momentum + g;  var -= accum * lr
+               (nesterov: var -= g * lr + accum * momentum * lr)
+    adagrad:   accum += g*g;  var -= g * lr / sqrt(accum)
+    rmsprop:   ms += (g*g - ms) * (1 - rho);  mom = mom * momentum + g * lr / sqrt(ms + epsilon);  var -= mom
+    centered:  also mg += (g - mg) * (1 - rho), and the denominator is sqrt(ms - mg*mg + epsilon)
+
+The host functions (``adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov)``...) take
+1-D C-contiguous arrays of one dtype and scalars of that dtype, and update the arrays in place;
+``numflow_kernels/cuda/apply.py`` has the same functions for device arrays. Each element is read
+once and written once: every slot is updated in the same loop as the variable. Arrays of
+``parallel.PARALLEL_THRESHOLD`` elements or more run the ``parallel=True`` twin.
+
+The op kernels hold the locks of the variable and of every slot while they update, whatever the
+op's ``use_locking`` says (numflow's rule: every update holds its variable's lock).
+"""
+
+import numpy as np
+from numba import prange
+
+from numflow.framework import errors
+from numflow_kernels.parallel import launch, twin
+from numflow_kernels.registry import register
+
+__all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
+
+_NUMBA_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+# -- the loops -------------------------------------------------------------------------------
+def _gradient_descent(var, grad, alpha):
+    for i in prange(var.shape[0]):
+        var[i] -= grad[i] * alpha
+
+
+def _momentum(var, accum, grad, lr, momentum):
+    for i in prange(var.shape[0]):
+        a = accum[i] * momentum + grad[i]
+        accum[i] = a
+        var[i] -= a * lr
+
+
+def _momentum_nesterov(var, accum, grad, lr, momentum):
+    for i in prange(var.shape[0]):
+        g = grad[i]
+        a = accum[i] * momentum + g
+        accum[i] = a
+        var[i] -= g * lr + a * momentum * lr
+
+
+def _adam(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon):
+    for i in prange(var.shape[0]):
+        g = grad[i]
+        mi = m[i]
+        vi = v[i]
+        mi += (g - mi) * one_minus_beta1
+        vi += (g * g - vi) * one_minus_beta2
+        m[i] = mi
+        v[i] = vi
+        var[i] -= (mi * lr_t) / (np.sqrt(vi) + epsilon)
+
+
+def _adam_nesterov(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1):
+    for i in prange(var.shape[0]):
+        g = grad[i]
+        mi = m[i]
+        vi = v[i]
+        mi += (g - mi) * one_minus_beta1
+        vi += (g * g - vi) * one_minus_beta2
+        m[i] = mi
+        v[i] = vi
+        var[i] -= ((g * one_minus_beta1 + beta1 * mi) * lr_t) / (np.sqrt(vi) + epsilon)
+
+
+def _adagrad(var, accum, grad, lr):
+    for i in prange(var.shape[0]):
+        g = grad[i]
+        a = accum[i] + g * g
+        accum[i] = a
+        var[i] -= g * lr / np.sqrt(a)
+
+
+def _adagrad_no_slot_update(var, accum, grad, lr):
+    for i in prange(var.shape[0]):
+        g = grad[i]
+        var[i] -= g * lr / np.sqrt(accum[i])
+
+
+def _rms_prop(var, ms, mom, grad, lr, one_minus_rho, momentum, epsilon):
+    for i in prange(var.shape[0]):
+        g = grad[i]
+        s = ms[i]
+        s += (g * g - s) * one_minus_rho
+        ms[i] = s
+        mo = mom[i] * momentum + (g * lr) / np.sqrt(s + epsilon)
+        mom[i] = mo
+        var[i] -= mo
+
+
+def _centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum, epsilon):
+    for i in prange(var.shape[0]):
+        g = grad[i]
+        s = ms[i]
+        s += (g * g - s) * one_minus_rho
+        ms[i] = s
+        a = mg[i]
+        a += (g - a) * one_minus_rho
+        mg[i] = a
+        mo = mom[i] * momentum + (g * lr) / np.sqrt(s - a * a + epsilon)
+        mom[i] = mo
+        var[i] -= mo
+
+
+_GD = twin(_gradient_descent)
+_MOMENTUM = twin(_momentum)
+_MOMENTUM_NESTEROV = twin(_momentum_nesterov)
+_ADAM = twin(_adam)
+_ADAM_NESTEROV = twin(_adam_nesterov)
+_ADAGRAD = twin(_adagrad)
+_ADAGRAD_NO_SLOT_UPDATE = twin(_adagrad_no_slot_update)
+_RMS_PROP = twin(_rms_prop)
+_CENTERED_RMS_PROP = twin(_centered_rms_prop)
+
+
+# -- host functions: flat arrays of one dtype, updated in place -------------------------------
+def _run(kernels, arrays, *scalars):
+    """Launch ``kernels`` over ``arrays``; dtypes without a Numba path (float16) go through float32."""
+    if arrays[0].dtype in _NUMBA_DTYPES:
+        launch(kernels, arrays[0].shape[0], *arrays, *scalars)
+        return
+    work = [a.astype(np.float32) for a in arrays]
+    launch(kernels, work[0].shape[0], *work, *(np.float32(s) for s in scalars))
+    for a, w in zip(arrays[:-1], work[:-1]):  # the last array is the gradient: read only
+        a[...] = w
+
+
+def gradient_descent(var, grad, alpha):
+    """``var -= grad * alpha``."""
+    _run(_GD, (var, grad), alpha)
+
+
+def momentum(var, accum, grad, lr, momentum, use_nesterov=False):
+    """``accum = accum * momentum + grad``; ``var -= accum * lr`` (or TF's Nesterov step)."""
+    _run(_MOMENTUM_NESTEROV if use_nesterov else _MOMENTUM, (var, accum, grad), lr, momentum)
+
+
+def adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov=False):
+    """One Adam step with the bias-corrected rate ``lr_t`` (see the module docstring)."""
+    one = var.dtype.type(1)
+    b1, b2 = var.dtype.type(beta1), var.dtype.type(beta2)
+    if use_nesterov:
+        _run(_ADAM_NESTEROV, (var, m, v, grad), lr_t, one - b1, one - b2, epsilon, b1)
+    else:
+        _run(_ADAM, (var, m, v, grad), lr_t, one - b1, one - b2, epsilon)
+
+
+def adagrad(var, accum, grad, lr, update_slots=True):
+    """``accum += grad * grad`` (when ``update_slots``); ``var -= grad * lr / sqrt(accum)``."""
+    _run(_ADAGRAD if update_slots else _ADAGRAD_NO_SLOT_UPDATE, (var, accum, grad), lr)
+
+
+def rms_prop(var, ms, mom, grad, lr, rho, momentum, epsilon):
+    """One RMSProp step (TensorFlow's ``ApplyRMSProp``)."""
+    one_minus_rho = var.dtype.type(1) - var.dtype.type(rho)
+    _run(_RMS_PROP, (var, ms, mom, grad), lr, one_minus_rho, momentum, epsilon)
+
+
+def centered_rms_prop(var, mg, ms, mom, grad, lr, rho, momentum, epsilon):
+    """One centered RMSProp step (TensorFlow's ``ApplyCenteredRMSProp``)."""
+    one_minus_rho = var.dtype.type(1) - var.dtype.type(rho)
+    _run(_CENTERED_RMS_PROP, (var, mg, ms, mom, grad), lr, one_minus_rho, momentum, epsilon)
+
+
+def adam_lr(lr, beta1_power, beta2_power, dtype):
+    """Adam's bias-corrected rate ``lr * sqrt(1 - beta2_power) / (1 - beta1_power)`` in ``dtype``."""
+    t = np.dtype(dtype).type
+    one = t(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return t(t(lr) * np.sqrt(one - t(beta2_power)) / (one - t(beta1_power)))
+
+
+# -- op kernels ------------------------------------------------------------------------------
+def _shape_text(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _flat(ctx, states, names, grad, grad_name="grad"):
+    """The flat buffers of ``states`` (var first) and of ``grad``, after TensorFlow's checks.
+
+    Call with every state's lock held.
+    """
+    flats = []
+    var = states[0].value
+    for state, name in zip(states, names):
+        value = state.value
+        if value is None:
+            raise state.uninitialized_error()
+        if value.shape != var.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"var and {name} do not have the same shape{_shape_text(var.shape)} "
+                            f"{_shape_text(value.shape)}")
+        flats.append(value.reshape(-1))
+    grad = np.asarray(grad)
+    if grad.shape != var.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"var and {grad_name} do not have the same shape{_shape_text(var.shape)} "
+                        f"{_shape_text(grad.shape)}")
+    if grad.dtype != var.dtype:
+        grad = grad.astype(var.dtype)
+    flats.append(np.ascontiguousarray(grad).reshape(-1))
+    return flats
+
+
+def _scalars(dtype, *values):
+    t = np.dtype(dtype).type
+    return [t(v) for v in values]
+
+
+@register("ApplyGradientDescent")
+def apply_gradient_descent(ctx, var, alpha, delta):
+    with var.lock:
+        v, g = _flat(ctx, (var,), ("var",), delta, "delta")
+        (alpha,) = _scalars(v.dtype, alpha)
+        gradient_descent(v, g, alpha)
+    return var
+
+
+@register("ApplyMomentum")
+def apply_momentum(ctx, var, accum, lr, grad, mom):
+    with var.lock, accum.lock:
+        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        lr, mom = _scalars(v.dtype, lr, mom)
+        momentum(v, a, g, lr, mom, ctx.attrs.get("use_nesterov", False))
+    return var
+
+
+@register("ApplyAdam")
+def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    with var.lock, m.lock, v.lock:
+        w, mf, vf, g = _flat(ctx, (var, m, v), ("var", "m", "v"), grad)
+        lr_t = adam_lr(lr, beta1_power, beta2_power, w.dtype)
+        (eps,) = _scalars(w.dtype, epsilon)
+        adam(w, mf, vf, g, lr_t, beta1, beta2, eps, ctx.attrs.get("use_nesterov", False))
+    return var
+
+
+@register("ApplyAdagrad")
+def apply_adagrad(ctx, var, accum, lr, grad):
+    with var.lock, accum.lock:
+        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        (lr,) = _scalars(v.dtype, lr)
+        adagrad(v, a, g, lr, ctx.attrs.get("update_slots", True))
+    return var
+
+
+@register("ApplyRMSProp")
+def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
+    with var.lock, ms.lock, mom.lock:
+        v, s, mo, g = _flat(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
+        lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
+        rms_prop(v, s, mo, g, lr, rho, momentum_, epsilon)
+    return var
+
+
+@register("ApplyCenteredRMSProp")
+def apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum_, epsilon, grad):
+    with var.lock, mg.lock, ms.lock, mom.lock:
+        v, a, s, mo, g = _flat(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
+        lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
+        centered_rms_prop(v, a, s, mo, g, lr, rho, momentum_, epsilon)
+    return var

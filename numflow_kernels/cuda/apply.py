@@ -1,0 +1,232 @@
+"""CUDA twins of ``numflow_kernels/cpu/apply.py``: the training ops' updates on device arrays.
+
+The host functions take the same arguments as the CPU ones (``adam(var, m, v, grad, lr_t, beta1,
+beta2, epsilon, use_nesterov)``...), with 1-D Numba device arrays of float32 or float64, and run one
+grid-stride kernel that reads and writes each element once, with the CPU kernel's arithmetic in the
+same order. The GPU op kernels (device type ``"GPU"``) hold the variable's and the slots' locks, as
+on the CPU; their scalar inputs are copied to the host first (a few bytes).
+
+Nothing touches CUDA until the first call: importing this module needs no GPU and no simulator.
+"""
+
+import functools
+import math
+
+import numpy as np
+from numba import cuda
+
+from numflow.framework import errors
+from numflow_kernels.cpu.apply import adam_lr
+from numflow_kernels.cuda.init import launch_config
+from numflow_kernels.registry import register
+
+__all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
+
+GPU = "GPU"
+
+
+@functools.cache
+def _kernels():
+    @cuda.jit
+    def gradient_descent(var, grad, alpha):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            var[i] -= grad[i] * alpha
+
+    @cuda.jit
+    def momentum(var, accum, grad, lr, mom):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            a = accum[i] * mom + grad[i]
+            accum[i] = a
+            var[i] -= a * lr
+
+    @cuda.jit
+    def momentum_nesterov(var, accum, grad, lr, mom):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            g = grad[i]
+            a = accum[i] * mom + g
+            accum[i] = a
+            var[i] -= g * lr + a * mom * lr
+
+    @cuda.jit
+    def adam(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            g = grad[i]
+            mi = m[i]
+            vi = v[i]
+            mi += (g - mi) * one_minus_beta1
+            vi += (g * g - vi) * one_minus_beta2
+            m[i] = mi
+            v[i] = vi
+            var[i] -= (mi * lr_t) / (math.sqrt(vi) + epsilon)
+
+    @cuda.jit
+    def adam_nesterov(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            g = grad[i]
+            mi = m[i]
+            vi = v[i]
+            mi += (g - mi) * one_minus_beta1
+            vi += (g * g - vi) * one_minus_beta2
+            m[i] = mi
+            v[i] = vi
+            var[i] -= ((g * one_minus_beta1 + beta1 * mi) * lr_t) / (math.sqrt(vi) + epsilon)
+
+    @cuda.jit
+    def adagrad(var, accum, grad, lr):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            g = grad[i]
+            a = accum[i] + g * g
+            accum[i] = a
+            var[i] -= g * lr / math.sqrt(a)
+
+    @cuda.jit
+    def adagrad_no_slot_update(var, accum, grad, lr):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            var[i] -= grad[i] * lr / math.sqrt(accum[i])
+
+    @cuda.jit
+    def rms_prop(var, ms, mom, grad, lr, one_minus_rho, momentum_, epsilon):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            g = grad[i]
+            s = ms[i]
+            s += (g * g - s) * one_minus_rho
+            ms[i] = s
+            mo = mom[i] * momentum_ + (g * lr) / math.sqrt(s + epsilon)
+            mom[i] = mo
+            var[i] -= mo
+
+    @cuda.jit
+    def centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum_, epsilon):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            g = grad[i]
+            s = ms[i]
+            s += (g * g - s) * one_minus_rho
+            ms[i] = s
+            a = mg[i]
+            a += (g - a) * one_minus_rho
+            mg[i] = a
+            mo = mom[i] * momentum_ + (g * lr) / math.sqrt(s - a * a + epsilon)
+            mom[i] = mo
+            var[i] -= mo
+
+    return dict(locals())
+
+
+def _launch(name, var, *args):
+    if var.dtype not in (np.float32, np.float64):
+        raise TypeError(f"The GPU training kernels take float32 and float64 variables, not {var.dtype}.")
+    t = var.dtype.type
+    args = [t(a) if isinstance(a, float | np.floating) else a for a in args]
+    blocks, threads = launch_config(var.shape[0])
+    _kernels()[name][blocks, threads](var, *args)
+
+
+def gradient_descent(var, grad, alpha):
+    _launch("gradient_descent", var, grad, alpha)
+
+
+def momentum(var, accum, grad, lr, momentum, use_nesterov=False):
+    _launch("momentum_nesterov" if use_nesterov else "momentum", var, accum, grad, lr, momentum)
+
+
+def adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov=False):
+    t = var.dtype.type
+    one, b1, b2 = t(1), t(beta1), t(beta2)
+    if use_nesterov:
+        _launch("adam_nesterov", var, m, v, grad, lr_t, one - b1, one - b2, epsilon, b1)
+    else:
+        _launch("adam", var, m, v, grad, lr_t, one - b1, one - b2, epsilon)
+
+
+def adagrad(var, accum, grad, lr, update_slots=True):
+    _launch("adagrad" if update_slots else "adagrad_no_slot_update", var, accum, grad, lr)
+
+
+def rms_prop(var, ms, mom, grad, lr, rho, momentum, epsilon):
+    t = var.dtype.type
+    _launch("rms_prop", var, ms, mom, grad, lr, t(1) - t(rho), momentum, epsilon)
+
+
+def centered_rms_prop(var, mg, ms, mom, grad, lr, rho, momentum, epsilon):
+    t = var.dtype.type
+    _launch("centered_rms_prop", var, mg, ms, mom, grad, lr, t(1) - t(rho), momentum, epsilon)
+
+
+# -- GPU op kernels -------------------------------------------------------------------------------
+def _shape_text(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _flat(ctx, states, names, grad):
+    """Flat device buffers of ``states`` (var first) and ``grad``; call with every lock held."""
+    var = states[0].value
+    flats = []
+    for state, name in zip(states, names):
+        value = state.value
+        if value is None:
+            raise state.uninitialized_error()
+        if value.shape != var.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"var and {name} do not have the same shape{_shape_text(var.shape)} "
+                            f"{_shape_text(value.shape)}")
+        flats.append(value.reshape(value.size))
+    grad = ctx.device.copy_in(grad)
+    if tuple(grad.shape) != tuple(var.shape):
+        raise errors.InvalidArgumentError(
+            None, None, f"var and grad do not have the same shape{_shape_text(var.shape)} {_shape_text(grad.shape)}")
+    flats.append(grad.reshape(grad.size))
+    return flats
+
+
+def _host(ctx, dtype, *values):
+    t = np.dtype(dtype).type
+    return [t(np.asarray(ctx.device.copy_out(v)).reshape(())) for v in values]
+
+
+@register("ApplyGradientDescent", GPU)
+def apply_gradient_descent(ctx, var, alpha, delta):
+    with var.lock:
+        v, g = _flat(ctx, (var,), ("var",), delta)
+        gradient_descent(v, g, *_host(ctx, v.dtype, alpha))
+    return var
+
+
+@register("ApplyMomentum", GPU)
+def apply_momentum(ctx, var, accum, lr, grad, mom):
+    with var.lock, accum.lock:
+        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        momentum(v, a, g, *_host(ctx, v.dtype, lr, mom), ctx.attrs.get("use_nesterov", False))
+    return var
+
+
+@register("ApplyAdam", GPU)
+def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    with var.lock, m.lock, v.lock:
+        w, mf, vf, g = _flat(ctx, (var, m, v), ("var", "m", "v"), grad)
+        b1p, b2p, lr, b1, b2, eps = _host(ctx, w.dtype, beta1_power, beta2_power, lr, beta1, beta2, epsilon)
+        adam(w, mf, vf, g, adam_lr(lr, b1p, b2p, w.dtype), b1, b2, eps, ctx.attrs.get("use_nesterov", False))
+    return var
+
+
+@register("ApplyAdagrad", GPU)
+def apply_adagrad(ctx, var, accum, lr, grad):
+    with var.lock, accum.lock:
+        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        adagrad(v, a, g, *_host(ctx, v.dtype, lr), ctx.attrs.get("update_slots", True))
+    return var
+
+
+@register("ApplyRMSProp", GPU)
+def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
+    with var.lock, ms.lock, mom.lock:
+        v, s, mo, g = _flat(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
+        rms_prop(v, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
+    return var
+
+
+@register("ApplyCenteredRMSProp", GPU)
+def apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum_, epsilon, grad):
+    with var.lock, mg.lock, ms.lock, mom.lock:
+        v, a, s, mo, g = _flat(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
+        centered_rms_prop(v, a, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
+    return var
