@@ -598,7 +598,7 @@ class Graph:
         except TypeError:
             raise  # a dtype mismatch message is complete as TF words it ("Input 'y' of 'AddV2' Op has ...")
         except ValueError as e:
-            raise ValueError(f"{e} for '{name}' (op: '{op_type}')") from e
+            raise ValueError(f"{e} for {_node_summary(op)}") from e
         op._outputs = [
             Tensor(op, i, _output_dtype(dt, opdef.ref_output), as_shape(sh)) for i, (dt, sh) in enumerate(specs)
         ]
@@ -673,6 +673,50 @@ class Graph:
         # A graph is an object, not a container: an empty one is still true, so that
         # ``graph or get_default_graph()`` keeps a new graph (TensorFlow's Graph has no length).
         return True
+
+
+def _node_summary(op):
+    """TensorFlow 2.x's text for a node whose shapes do not fit, after the reason:
+    ``'{{node Assign}} = Assign[T=DT_FLOAT, validate_shape=true](v, Assign/value)' with input
+    shapes: [2], [3].`` Attrs that have no plain text form (arrays, objects) are left out."""
+    attrs = {k: v for k, v in op._attrs.items() if not k.startswith("_")}
+    if op._inputs and "T" not in attrs:
+        attrs["T"] = op._inputs[0].dtype
+    texts = [f"{k}={t}" for k, t in ((k, _attr_text(attrs[k])) for k in sorted(attrs)) if t is not None]
+    inputs = [t.op.name if t.value_index == 0 else f"{t.op.name}:{t.value_index}" for t in op._inputs]
+    inputs += [f"^{c.name}" for c in op._control_inputs]
+    shapes = ", ".join(_shape_text(t.shape) for t in op._inputs)
+    return (f"'{{{{node {op.name}}}}} = {op.type}[{', '.join(texts)}]({', '.join(inputs)})' "
+            f"with input shapes: {shapes}.")
+
+
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _shape_text(shape):
+    if shape.ndims is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
+
+
+def _attr_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, _dtypes.DType):
+        name = value.base_dtype.name
+        return "DT_" + _TF_TYPE_NAMES.get(name, name).upper()
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if type(value).__name__ == "TensorShape":
+        return "<unknown>" if value.ndims is None else _shape_text(value)
+    if isinstance(value, list | tuple):
+        items = [_attr_text(v) for v in value]
+        return None if None in items else "[" + ", ".join(items) + "]"
+    return None
 
 
 def _output_dtype(dtype, is_ref):

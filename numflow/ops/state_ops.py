@@ -1,7 +1,7 @@
 """Variable ops: the variable itself, assignments, scatter updates and the initialized check."""
 
 from numflow.framework import dtypes
-from numflow.framework.graph import get_default_graph
+from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.registry import declare
@@ -60,13 +60,27 @@ def _ref_of(ref):
     return tensor
 
 
+def _convert_input(value, dtype, op_type, arg):
+    """``value`` as the tensor input ``arg`` of ``op_type``, named ``<op>/<arg>`` as TF names it.
+
+    A tensor keeps its dtype (a mismatch is the op's TypeError); a Python value must fit ``dtype``.
+    """
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+        return convert_to_tensor(value)
+    try:
+        return convert_to_tensor(value, dtype=dtype, name=arg)
+    except TypeError as e:
+        raise TypeError(f"Expected {dtype.name} passed to parameter '{arg}' of op '{op_type}', got {value!r} of "
+                        f"type '{type(value).__name__}' instead. Error: {e}") from None
+
+
 def _update(op_type, ref, value, name, attrs):
     graph = get_default_graph()
     tensor = _ref_of(ref)
-    value = convert_to_tensor(value, dtype=tensor.dtype.base_dtype, name="value") \
-        if not hasattr(value, "_as_tensor") else convert_to_tensor(value)
-    with graph.colocate_with(tensor.op):
-        return graph.create_op(op_type, [tensor, value], attrs, name=name or op_type).outputs[0]
+    with graph.name_scope(name or op_type) as scope:
+        value = _convert_input(value, tensor.dtype.base_dtype, op_type, "value")
+        with graph.colocate_with(tensor.op):
+            return graph.create_op(op_type, [tensor, value], attrs, name=scope).outputs[0]
 
 
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):
@@ -96,14 +110,10 @@ def _scatter_infer(op):
             f"Input 'updates' of '{op.type}' Op has type {updates.dtype.base_dtype.name} that does not match "
             f"type {ref.dtype.base_dtype.name} of argument 'ref'."
         )
-    if ref.shape.ndims is not None and indices.shape.ndims is not None and updates.shape.ndims is not None:
-        expected = indices.shape.concatenate(ref.shape[1:])
+    if ref.shape.ndims is not None and indices.shape.ndims is not None and updates.shape.ndims not in (None, 0):
+        expected = indices.shape.concatenate(ref.shape[1:])  # or a scalar, written to every row named
         if not updates.shape.is_compatible_with(expected):
-            raise ValueError(
-                f"Shapes must be equal rank, but are {updates.shape.ndims} and {expected.ndims}"
-                if updates.shape.ndims != expected.ndims
-                else f"Dimensions must be equal: updates {updates.shape} vs indices.shape + ref.shape[1:] {expected}"
-            )
+            raise ValueError(_shape_mismatch(updates.shape, expected))
     return [(ref.dtype, ref.shape)]
 
 
@@ -114,11 +124,12 @@ for _op_type in ("ScatterUpdate", "ScatterAdd", "ScatterSub"):
 def _scatter(op_type, ref, indices, updates, use_locking, name):
     graph = get_default_graph()
     tensor = _ref_of(ref)
-    indices = convert_to_tensor(indices, name="indices")
-    updates = convert_to_tensor(updates, dtype=tensor.dtype.base_dtype, name="updates")
-    with graph.colocate_with(tensor.op):
-        return graph.create_op(op_type, [tensor, indices, updates], {"use_locking": bool(use_locking)},
-                               name=name or op_type).outputs[0]
+    with graph.name_scope(name or op_type) as scope:
+        indices = convert_to_tensor(indices, name="indices")
+        updates = _convert_input(updates, tensor.dtype.base_dtype, op_type, "updates")
+        attrs = {"Tindices": indices.dtype, "use_locking": bool(use_locking)}
+        with graph.colocate_with(tensor.op):
+            return graph.create_op(op_type, [tensor, indices, updates], attrs, name=scope).outputs[0]
 
 
 def scatter_update(ref, indices, updates, use_locking=True, name=None):
