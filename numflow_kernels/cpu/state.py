@@ -100,9 +100,10 @@ def _scatter(name):
             current = ref.value
             if current is None:
                 raise ref.uninitialized_error()
-            flat_idx = np.ascontiguousarray(indices).reshape(-1)
             rows = current.shape[0] if current.ndim else 0
             expected = indices.shape + current.shape[1:]
+            if updates.ndim == 0:  # a scalar goes to every row named, as in TF
+                updates = np.broadcast_to(updates, expected)
             if updates.shape != expected:
                 raise errors.InvalidArgumentError(
                     None, None,
@@ -110,16 +111,17 @@ def _scatter(name):
                     f"updates.shape {_shape_text(updates.shape)}, indices.shape {_shape_text(indices.shape)}, "
                     f"params.shape {_shape_text(current.shape)}",
                 )
-            bad = np.flatnonzero((flat_idx < 0) | (flat_idx >= rows))
-            if bad.size:
-                i = int(bad[0])
-                raise errors.InvalidArgumentError(
-                    None, None, f"indices[{i}] = {int(flat_idx[i])} is not in [0, {rows})"
-                )
             from numflow_kernels.cpu import update
 
+            flat_idx = np.ascontiguousarray(indices).reshape(-1)
             table = current.reshape(rows, -1)
-            getattr(update, name)(table, flat_idx, np.ascontiguousarray(updates).reshape(len(flat_idx), -1))
+            bad = getattr(update, name)(table, flat_idx,
+                                        np.ascontiguousarray(updates).reshape(len(flat_idx), table.shape[1]))
+            if bad >= 0:  # nothing was written
+                where = ",".join(str(int(i)) for i in np.unravel_index(bad, indices.shape))
+                raise errors.InvalidArgumentError(
+                    None, None, f"indices[{where}] = {int(flat_idx[bad])} is not in [0, {rows})"
+                )
         return ref
 
     return kernel
