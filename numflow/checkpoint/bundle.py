@@ -5,14 +5,14 @@ A bundle maps names to numpy arrays. ``P.index`` is an SSTable (``table.py``) wh
 dtype, shape, shard, offset, size and masked crc32c of the tensor's bytes in its data file. Data
 files are plain concatenations of payloads (spec section 4).
 
-Writing streams each tensor to a temporary data file as it is added (the crc is computed over the
-array's own buffer while a helper thread writes it), then renames the data files and finally the
-index into place. An earlier checkpoint with the same prefix stays readable until that last rename,
-and is put back if a rename fails. Reading checks every size against the file before allocating,
-reads straight into the destination array and verifies the crc of every tensor.
+Writing streams each tensor to a temporary data file as it is added, straight from the array's own
+buffer, in pieces that are checksummed right after being written (still in the CPU cache). Finishing
+renames the data files and then the index into place: an earlier checkpoint with the same prefix
+stays readable until that last rename, and is put back if a rename fails. Reading
+(``bundle_reader.py``) checks every size against the file before allocating, reads straight into
+the destination array and verifies the crc of every tensor.
 """
 
-import concurrent.futures
 import os
 import struct
 
@@ -42,7 +42,7 @@ from numflow.framework import errors
 __all__ = ["BundleWriter", "write_bundle", "BundleReader", "CheckpointVersionError", "encode_strings",
            "data_filename", "index_filename"]
 
-_CHUNK = 4 << 20  # bytes per write call for large tensors, each crc'd while the previous is written
+_STEP = 256 << 10  # large payloads are written and checksummed in pieces that stay in the CPU cache
 _SMALL = 1 << 20  # payloads below this are gathered and written in one call
 
 
@@ -163,7 +163,6 @@ class BundleWriter:
         self._big = big_endian
         self._entries = {}
         self._shards = {}
-        self._pool = None
         self._index_temp = None
         self._closed = False
         directory = os.path.dirname(self.prefix)
@@ -257,19 +256,11 @@ class BundleWriter:
             crc = table.crc32c(flat)
         else:
             shard.flush()
-            if self._pool is None:
-                self._pool = concurrent.futures.ThreadPoolExecutor(1, "numflow-checkpoint-write")
-            futures, crc = [], 0
-            try:
-                for start in range(0, flat.size, _CHUNK):
-                    chunk = flat[start:start + _CHUNK]
-                    futures.append(self._pool.submit(write_all, shard.fd, chunk, shard.temp))
-                    crc = table.crc32c(chunk, crc)
-            finally:
-                for future in futures:
-                    future.exception()
-            for future in futures:
-                future.result()
+            crc = 0
+            for start in range(0, flat.size, _STEP):
+                piece = flat[start:start + _STEP]
+                write_all(shard.fd, piece, shard.temp)
+                crc = table.crc32c(piece, crc)  # the piece is still in the CPU cache from the write
         shard.pos += flat.size
         return crc
 
@@ -299,12 +290,10 @@ class BundleWriter:
             self.abort()
             raise
         self._closed = True
-        self._shutdown()
 
     def abort(self):
         """Abandon the bundle: close and delete its temporary files; earlier files stay as they were."""
         self._closed = True
-        self._shutdown()
         for shard in self._shards.values():
             try:
                 shard.close()
@@ -313,11 +302,6 @@ class BundleWriter:
             unlink_quietly(shard.temp)
         if self._index_temp:
             unlink_quietly(self._index_temp)
-
-    def _shutdown(self):
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
 
 
 def write_bundle(prefix, tensors, num_shards=1):

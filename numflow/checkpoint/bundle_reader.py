@@ -3,8 +3,9 @@
 Opening reads and checks the whole index (footer, block checksums, entry encoding, header, version)
 with TF's error classes and texts. Reading a tensor validates its entry (shape, size, shard, range
 within the data file) before anything is allocated, then reads the bytes straight into the result
-array (or the caller's ``out`` array) and compares the crc32c. Large tensors are read in chunks by
-two helper threads while the calling thread computes the crc of the chunks already in memory.
+array (or the caller's ``out`` array) and compares the crc32c, computed piece by piece right after
+each read while the bytes are in the CPU cache. Large tensors are split between two helper threads
+and their pieces' crcs combined.
 """
 
 import concurrent.futures
@@ -24,8 +25,9 @@ TF_VERSION = "2.21.0"  # the TensorFlow release whose format and messages numflo
 BUNDLE_VERSION = 1  # kTensorBundleVersion: the producer version written, the consumer version checked
 MIN_PRODUCER = 0
 MAX_DIMS = 254
-_CHUNK = 4 << 20
-_PARALLEL_MIN = 16 << 20  # tensors at least this large are read by the helper threads
+_STEP = 256 << 10  # bytes read, then checksummed while still in the CPU cache
+_PIECE = 8 << 20  # large tensors are read in pieces of this size by two helper threads
+_PARALLEL_MIN = 16 << 20
 _MAX_ELEMENTS = (1 << 63) - 1
 
 _pool = None
@@ -76,20 +78,28 @@ def _pread_into(fd, view, offset, path):
         raise os_error(exc, path) from exc
 
 
+def _read_span(fd, offset, flat, path):
+    """Read ``flat.size`` bytes into the uint8 array ``flat`` piece by piece; return their crc32c."""
+    crc = 0
+    for start in range(0, flat.size, _STEP):
+        piece = flat[start:start + _STEP]
+        _pread_into(fd, memoryview(piece), offset + start, path)
+        crc = table.crc32c(piece, crc)  # the piece is still in the CPU cache from the read
+    return crc
+
+
 def _read_with_crc(fd, offset, flat, path):
-    """Read ``flat.size`` bytes into the uint8 array ``flat``; return their crc32c."""
+    """Read into ``flat`` and return the crc32c; large spans are split between two helper threads."""
     size = flat.size
     if size < _PARALLEL_MIN:
-        _pread_into(fd, memoryview(flat), offset, path)
-        return table.crc32c(flat)
-    starts = range(0, size, _CHUNK)
+        return _read_span(fd, offset, flat, path)
+    starts = range(0, size, _PIECE)
     pool = _read_pool()
-    futures = [pool.submit(_pread_into, fd, memoryview(flat[s:s + _CHUNK]), offset + s, path) for s in starts]
+    futures = [pool.submit(_read_span, fd, offset + s, flat[s:s + _PIECE], path) for s in starts]
     crc = 0
     try:
         for start, future in zip(starts, futures, strict=True):
-            future.result()
-            crc = table.crc32c(flat[start:start + _CHUNK], crc)
+            crc = table.crc32c_combine(crc, future.result(), min(_PIECE, size - start))
     finally:
         for future in futures:
             future.cancel()

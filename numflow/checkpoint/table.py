@@ -94,6 +94,47 @@ def crc32c(data, crc=0):
     return google_crc32c.extend(crc, data)
 
 
+_POLY = 0x82F63B78  # CRC-32C, reflected
+
+
+def _multmodp(a, b):
+    """a(x) * b(x) modulo the CRC polynomial, in the reflected bit order crcs use (zlib's multmodp)."""
+    m, p = 1 << 31, 0
+    while True:
+        if a & m:
+            p ^= b
+            if not a & (m - 1):
+                return p
+        m >>= 1
+        b = (b >> 1) ^ _POLY if b & 1 else b >> 1
+
+
+def _x2n_table():
+    table, p = [], 1 << 30  # x^1
+    for _ in range(32):
+        table.append(p)
+        p = _multmodp(p, p)
+    return table
+
+
+_X2N = _x2n_table()
+
+
+def crc32c_combine(crc1, crc2, len2):
+    """The crc32c of A ++ B from crc32c(A), crc32c(B) and len(B), without the bytes (zlib's method).
+
+    >>> crc32c_combine(crc32c(b"12345"), crc32c(b"6789"), 4) == crc32c(b"123456789")
+    True
+    """
+    p, k, n = 1 << 31, 3, len2
+    while n:
+        if n & 1:
+            p = _multmodp(_X2N[k & 31], p)
+        n >>= 1
+        k += 1
+    return _multmodp(p, crc1) ^ crc2
+
+
 def mask_crc(crc):
     """The masked form in which LevelDB and TF store a crc (rotate right by 15, add a constant)."""
     return ((((crc >> 15) | (crc << 17)) & _U32) + _MASK_DELTA) & _U32

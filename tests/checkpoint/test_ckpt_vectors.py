@@ -39,6 +39,13 @@ def test_native_and_binding_crc32c_agree(monkeypatch):
     assert native == [table.crc32c(data), table.crc32c(data[3:], 12345), table.crc32c(data[100:].tobytes())]
 
 
+def test_crc32c_combine():
+    rng = np.random.default_rng(9)
+    for size_a, size_b in [(0, 0), (0, 5), (7, 0), (1, 1), (1000, 3), (12345, 1 << 20)]:
+        a, b = rng.bytes(size_a), rng.bytes(size_b)
+        assert table.crc32c_combine(table.crc32c(a), table.crc32c(b), size_b) == table.crc32c(a + b)
+
+
 def test_masked_crc_examples_and_inverse():
     assert table.mask_crc(0) == 0xA282EAD8
     assert table.crc32c(hexbytes("00 00 80 3F")) == 0xDD54C4AB
