@@ -158,17 +158,17 @@ def _reduction(op_type, fn):
 
 
 def _mean(x, axis, keepdims):
+    count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
     if np.issubdtype(x.dtype, np.integer):
-        count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
-        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+        # Summed in 64 bits, divided truncating toward zero, as TensorFlow's integer means are.
+        wide = np.int64 if np.issubdtype(x.dtype, np.signedinteger) else np.uint64
+        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=wide)
         if count == 0:
             return np.zeros_like(total)
-        # Integer means truncate toward zero, as TensorFlow's do.
-        q = np.floor_divide(total, count)
-        return q + ((np.mod(total, count) != 0) & (total < 0)).astype(q.dtype)
-    if x.size == 0:
-        return np.sum(x, axis=axis, keepdims=keepdims) / 0
-    return np.mean(x, axis=axis, keepdims=keepdims)
+        q = total // count
+        return q + ((total % count != 0) & (total < 0)).astype(q.dtype)
+    # Floats are summed in their own dtype, as TensorFlow does (a float16 mean can overflow).
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype) / x.dtype.type(count)
 
 
 def _extreme(fn, pick):
@@ -251,11 +251,7 @@ def range_(ctx, start, limit, delta):
         n = int(np.ceil(np.abs((limit - start) / delta)))
     if np.issubdtype(start.dtype, np.integer):
         return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype)
-    # TensorFlow accumulates: value[i] = value[i - 1] + delta, in the output dtype.
-    steps = np.full(n, delta, dtype=start.dtype)
-    if n:
-        steps[0] = start
-    return np.add.accumulate(steps, dtype=start.dtype)
+    return start + np.arange(n, dtype=start.dtype) * delta
 
 
 # -- array ops ----------------------------------------------------------------------------------

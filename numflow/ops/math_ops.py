@@ -18,15 +18,16 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
-from numflow.ops.array_ops import (
+from numflow.ops.constant_op import convert_to_tensor, is_tensor
+from numflow.ops.op_util import (
     INDEX_TYPES,
     _out,
     check_dtype,
     check_rank,
     check_same_dtype,
+    merge_dims,
     static_value,
 )
-from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.registry import declare
 
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
@@ -189,9 +190,13 @@ def _add_n_infer(op):
     shape = first.shape
     for i, t in enumerate(op.inputs[1:], 1):
         check_same_dtype(first, t, "AddN", "inputs", f"inputs[{i}]")
-        if not shape.is_compatible_with(t.shape):
-            raise ValueError(f"Shapes must be equal rank, but are {shape} and {t.shape}")
-        shape = shape.merge_with(t.shape)
+        if shape.ndims is not None and t.shape.ndims is not None and shape.ndims != t.shape.ndims:
+            raise ValueError(f"Shapes must be equal rank, but are {shape.ndims} and {t.shape.ndims}")
+        if shape.ndims is not None and t.shape.ndims is not None:
+            shape = TensorShape([merge_dims(a, b, d, shape.dims, t.shape.dims)
+                                 for d, (a, b) in enumerate(zip(shape.dims, t.shape.dims))])
+        elif shape.ndims is None:
+            shape = t.shape
     check_dtype(first, REAL, "inputs")
     return [(first.dtype, shape)]
 
@@ -427,7 +432,7 @@ reduce_any = _make_reduction("Any", "reduce_any")
 
 def _arg_infer(op):
     x, axis = op.inputs
-    check_dtype(x, REAL, "input")
+    check_dtype(x, REAL + (dtypes.bool,), "input")
     check_dtype(axis, INDEX_TYPES, "dimension")
     value = static_value(axis)
     if x.shape.ndims is None:

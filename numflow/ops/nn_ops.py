@@ -12,9 +12,9 @@ from numflow.framework import dtypes, errors
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops
-from numflow.ops.array_ops import _out, check_dtype, check_rank, check_same_dtype
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL, cast
+from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype
 from numflow.ops.registry import declare
 
 _CONV_TYPES = FLOATS + (dtypes.int32,)
@@ -307,7 +307,7 @@ def _xent_infer(op):
 def _sparse_xent_infer(op):
     logits, labels = op.inputs
     check_dtype(logits, FLOATS, "features")
-    check_dtype(labels, array_ops.INDEX_TYPES, "labels")
+    check_dtype(labels, INDEX_TYPES, "labels")
     check_rank(logits.shape, 2)
     check_rank(labels.shape, 1)
     ld = logits.shape.dims if logits.shape.ndims is not None else [None, None]
@@ -387,7 +387,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     with get_default_graph().name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
         labels = convert_to_tensor(labels, name="labels")
         logits = convert_to_tensor(logits, name="logits")
-        check_dtype(labels, array_ops.INDEX_TYPES, "labels")
+        check_dtype(labels, INDEX_TYPES, "labels")
         check_dtype(logits, FLOATS, "features")
         ls, gs = labels.shape, logits.shape
         if gs.ndims == 0:

@@ -13,8 +13,9 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape
-from numflow.ops.array_ops import INDEX_TYPES, _out, check_dtype, check_rank, shape_tensor, stack, static_value
+from numflow.ops.array_ops import shape_tensor, stack
 from numflow.ops.constant_op import constant, convert_to_tensor
+from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, static_value
 from numflow.ops.registry import declare
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
