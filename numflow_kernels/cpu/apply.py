@@ -22,11 +22,14 @@ The op kernels hold the locks of the variable and of every slot while they updat
 op's ``use_locking`` says (numflow's rule: every update holds its variable's lock).
 """
 
+import types
+
+import numba
 import numpy as np
 from numba import prange
 
 from numflow.framework import errors
-from numflow_kernels.parallel import launch, twin
+from numflow_kernels.parallel import launch
 from numflow_kernels.registry import register
 
 __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
@@ -116,6 +119,17 @@ def _centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum, epsi
         mo = mom[i] * momentum + (g * lr) / np.sqrt(s - a * a + epsilon)
         mom[i] = mo
         var[i] -= mo
+
+
+def twin(fn):
+    """``(serial, parallel)`` dispatchers of ``fn``, as ``parallel.twin`` builds them, with numpy's
+    error model: a division by zero gives inf or nan as in TensorFlow, not ZeroDivisionError, and
+    leaves the loops free to vectorize."""
+    options = dict(nogil=True, cache=True, error_model="numpy")
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + "_parallel"
+    copy.__module__ = fn.__module__
+    return numba.njit(**options)(fn), numba.njit(parallel=True, **options)(copy)
 
 
 _GD = twin(_gradient_descent)

@@ -148,3 +148,11 @@ def test_concurrent_updates_hold_the_variable_lock():
 
 def test_threading_layer_is_thread_safe():
     assert parallel.threading_layer() in ("tbb", "omp", "workqueue")
+
+
+@pytest.mark.parametrize("n", [3, parallel.PARALLEL_THRESHOLD + 1])
+def test_division_by_zero_gives_inf_and_nan_as_tensorflow(n):
+    var, accum, grad = np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32)
+    grad[0] = 1.0
+    apply.adagrad(var, accum, grad, np.float32(0.1), update_slots=False)
+    assert var[0] == -np.inf and np.isnan(var[1])

@@ -1,0 +1,160 @@
+"""Training: one Adam update of 64M float32 parameters, against the memory-traffic floor.
+
+An Adam step must read the variable, both slots and the gradient and write the variable and both
+slots: 7 x 256 MB for 64M float32 parameters. ``TrafficFloor`` measures those bytes moved by numpy
+(one copy each of var, m and v into spare buffers, and one read of the gradient); the target is an
+Adam update within 1.2x of that time.
+
+- ``AdamApply.time_kernel``: numflow's CPU kernel alone (``numflow_kernels.cpu.apply.adam``).
+- ``AdamApply.time_step``: one ``sess.run`` of ``AdamOptimizer.apply_gradients`` on one variable
+  (the ``ApplyAdam`` op under the locks, and the beta-power updates); the gradient is fed through a
+  placeholder (no copy). TensorFlow: the same graph in ``tensorflow.compat.v1``, the gradient held in
+  a variable (its feed would copy). numpy: the same formulas in place with numpy's ufuncs.
+
+Run with the other suites (``python bench/run.py --filter bench_train``), with asv, or alone:
+``python bench/benchmarks/bench_train.py`` prints the table and the target. ``NUMFLOW_BENCH_QUICK=1``
+shrinks the arrays to 4M elements.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+LIBRARIES = ["numflow", "numpy", "tensorflow"]
+QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0")
+SIZE = (4 if QUICK else 64) * 1024 * 1024
+LR, BETA1, BETA2, EPSILON = 0.001, 0.9, 0.999, 1e-8
+
+
+def _tensorflow():
+    from bench_session import tensorflow_v1
+
+    tf = tensorflow_v1()
+    if tf is None:
+        raise NotImplementedError("tensorflow is not installed")
+    return tf
+
+
+class TrafficFloor:
+    """The bytes of one Adam step moved by numpy: copies of var, m, v and a read of the gradient."""
+
+    params = [["numpy"]]
+    param_names = ["library"]
+    number = 1
+    repeat = 7
+
+    def setup(self, library):
+        rng = np.random.default_rng(0)
+        self.src = [rng.random(SIZE, dtype=np.float32) for _ in range(4)]
+        self.dst = [np.empty(SIZE, np.float32) for _ in range(3)]
+
+    def teardown(self, library):
+        del self.src, self.dst
+
+    def time_traffic(self, library):
+        for dst, src in zip(self.dst, self.src):
+            np.copyto(dst, src)
+        self.src[3].max()
+
+
+class AdamApply:
+    """One Adam update of SIZE float32 parameters."""
+
+    params = [LIBRARIES]
+    param_names = ["library"]
+    number = 1
+    repeat = 7
+
+    def setup(self, library):
+        rng = np.random.default_rng(1)
+        self.grad = rng.standard_normal(SIZE, dtype=np.float32)
+        self.library = library
+        self.sess = None
+        if library == "numpy":
+            self.var = rng.random(SIZE, dtype=np.float32)
+            self.m = np.zeros(SIZE, np.float32)
+            self.v = np.zeros(SIZE, np.float32)
+            self.tmp = np.empty(SIZE, np.float32)
+            self.t = 0
+            return
+        if library == "numflow":
+            import numflow as tf
+            from numflow_kernels.cpu import apply
+
+            self.kernel = apply
+            self.arrays = [rng.random(SIZE, dtype=np.float32), np.zeros(SIZE, np.float32),
+                           np.zeros(SIZE, np.float32)]
+        else:
+            tf = _tensorflow()
+        graph = tf.Graph()
+        with graph.as_default():
+            var = tf.Variable(tf.ones([SIZE]), name="w")
+            if library == "numflow":
+                grad = tf.placeholder(tf.float32, [SIZE])
+                self.feed = {grad: self.grad}
+            else:
+                grad = tf.Variable(tf.constant(0.5, shape=[SIZE]), name="g").value()
+                self.feed = None
+            self.train = tf.train.AdamOptimizer(LR, BETA1, BETA2, EPSILON).apply_gradients([(grad, var)])
+            init = tf.global_variables_initializer()
+        self.sess = tf.Session(graph=graph)
+        self.sess.run(init)
+        self.sess.run(self.train, self.feed)  # compile, allocate
+
+    def teardown(self, library):
+        if self.sess is not None:
+            self.sess.close()
+
+    def time_step(self, library):
+        if library == "numpy":
+            self._numpy_step()
+        else:
+            self.sess.run(self.train, self.feed)
+
+    def time_kernel(self, library):
+        if library != "numflow":
+            raise NotImplementedError
+        var, m, v = self.arrays
+        self.kernel.adam(var, m, v, self.grad, np.float32(LR), BETA1, BETA2, np.float32(EPSILON))
+
+    def _numpy_step(self):
+        self.t += 1
+        lr_t = np.float32(LR * np.sqrt(1 - BETA2 ** self.t) / (1 - BETA1 ** self.t))
+        m, v, g, tmp = self.m, self.v, self.grad, self.tmp
+        np.subtract(g, m, out=tmp)
+        m += tmp * np.float32(1 - BETA1)
+        np.multiply(g, g, out=tmp)
+        tmp -= v
+        v += tmp * np.float32(1 - BETA2)
+        np.sqrt(v, out=tmp)
+        tmp += np.float32(EPSILON)
+        np.divide(m, tmp, out=tmp)
+        tmp *= lr_t
+        self.var -= tmp
+
+
+def summarize(results):
+    """The issue's target: numflow's Adam update against the traffic floor."""
+    floor = results.get(("TrafficFloor", "time_traffic", (), "numpy"))
+    if floor is None:
+        return []
+    gigabytes = 7 * SIZE * 4 / 1e9
+    lines = [f"Adam on {SIZE // 2**20}M float32: traffic floor {floor * 1e3:.0f} ms "
+             f"({gigabytes / floor:.1f} GB/s by numpy copies of the same {gigabytes:.2f} GB)"]
+    for method, what in (("time_kernel", "numflow kernel"), ("time_step", "numflow sess.run step"),
+                         ("time_step", "numpy ufuncs"), ("time_step", "tensorflow sess.run step")):
+        library = what.split()[0]
+        seconds = results.get(("AdamApply", method, (), library))
+        if seconds is not None:
+            target = " (target <= 1.2x)" if library == "numflow" else ""
+            lines.append(f"  {what}: {seconds * 1e3:.0f} ms = {seconds / floor:.2f}x the floor{target}")
+    return lines
+
+
+if __name__ == "__main__":
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.dirname(here))
+    import run
+
+    run.main(["--filter", "bench_train", *sys.argv[1:]])
