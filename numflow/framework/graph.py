@@ -7,7 +7,9 @@ control input. The graph also owns the construction state that TensorFlow keeps 
 stack and used names, the device, control-dependency and colocation stacks, collections, the graph
 seed, and a version number bumped on every change so cached run plans know when they are stale.
 
-Construction state is per graph and not thread-safe, as in TensorFlow: build a graph from one thread.
+Construction state (name scopes, device and control-dependency stacks) is per graph and not
+thread-safe, as in TensorFlow: build a graph from one thread. The structure itself is guarded by the
+graph's lock, so sessions may run the graph, and build run plans for it, while that thread adds ops.
 """
 
 import contextlib
@@ -347,7 +349,8 @@ class Graph:
     # -- lookup ------------------------------------------------------------------------------
     def get_operations(self):
         """Every operation, in creation order."""
-        return [data["op"] for _, data in self._nx.nodes(data=True)]
+        with self._lock:
+            return [data["op"] for _, data in self._nx.nodes(data=True)]
 
     def get_operation_by_name(self, name):
         """The operation called ``name``.
@@ -429,11 +432,12 @@ class Graph:
 
     def _consumers(self, tensor):
         name = tensor.op.name
-        return [
-            self._nx.nodes[succ]["op"]
-            for succ, data in self._nx.succ[name].items()
-            if any(out == tensor.value_index for out, _ in data["data"])
-        ]
+        with self._lock:
+            return [
+                self._nx.nodes[succ]["op"]
+                for succ, data in self._nx.succ[name].items()
+                if any(out == tensor.value_index for out, _ in data["data"])
+            ]
 
     # -- names -------------------------------------------------------------------------------
     def get_name_scope(self):
@@ -611,27 +615,29 @@ class Graph:
         op._traceback = _creation_stack()
         self._next_id += 1
         nxg = self._nx
-        nxg.add_node(name, op=op)
-        for slot, (t, producer) in enumerate(zip(inputs, input_ops)):
-            edge = nxg.get_edge_data(producer._name, name)
-            if edge is None:
-                nxg.add_edge(producer._name, name, data=[(t._value_index, slot)], control=False)
-            else:
-                edge["data"].append((t._value_index, slot))
-        for c in op._control_inputs:
-            self._add_control_edge(c, op)
+        with self._lock:  # sessions of this graph may be building run plans on other threads
+            nxg.add_node(name, op=op)
+            for slot, (t, producer) in enumerate(zip(inputs, input_ops)):
+                edge = nxg.get_edge_data(producer._name, name)
+                if edge is None:
+                    nxg.add_edge(producer._name, name, data=[(t._value_index, slot)], control=False)
+                else:
+                    edge["data"].append((t._value_index, slot))
+            for c in op._control_inputs:
+                self._add_control_edge(c, op)
+            self._version += 1
         for level in self._control_stack:
             level.seen.add(op)
-        self._version += 1
         return op
 
     def _add_control_edge(self, src, dst):
-        edge = self._nx.get_edge_data(src.name, dst.name)
-        if edge is None:
-            self._nx.add_edge(src.name, dst.name, data=[], control=True)
-        else:
-            edge["control"] = True
-        self._version += 1
+        with self._lock:
+            edge = self._nx.get_edge_data(src.name, dst.name)
+            if edge is None:
+                self._nx.add_edge(src.name, dst.name, data=[], control=True)
+            else:
+                edge["control"] = True
+            self._version += 1
 
     # -- collections -------------------------------------------------------------------------
     def add_to_collection(self, name, value):

@@ -81,7 +81,15 @@ def _is_cheap(op):
 
 
 def build(graph, fetch_tensors, target_ops, feed_tensors, session):
-    """The plan computing ``fetch_tensors`` and running ``target_ops`` with ``feed_tensors`` given."""
+    """The plan computing ``fetch_tensors`` and running ``target_ops`` with ``feed_tensors`` given.
+
+    Holds the graph's lock: another thread may be adding ops to the graph meanwhile.
+    """
+    with graph._lock:
+        return _build(graph, fetch_tensors, target_ops, feed_tensors, session)
+
+
+def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     feeds = set(feed_tensors)
     nxg = graph.nx_graph
     needed = _prune(nxg, [t.op.name for t in fetch_tensors if t not in feeds]

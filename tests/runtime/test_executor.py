@@ -289,3 +289,38 @@ def test_an_op_error_says_where_the_op_was_defined(graph):
         with pytest.raises(tf.errors.InvalidArgumentError) as info:
             sess.run(bad)
     assert f"[[node bad (defined at {__file__}:{line}) ]]" in info.value.message
+
+
+def test_running_a_graph_while_another_thread_adds_ops(graph):
+    # Each new op consumes an op the runs need, so the runs rebuild their plans while the graph grows.
+    import sys
+
+    consts = [tf.constant(float(i)) for i in range(30)]
+    total = consts[0]
+    for c in consts[1:]:
+        total = total + c
+    errors, stop = [], threading.Event()
+
+    def runner():
+        while not stop.is_set():
+            try:
+                assert sess.run(total) == 435.0
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+                return
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so plan builds overlap op creation
+    try:
+        with tf.Session() as sess:
+            threads = [threading.Thread(target=runner) for _ in range(2)]
+            for t in threads:
+                t.start()
+            for i in range(1000):
+                consts[i % 30] * 3.0
+            stop.set()
+            for t in threads:
+                t.join(timeout=60)
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
