@@ -64,7 +64,7 @@ class Plan:
     unit does more than trivial work (see ``_is_cheap``): the caller's thread then runs every step.
     """
 
-    __slots__ = ("steps", "units", "roots", "serial", "num_slots", "feed_slots", "fetch_slots",
+    __slots__ = ("steps", "units", "roots", "serial", "num_slots", "feed_slots", "fetch_slots", "fetch_fed",
                  "graph_version", "placements")
 
 

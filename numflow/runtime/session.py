@@ -162,7 +162,10 @@ class BaseSession:
         if options is not None and run_metadata is not None and options.trace_level >= RunOptions.FULL_TRACE:
             hooks = (_TraceHook(run_metadata),)
         executor.run(plan, values, self._pool_for(plan), hooks)
-        results = [None if slot is None else _to_host(values[slot]) for slot in plan.fetch_slots]
+        if feed_values:
+            results = _results_with_feeds(plan, values, feed_values)
+        else:
+            results = [None if slot is None else _to_host(values[slot]) for slot in plan.fetch_slots]
         return results[0] if rebuild is None else rebuild(results)
 
     def partial_run_setup(self, fetches, feeds=None):
@@ -175,6 +178,8 @@ class BaseSession:
             plan = _plan.build(self._graph, fetch_tensors, targets, feed_tensors, self)
             by_tensor = dict(zip(fetch_tensors, plan.fetch_slots))
             plan.fetch_slots = [by_tensor[e] if isinstance(e, Tensor) else None for e in elements]
+            fed_slots = set(plan.feed_slots)
+            plan.fetch_fed = [slot in fed_slots for slot in plan.fetch_slots]
             if self._config.log_device_placement:
                 for step in plan.steps:
                     print(f"{step.op.name}: ({step.op.type}): {step.ctx.device.name}", flush=True)
@@ -303,6 +308,27 @@ def _to_host(value):
     if hasattr(value, "copy_to_host"):
         return _to_host(value.copy_to_host())
     return value
+
+
+def _results_with_feeds(plan, values, feed_values):
+    """The fetched values of a run with feeds, never aliasing the caller's fed arrays.
+
+    As in TensorFlow, fetching a fed tensor gives back the fed value itself; any other result that
+    shares memory with a fed array (an identity or a reshape of it) is copied, so that changing a
+    result in place cannot change the caller's input, nor the input change the result.
+    """
+    fed = [v for v in feed_values if isinstance(v, np.ndarray) and v.size]
+    done = {None: None}
+    for slot, is_fed in zip(plan.fetch_slots, plan.fetch_fed):
+        if slot in done:
+            continue
+        value = values[slot]
+        if not is_fed:
+            value = _to_host(value)
+            if isinstance(value, np.ndarray) and any(np.may_share_memory(value, f) for f in fed):
+                value = value.copy()
+        done[slot] = value
+    return [done[slot] for slot in plan.fetch_slots]
 
 
 def _feed_value(tensor, value, key):

@@ -250,3 +250,24 @@ def test_feed_value_errors_are_tensorflows(g):
     assert str(info.value).endswith(
         'the tensor object was Tensor("a:0", shape=(), dtype=float32) which was passed to the argument '
         '`feed_dict` with key Tensor("q:0", shape=(), dtype=int32).')
+
+
+def test_results_never_alias_the_callers_fed_arrays(graph):
+    x = tf.placeholder(tf.float32, shape=[4])
+    same = tf.identity(x)
+    arr = np.arange(4, dtype=np.float32)
+    with tf.Session() as sess:
+        fed, out, again = sess.run([x, same, same], {x: arr})
+    assert fed is arr  # a fed tensor gives back what was fed, as in TensorFlow
+    assert not np.shares_memory(out, arr) and out is again
+    out += 10
+    assert list(arr) == [0, 1, 2, 3]
+
+
+def test_a_fed_scalar_comes_back_as_fed(graph):
+    q = tf.placeholder(tf.float32, shape=[])
+    with tf.Session() as sess:
+        got = sess.run(q, {q: 1.0})
+        doubled = sess.run(q * 2.0, {q: 1.0})
+    assert isinstance(got, np.ndarray) and got.shape == () and got == 1.0
+    assert isinstance(doubled, np.float32) and doubled == 2.0
