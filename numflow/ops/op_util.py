@@ -90,7 +90,7 @@ def static_value(tensor):
     elif op.type == "Cast":
         value = static_value(op.inputs[0])
         return None if value is None else value.astype(op._attrs["DstT"].as_numpy_dtype)
-    elif op.type in _FOLDABLE and (tensor.shape.num_elements() or 0) <= _FOLD_LIMIT:
+    elif op.type in _FOLDABLE and (tensor.shape.num_elements() or _FOLD_LIMIT + 1) <= _FOLD_LIMIT:
         values = [static_value(t) for t in op.inputs]
         if all(v is not None for v in values):
             return _fold(op, values)

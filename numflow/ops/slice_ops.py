@@ -116,8 +116,9 @@ def _slice_index(value):
     )
 
 
-def _slice_helper(tensor, slice_spec):
+def _slice_helper(tensor, slice_spec, var=None):
     """``tensor[slice_spec]``: ints, slices (any step), ``...``, ``tf.newaxis``, scalar int tensors."""
+    tensor = convert_to_tensor(tensor)
     if not isinstance(slice_spec, list | tuple):
         slice_spec = [slice_spec]
     begin, end, strides = [], [], []
