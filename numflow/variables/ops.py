@@ -28,3 +28,20 @@ def assert_initialized(var_list):
         return None
     refs = [v._ref() for v in var_list]
     return get_default_graph().create_op("AssertVariablesInitialized", refs, name="assert_variables_initialized")
+
+
+@declare("InitializedValue", ref_inputs=(1,))
+def _initialized_value_infer(op):
+    ref = op.inputs[1]
+    return [(ref.dtype.base_dtype, ref.shape)]
+
+
+def initialized_value(initialized, ref, initial_value, name):
+    """The value of variable ``ref`` if it is initialized when this runs, else ``initial_value``.
+
+    ``initialized`` (its IsVariableInitialized) is taken as an input to mirror TF's cond; the
+    kernel decides under the variable's lock.
+    """
+    graph = get_default_graph()
+    with graph.colocate_with(ref.op):
+        return graph.create_op("InitializedValue", [initialized, ref, initial_value], name=name).outputs[0]

@@ -2,8 +2,8 @@
 
 from numflow.framework import dtypes
 from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape, unknown_shape
-from numflow.ops import array_ops, state_ops
+from numflow.framework.shapes import unknown_shape
+from numflow.ops import array_ops, registry, state_ops
 from numflow.ops.constant_op import convert_to_tensor
 
 
@@ -43,37 +43,35 @@ class Variable:
         self._graph = graph
         self._trainable = bool(trainable)
         self._constraint = constraint
+        self._caching_device = caching_device
         self._save_slice_info = None
-        from_fn = callable(initial_value)
-        with graph.name_scope(name or "Variable") as scope:
+        # As TF's init_scope: a variable never depends on the control_dependencies it is created in.
+        with graph.control_dependencies(None), graph.name_scope(name or "Variable") as scope:
             var_name = scope[:-1]
-            if from_fn:
+            if callable(initial_value):
                 with graph.name_scope("Initializer"), graph.colocate_with(None):
                     saved, graph._device_stack = graph._device_stack, [None]
                     try:
-                        self._initial_value = convert_to_tensor(initial_value(), name="initial_value",
-                                                                dtype=dtype)
+                        self._initial_value = _initial_tensor(initial_value(), dtype)
                     finally:
                         graph._device_stack = saved
             else:
-                self._initial_value = convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
-            value_shape = self._initial_value.shape
-            if shape is not None:
-                value_shape = TensorShape(shape).merge_with(value_shape)
-            var_shape = value_shape if validate_shape else unknown_shape()
-            if validate_shape and not value_shape.is_fully_defined():
-                raise ValueError(
-                    f"initial_value must have a shape specified: {self._initial_value}"
-                )
-            self._variable = state_ops.variable_op_v2(
-                var_shape, self._initial_value.dtype.base_dtype, name=scope
-            )
-            with graph.colocate_with(self._variable.op):
-                self._initializer_op = state_ops.assign(
-                    self._variable, self._initial_value, validate_shape=validate_shape, name="Assign"
-                ).op
-            with graph.device(self._variable.device or None), graph.colocate_with(self._variable.op):
-                self._snapshot = array_ops.identity(self._variable, name="read")
+                self._initial_value = _initial_tensor(initial_value, dtype)
+            if shape is None:
+                shape = self._initial_value.shape if validate_shape else unknown_shape()
+            self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype, name=scope)
+            if validate_shape and not self._initial_value.shape.is_fully_defined():
+                raise ValueError(f"initial_value must have a shape specified: {self._initial_value}")
+            self._initializer_op = state_ops.assign(
+                self._variable, _guard_uninitialized_reads(var_name, self._initial_value),
+                validate_shape=validate_shape,
+            ).op
+            if caching_device is not None:
+                with graph.device(caching_device):
+                    self._snapshot = array_ops.identity(self._variable, name="read")
+            else:
+                with graph.colocate_with(self._variable.op):
+                    self._snapshot = array_ops.identity(self._variable, name="read")
         graph._variable_initializers[var_name] = self._initializer_op
         graph.add_to_collections(collections, self)
 
@@ -114,10 +112,20 @@ class Variable:
         return array_ops.identity(self._variable, name="read")
 
     def initialized_value(self):
-        """The value after initialization: when the same run also initializes this variable, the read
-        waits for it, so ``Variable(v.initialized_value() * 2)`` is safe in one initializer run."""
-        with self._graph.colocate_with(self._variable.op):
-            return array_ops.identity(self._variable, name=f"{self.op.name}/initialized_value")
+        """The variable's value once initialized: its value when it is, else its initial value.
+
+        As TF's ``cond(is_variable_initialized(v), v.read_value, lambda: v.initial_value)`` (whose
+        ``Merge`` names the result, ``cond/Merge:0``): the initial value is computed either way, so
+        ``Variable(v.initialized_value() * 2)`` gets twice v's first value in any initializer run.
+        """
+        from numflow.variables import ops as variable_ops
+
+        graph = self._graph
+        with graph.control_dependencies(None):
+            initialized = state_ops.is_variable_initialized(self._variable)
+            with graph.name_scope("cond") as scope:
+                return variable_ops.initialized_value(initialized, self._variable, self._initial_value,
+                                                      name=scope + "Merge/")
 
     def eval(self, session=None):
         """The variable's value in ``session`` (default: the default session)."""
@@ -125,9 +133,12 @@ class Variable:
 
     def load(self, value, session=None):
         """Write ``value`` (a numpy value) into the variable in ``session`` without growing the graph."""
-        from numflow.runtime.session import _session_for
+        from numflow.runtime.session import get_default_session
 
-        _session_for(self._graph, session).run(self._initializer_op, {self._initializer_op.inputs[1]: value})
+        session = session or get_default_session()
+        if session is None:
+            raise ValueError("Either session argument should be provided or default session should be established")
+        session.run(self._initializer_op, {self._initializer_op.inputs[1]: value})
 
     def _ref(self):
         return self._variable
@@ -171,11 +182,72 @@ class Variable:
     def scatter_sub(self, sparse_delta, use_locking=False, name=None):
         return state_ops.scatter_sub(self, sparse_delta.indices, sparse_delta.values, use_locking, name)
 
+    def __iter__(self):
+        raise TypeError(
+            "Iterating over a symbolic `tf.Tensor` is not allowed: use the variable's value in a session "
+            f"(sess.run({self.op.name})) and iterate over the numpy array."
+        )
+
     def count_up_to(self, limit):
         raise NotImplementedError("count_up_to is not supported by numflow.")
 
 
 VariableV1 = RefVariable = Variable
+
+
+def _initial_tensor(value, dtype):
+    """``value`` as the initial value tensor (``<name>/initial_value`` for a Python value)."""
+    try:
+        return convert_to_tensor(value, name="initial_value", dtype=dtype)
+    except ValueError as e:
+        if str(e).startswith("Tensor conversion requested"):
+            raise ValueError(f"initial_value: {e}") from None
+        raise
+
+
+# Ops whose value is already safe to compute before the variables they read are initialized.
+_GUARDED_TYPES = frozenset({"IsVariableInitialized", "InitializedValue"})
+
+
+def _guard_uninitialized_reads(var_name, initial_value):
+    """``initial_value`` with each read of another variable replaced by its ``initialized_value()``.
+
+    TensorFlow's ``_try_guard_against_uninitialized_dependencies``: running ``w.initializer`` of
+    ``w = Variable(v + 1)`` works before ``v`` is initialized (it uses v's initial value) and
+    leaves ``v`` uninitialized. Ops on the way are copied as ``<op>_<var_name>``; the original
+    ``initial_value`` is left as it was. Variables outside GLOBAL/LOCAL_VARIABLES are read as is.
+    """
+    if not initial_value.op._inputs:
+        return initial_value  # a constant or a random op: nothing to guard (the common case)
+    graph = initial_value.graph
+    copies = {}
+
+    def safe_op(op):
+        if op in copies:
+            return copies[op]
+        new = op
+        if op.type == "VariableV2":
+            variable = _variable_of(graph, op)
+            if variable is not None:
+                new = variable.initialized_value().op
+        elif op.type not in _GUARDED_TYPES and op._inputs:
+            ref_inputs = registry.get(op.type).ref_inputs
+            inputs = [t if ref_inputs is True or i in ref_inputs else safe_op(t.op)._outputs[t.value_index]
+                      for i, t in enumerate(op._inputs)]
+            if any(a is not b for a, b in zip(inputs, op._inputs)):
+                new = graph.create_op(op.type, inputs, op._attrs, name=f"{op.name}_{var_name}/".replace(":", "_"))
+        copies[op] = new
+        return new
+
+    return safe_op(initial_value.op)._outputs[initial_value.value_index]
+
+
+def _variable_of(graph, op):
+    for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
+        for variable in graph.get_collection_ref(key):
+            if getattr(variable, "op", None) is op:
+                return variable
+    return None
 
 
 def _delegate(op_name):

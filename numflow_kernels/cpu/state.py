@@ -33,6 +33,14 @@ def is_initialized(ctx, ref):
     return np.array(ref.value is not None)
 
 
+@register("InitializedValue")
+def initialized_value(ctx, initialized, ref, initial_value):
+    with ref.lock:
+        if ref.value is not None:
+            return ref.value.copy()
+    return initial_value
+
+
 def _shape_text(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
