@@ -84,8 +84,8 @@ _PHILOX_W1 = np.uint64(0xBB67AE85)
 _MANT23 = np.uint64(0x7FFFFF)
 _MANT20 = np.uint64(0xFFFFF)
 _MANT10 = np.uint64(0x3FF)
-_TRUNC_CALLS_32 = np.uint64(RESERVED_PER_OUTPUT * 4 // 4)  # calls reserved per group of 4
-_TRUNC_CALLS_64 = np.uint64(RESERVED_PER_OUTPUT * 2 // 4)  # calls reserved per group of 2
+TRUNCATED_CALLS_32 = _TRUNC_CALLS_32 = np.uint64(RESERVED_PER_OUTPUT * 4 // 4)  # calls per group of 4
+TRUNCATED_CALLS_64 = _TRUNC_CALLS_64 = np.uint64(RESERVED_PER_OUTPUT * 2 // 4)  # calls per group of 2
 
 _F32_2M23 = np.float32(2.0**-23)
 _F32_2M24 = np.float32(2.0**-24)
@@ -464,11 +464,18 @@ def uniform_i64(stream, g, lo, span):
 
 
 @_shared(inline="always")
-def normal_f32(stream, g, mean, stddev):
-    """Group ``g`` of 4 float32 normals."""
-    x0, x1, x2, x3 = philox_at(stream, np.uint64(g))
+def standard_normal_f32(stream, j):
+    """The 4 standard normal float32 of Philox call ``j`` (uint64), unscaled."""
+    x0, x1, x2, x3 = philox_at(stream, j)
     f0, f1 = box_muller_f32(x0, x1)
     f2, f3 = box_muller_f32(x2, x3)
+    return f0, f1, f2, f3
+
+
+@_shared(inline="always")
+def normal_f32(stream, g, mean, stddev):
+    """Group ``g`` of 4 float32 normals."""
+    f0, f1, f2, f3 = standard_normal_f32(stream, np.uint64(g))
     return (affine_f32(f0, stddev, mean), affine_f32(f1, stddev, mean),
             affine_f32(f2, stddev, mean), affine_f32(f3, stddev, mean))
 
@@ -484,10 +491,16 @@ def normal_f16(stream, g, mean, stddev):
 
 
 @_shared(inline="always")
+def standard_normal_f64(stream, j):
+    """The 2 standard normal float64 of Philox call ``j`` (uint64), unscaled."""
+    x0, x1, x2, x3 = philox_at(stream, j)
+    return box_muller_f64(x0, x1, x2, x3)
+
+
+@_shared(inline="always")
 def normal_f64(stream, g, mean, stddev):
     """Group ``g`` of 2 float64 normals."""
-    x0, x1, x2, x3 = philox_at(stream, np.uint64(g))
-    d0, d1 = box_muller_f64(x0, x1, x2, x3)
+    d0, d1 = standard_normal_f64(stream, np.uint64(g))
     return affine_f64(d0, stddev, mean), affine_f64(d1, stddev, mean)
 
 
@@ -508,14 +521,21 @@ def _keep(f, limit, count, v0, v1, v2, v3):
 
 
 @_shared
-def truncated_raw_f32(stream, g):
-    """Group ``g`` of 4 standard normals within (-2, 2), before scaling, as float32."""
-    j = np.uint64(g) * _TRUNC_CALLS_32
+def truncated_rest_f32(stream, j, f0, f1, f2, f3):
+    """Finish a truncated group whose first Philox call ``j`` gave the normals ``f0..f3``.
+
+    Keeps those within (-2, 2) in order, then draws from calls ``j + 1, ...`` (2 uint32 per
+    Box-Muller pair) until 4 are kept; returns them unscaled, as float32.
+    """
     count = 0
     v0 = v1 = v2 = v3 = _F32_ZERO
-    while True:
-        x0, x1, x2, x3 = philox_at(stream, j)
+    count, v0, v1, v2, v3 = _keep(f0, _F32_TWO, count, v0, v1, v2, v3)
+    count, v0, v1, v2, v3 = _keep(f1, _F32_TWO, count, v0, v1, v2, v3)
+    count, v0, v1, v2, v3 = _keep(f2, _F32_TWO, count, v0, v1, v2, v3)
+    count, v0, v1, v2, v3 = _keep(f3, _F32_TWO, count, v0, v1, v2, v3)
+    while count < 4:
         j += _ONE
+        x0, x1, x2, x3 = philox_at(stream, j)
         f0, f1 = box_muller_f32(x0, x1)
         count, v0, v1, v2, v3 = _keep(f0, _F32_TWO, count, v0, v1, v2, v3)
         if count == 4:
@@ -528,9 +548,15 @@ def truncated_raw_f32(stream, g):
         if count == 4:
             break
         count, v0, v1, v2, v3 = _keep(f3, _F32_TWO, count, v0, v1, v2, v3)
-        if count == 4:
-            break
     return v0, v1, v2, v3
+
+
+@_shared
+def truncated_raw_f32(stream, g):
+    """Group ``g`` of 4 standard normals within (-2, 2), before scaling, as float32."""
+    j = np.uint64(g) * _TRUNC_CALLS_32
+    f0, f1, f2, f3 = standard_normal_f32(stream, j)
+    return truncated_rest_f32(stream, j, f0, f1, f2, f3)
 
 
 @_shared(inline="always")

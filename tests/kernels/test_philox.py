@@ -51,7 +51,7 @@ def test_uint_conversions_match_tensorflows_bit_tricks():
         assert P.uint64_to_double(U(x0), U(x1)) == np.array(bits, np.uint64).view(np.float64) - 1.0
 
 
-@numba.njit
+@numba.njit(cache=True)
 def _logf_both(x):
     mine, libm = np.empty_like(x), np.empty_like(x)
     for i in range(x.shape[0]):
@@ -60,7 +60,7 @@ def _logf_both(x):
     return mine, libm
 
 
-@numba.njit
+@numba.njit(cache=True)
 def _sincosf_both(x):
     mine, libm = np.empty((2, x.shape[0]), np.float32), np.empty((2, x.shape[0]), np.float32)
     for i in range(x.shape[0]):
@@ -87,7 +87,7 @@ def test_logf_and_sincosf_are_glibcs_on_box_mullers_inputs():
     np.testing.assert_array_equal(mine.view(np.uint32), libm.view(np.uint32))
 
 
-@numba.njit
+@numba.njit(cache=True)
 def _to_half(x):
     out = np.empty(x.shape[0], np.uint16)
     for i in range(x.shape[0]):
@@ -95,7 +95,7 @@ def _to_half(x):
     return out
 
 
-@numba.njit
+@numba.njit(cache=True)
 def _from_half(h):
     out = np.empty(h.shape[0], np.float32)
     for i in range(h.shape[0]):
