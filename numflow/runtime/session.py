@@ -113,7 +113,7 @@ class BaseSession:
         self._default_stack = []
 
     graph = property(lambda self: self._graph)
-    sess_str = property(lambda self: self._target)
+    sess_str = property(lambda self: self._target.encode(), doc="The target, as bytes (as TF gives it).")
 
     @property
     def graph_def(self):

@@ -178,6 +178,7 @@ def test_session_config_and_target():
                             allow_soft_placement=True, log_device_placement=False)
     tf.constant(1.0)
     with tf.Session("", config=config) as sess:
+        assert sess.sess_str == b""
         devices = sess.list_devices()
     assert [d.device_type for d in devices] == ["CPU"]
     assert devices[0].name == "/job:localhost/replica:0/task:0/device:CPU:0"
