@@ -193,7 +193,16 @@ def _filled(shape, dtype, one, name):
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of ``shape`` filled with zeros (``""`` for strings, False for bools)."""
+    """A tensor of ``shape`` filled with zeros (``""`` for strings, False for bools).
+
+    A small static shape gives a constant, a large one or a shape tensor a ``Fill``:
+
+    >>> import numflow as tf
+    >>> tf.zeros([2, 3]).op.type, tf.zeros([1000]).op.type
+    ('Const', 'Fill')
+    >>> tf.zeros(tf.shape(tf.placeholder(tf.float32, [None, 3]))).shape.as_list()
+    [None, 3]
+    """
     return _filled(shape, dtype, False, name or "zeros")
 
 
@@ -253,7 +262,18 @@ def _reshape_infer(op):
 
 
 def reshape(tensor, shape, name=None):
-    """``tensor``'s elements in a new ``shape``; one dimension may be -1 (inferred)."""
+    """``tensor``'s elements in a new ``shape``; one dimension may be -1 (inferred).
+
+    An impossible reshape fails when the graph is built if the sizes are known then, else at run time
+    with InvalidArgumentError.
+
+    >>> import numflow as tf
+    >>> x = tf.placeholder(tf.float32, [None, 6])
+    >>> tf.reshape(x, [-1, 2, 3]).shape.as_list()
+    [None, 2, 3]
+    >>> tf.reshape(x, [tf.shape(x)[0], 3, 2]).shape.as_list()
+    [None, 3, 2]
+    """
     with get_default_graph().name_scope(name or "Reshape") as scope:
         x = convert_to_tensor(tensor, name="tensor")
         target = shape_tensor(shape, name="shape")

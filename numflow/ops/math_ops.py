@@ -439,7 +439,13 @@ def _arg_infer(op):
         return [(op._attrs["output_type"], TensorShape(None))]
     if value is None:
         return [(op._attrs["output_type"], TensorShape([None] * max(x.shape.ndims - 1, 0)))]
-    return [(op._attrs["output_type"], _reduction_shape(x.shape, (int(value),), False))]
+    rank, axis = x.shape.ndims, int(value)
+    if not -rank <= axis < rank:
+        raise ValueError(
+            f"Dimension ({axis}) must be in the range [{-rank}, {rank}), where {rank} is the number of "
+            "dimensions in the input."
+        )
+    return [(op._attrs["output_type"], _reduction_shape(x.shape, (axis,), False))]
 
 
 for _op_type in ("ArgMax", "ArgMin"):

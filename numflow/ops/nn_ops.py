@@ -381,6 +381,11 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
     ``labels`` has ``logits``' shape without its last dimension. A label outside ``[0, classes)``
     fails at run time with InvalidArgumentError.
+
+    >>> import numflow as tf
+    >>> loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0], logits=[[1000.0, 0.0]])
+    >>> float(tf.Session().run(loss)[0])
+    0.0
     """
     if labels is None or logits is None:
         raise ValueError("Both labels and logits must be provided.")

@@ -4,6 +4,13 @@ A key entry is an int (an index: its dimension is dropped), a slice (steps of ei
 clamped as Python does), ``...`` or ``tf.newaxis``; ints and slice bounds may be scalar int32/int64
 tensors. The key becomes three packed 1-D tensors (begin, end, strides) and five bit masks, one bit
 per entry, exactly as TensorFlow encodes it, so a ``StridedSliceGrad`` can be built from the op.
+
+>>> import numflow as tf
+>>> x = tf.placeholder(tf.float32, [None, 4, 5])
+>>> x[:, ::-1, 2].shape.as_list(), x[..., tf.newaxis].shape.as_list()
+([None, 4], [None, 4, 5, 1])
+>>> x[0, 1:3].op.get_attr("shrink_axis_mask")
+1
 """
 
 import numbers

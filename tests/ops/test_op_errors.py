@@ -72,6 +72,8 @@ BUILD = [
      "Value passed to parameter 'input' " + _DTYPE.format("bool")),
     ("reduce_all_int", lambda: tf.reduce_all(tf.constant([1])), TypeError,
      "Input 'input' of 'All' Op has type int32 that does not match expected type of bool."),
+    ("argmax_axis", lambda: tf.argmax(tf.constant([[1, 3], [4, 2]]), 2), ValueError,
+     r"Dimension \(2\) must be in the range \[-2, 2\), where 2 is the number of dimensions in the input."),
     ("range_delta_zero", lambda: tf.range(5, 0, 0), ValueError, "Requires delta != 0"),
     ("range_down", lambda: tf.range(0, 5, -1), ValueError, "Requires start >= limit when delta < 0: 0/5"),
     ("range_up", lambda: tf.range(5, 0, 1), ValueError, "Requires start <= limit when delta > 0: 5/0"),
