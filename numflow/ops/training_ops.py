@@ -11,7 +11,7 @@ The builders colocate the op with the variable (``graph.colocate_with(var.op)``)
 """
 
 from numflow.framework.graph import get_default_graph
-from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.registry import declare
 
 # op type -> (names of the ref inputs (var first), names of the scalar inputs); grad is always last.
@@ -37,10 +37,14 @@ def input_names(op_type):
     return _INPUT_ORDER.get(op_type, refs + scalars + ("grad",))
 
 
+def _grad_name(op_type):
+    return "delta" if op_type == "ApplyGradientDescent" else "grad"
+
+
 def _apply_infer(op_type):
     names = input_names(op_type)
     refs, _ = APPLY_OPS[op_type]
-    grad_name = names[-1] if op_type != "ApplyMomentum" else "grad"
+    grad_name = _grad_name(op_type)
 
     def infer(op):
         inputs = dict(zip(names, op.inputs))
@@ -82,9 +86,8 @@ def _apply(op_type, var, slots, scalars, grad, attrs, name):
     dtype = var.dtype.base_dtype
     values = {n: (s._ref() if hasattr(s, "_ref") else s) for n, s in zip(APPLY_OPS[op_type][0], (var, *slots))}
     for n, s in scalars.items():
-        values[n] = convert_to_tensor(s, dtype=dtype, name=n) if not hasattr(s, "dtype") else s
-    grad_name = "delta" if op_type == "ApplyGradientDescent" else "grad"
-    values[grad_name] = convert_to_tensor(grad)
+        values[n] = convert_to_tensor(s) if is_tensor(s) else convert_to_tensor(s, dtype=dtype, name=n)
+    values[_grad_name(op_type)] = convert_to_tensor(grad)
     inputs = [values[n] for n in input_names(op_type)]
     with graph.colocate_with(values["var"].op):
         return graph.create_op(op_type, inputs, attrs, name=name or op_type).outputs[0]
