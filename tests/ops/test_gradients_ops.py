@@ -234,3 +234,9 @@ def test_second_order_gradients():
     check_gradient(lambda x: tf.gradients(tf.reduce_sum(x * x * x), [x])[0], [(4,)])
     check_gradient(lambda x: tf.gradients(tf.reduce_sum(tf.tanh(x)), [x])[0], [(4,)])
     check_gradient(lambda x: tf.gradients(tf.reduce_sum(tf.sigmoid(x)), [x])[0], [(4,)])
+
+
+def test_floor_mod_away_from_its_jumps():
+    x = np.array([[3.3, 5.25, -2.6]])
+    y = np.array([1.5, 2.0, 1.2])
+    check_gradient(tf.floormod, [(1, 3), (3,)], values=[x, y])
