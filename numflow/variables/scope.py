@@ -18,21 +18,26 @@ Trap: the current scope is kept per graph, not per thread; build a graph from on
 """
 
 import contextlib
-import enum
+import inspect
+import threading
 import traceback
 
 from numflow.framework import dtypes
-from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.graph import GraphKeys, get_default_graph
+from numflow.framework.shapes import as_shape
 from numflow.ops import init_ops
+from numflow.ops.constant_op import convert_to_tensor
 from numflow.variables.variable import Variable
 
 
-class _ReuseMode(enum.Enum):
-    AUTO_REUSE = 1
+class _ReuseMode:
+    """The type of AUTO_REUSE: create what is missing, share what exists."""
+
+    def __repr__(self):
+        return "_ReuseMode.AUTO_REUSE"
 
 
-AUTO_REUSE = _ReuseMode.AUTO_REUSE
+AUTO_REUSE = _ReuseMode()
 
 
 class VariableScope:
@@ -75,6 +80,9 @@ class VariableScope:
     def set_dtype(self, dtype):
         self._dtype = dtypes.as_dtype(dtype)
 
+    def set_use_resource(self, use_resource):
+        self._use_resource = use_resource
+
     def set_regularizer(self, regularizer):
         self._regularizer = regularizer
 
@@ -87,44 +95,88 @@ class VariableScope:
     def set_custom_getter(self, custom_getter):
         self._custom_getter = custom_getter
 
+    def get_collection(self, name):
+        """The items of collection ``name`` under this scope's name (``scope.name + "/"``)."""
+        scope = self._name + "/" if self._name else ""
+        return get_default_graph().get_collection(name, scope)
+
+    def global_variables(self):
+        return self.get_collection(GraphKeys.GLOBAL_VARIABLES)
+
+    def trainable_variables(self):
+        return self.get_collection(GraphKeys.TRAINABLE_VARIABLES)
+
+    def local_variables(self):
+        return self.get_collection(GraphKeys.LOCAL_VARIABLES)
+
     def get_variable(self, name, shape=None, dtype=None, initializer=None, regularizer=None, reuse=None,
                      trainable=None, collections=None, caching_device=None, partitioner=None,
-                     validate_shape=True, use_resource=None, custom_getter=None, constraint=None, **kwargs):
-        """``get_variable`` with this scope's settings as the defaults."""
-        graph = get_default_graph()
+                     validate_shape=True, use_resource=None, custom_getter=None, constraint=None,
+                     synchronization=None, aggregation=None):
+        """``get_variable`` with this scope's settings as the defaults.
+
+        The defaults resolve here, in TF's order; ``_get_variable`` then shares or creates. A
+        ``custom_getter`` given here replaces the scope's (it is not composed with it).
+        """
+        regularizer = self._regularizer if regularizer is None else regularizer
+        caching_device = self._caching_device if caching_device is None else caching_device
+        partitioner = self._partitioner if partitioner is None else partitioner
+        custom_getter = self._custom_getter if custom_getter is None else custom_getter
+        reuse = self._reuse if reuse is None else reuse
+        use_resource = self._use_resource if use_resource is None else use_resource
         full_name = f"{self._name}/{name}" if self._name else name
-        if reuse is None or reuse is False:
-            reuse = self._reuse
-        request = dict(
-            shape=shape, dtype=dtypes.as_dtype(dtype or self._dtype),
-            initializer=initializer if initializer is not None else self._initializer,
-            regularizer=regularizer if regularizer is not None else self._regularizer,
-            reuse=reuse, trainable=trainable, collections=collections, validate_shape=validate_shape,
-            constraint=constraint if constraint is not None else self._constraint,
-            caching_device=caching_device or self._caching_device,
-        )
-        getter = _store_getter
-        for outer in (self._custom_getter, custom_getter):
-            if outer is not None:
-                getter = _wrap_getter(outer, getter)
-        with graph.name_scope(None):
-            return getter(full_name, **request)
+        graph = get_default_graph()
+        with graph.name_scope(None):  # variable names depend on variable scopes only
+            if dtype is not None and initializer is not None and not callable(initializer):
+                dtype = dtypes.as_dtype(dtype)
+                init_dtype = convert_to_tensor(initializer).dtype.base_dtype
+                if init_dtype != dtype:
+                    raise ValueError(f"Initializer type '{_dtype_text(init_dtype)}' and explicit dtype "
+                                     f"'{_dtype_text(dtype)}' don't match.")
+            initializer = self._initializer if initializer is None else initializer
+            constraint = self._constraint if constraint is None else constraint
+            dtype = self._dtype if dtype is None else dtype
+            return _get_variable(
+                full_name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
+                reuse=reuse, trainable=trainable, collections=collections, caching_device=caching_device,
+                partitioner=partitioner, validate_shape=validate_shape, use_resource=use_resource,
+                custom_getter=custom_getter, constraint=constraint, synchronization=synchronization,
+                aggregation=aggregation,
+            )
 
 
-def _wrap_getter(custom, inner):
-    def getter(name, *args, **kwargs):
-        return custom(inner, name, *args, **kwargs)
+def _dtype_text(dtype):
+    return f"<dtype: '{dtype.name}'>"  # how TF prints a DType inside its messages
 
-    return getter
+
+class _ScopeState(threading.local):
+    """The current scope and the open-scope counts: per graph and per thread, as in TF."""
+
+    def __init__(self):
+        self.current = VariableScope(False)
+        self.counts = {}
 
 
 class _Store:
-    """One graph's variables by full name, and how often each scope name has been opened."""
+    """One graph's variables by full name (shared by all threads) and each thread's scope state."""
 
     def __init__(self):
         self.variables = {}
-        self.scope_counts = {}
-        self.current = VariableScope(False)
+        self._state = _ScopeState()
+
+    current = property(lambda self: self._state.current)
+
+    @current.setter
+    def current(self, scope):
+        self._state.current = scope
+
+    @property
+    def scope_counts(self):
+        return self._state.counts
+
+    @scope_counts.setter
+    def scope_counts(self, counts):
+        self._state.counts = counts
 
 
 def _store(graph=None):
@@ -135,82 +187,127 @@ def _store(graph=None):
 
 
 def get_variable_scope():
-    """The current VariableScope of the default graph."""
+    """The current VariableScope of the default graph (in this thread)."""
     return _store().current
 
 
+def _get_variable(name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None, reuse=None,
+                  trainable=None, collections=None, caching_device=None, partitioner=None, validate_shape=True,
+                  use_resource=None, custom_getter=None, constraint=None, synchronization=None, aggregation=None):
+    """Call ``custom_getter`` (with TF's keyword arguments) or the store's own getter."""
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    trainable = True if trainable is None else trainable
+    if custom_getter is None:
+        return _store_getter(name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
+                             reuse=reuse, trainable=trainable, collections=collections,
+                             caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
+                             use_resource=use_resource, constraint=constraint, synchronization=synchronization,
+                             aggregation=aggregation)
+    kwargs = dict(getter=_store_getter, name=name, shape=shape, dtype=dtype, initializer=initializer,
+                  regularizer=regularizer, reuse=reuse, trainable=trainable, collections=collections,
+                  caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
+                  use_resource=use_resource, synchronization=synchronization, aggregation=aggregation)
+    if _accepts(custom_getter, "constraint"):
+        kwargs["constraint"] = constraint
+    return custom_getter(**kwargs)
+
+
+def _accepts(fn, arg):
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == arg or p.kind is p.VAR_KEYWORD for p in params)
+
+
 def _store_getter(name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None, reuse=None,
-                  trainable=None, collections=None, validate_shape=True, constraint=None,
-                  caching_device=None, **unused):
+                  trainable=None, collections=None, caching_device=None, partitioner=None, validate_shape=True,
+                  use_resource=None, constraint=None, synchronization=None, aggregation=None):
     """Share the variable ``name`` or create it; every reuse rule and its error lives here."""
+    from_value = initializer is not None and not callable(initializer)
+    if shape is not None and from_value:
+        raise ValueError("If initializer is a constant, do not specify shape.")
+    dtype = dtypes.as_dtype(dtype)
+    if shape is not None:
+        shape = as_shape(shape)
     store = _store()
     found = store.variables.get(name)
     if found is not None:
-        if reuse is not True and reuse is not AUTO_REUSE:
+        if reuse is False:
             raise ValueError(
                 f"Variable {name} already exists, disallowed. Did you mean to set reuse=True or "
                 f"reuse=tf.AUTO_REUSE in VarScope? Originally defined at:\n\n{_defined_at(found)}"
             )
-        if shape is not None and not found.shape.is_compatible_with(shape):
-            raise ValueError(
-                f"Trying to share variable {name}, but specified shape {TensorShape(shape)} and found shape "
-                f"{found.shape}."
-            )
-        if dtype is not None and dtype != found.dtype.base_dtype:
-            raise ValueError(
-                f"Trying to share variable {name}, but specified dtype {dtype.name} and found dtype "
-                f"{found.dtype.name}."
-            )
+        if shape is not None and not shape.is_compatible_with(found.get_shape()):
+            raise ValueError(f"Trying to share variable {name}, but specified shape {shape} and found shape "
+                             f"{found.get_shape()}.")
+        if dtype != found.dtype.base_dtype:
+            raise ValueError(f"Trying to share variable {name}, but specified dtype {dtype.name} and found dtype "
+                             f"{found.dtype.name}.")
         return found
     if reuse is True:
         raise ValueError(
             f"Variable {name} does not exist, or was not created with tf.get_variable(). Did you mean to set "
             "reuse=tf.AUTO_REUSE in VarScope?"
         )
-    initial_value = _initial_value(name, shape, dtype, initializer)
+    initial_value, variable_dtype = _initial_value(name, shape, dtype, initializer, from_value)
     variable = Variable(initial_value=initial_value, name=name, trainable=trainable, collections=collections,
-                        dtype=dtype, validate_shape=validate_shape, constraint=constraint)
+                        caching_device=caching_device, dtype=variable_dtype, validate_shape=validate_shape,
+                        constraint=constraint, shape=shape)
     store.variables[name] = variable
     if regularizer is not None:
         graph = get_default_graph()
-        with graph.name_scope(f"{name}/Regularizer/"):
+        with graph.colocate_with(variable.op), graph.name_scope(f"{name}/Regularizer/"):
             loss = regularizer(variable)
         if loss is not None:
             graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return variable
 
 
-def _initial_value(name, shape, dtype, initializer):
-    """The Variable's initial value: a tensor or value as given, else a callable building it."""
-    if isinstance(initializer, type) and issubclass(initializer, init_ops.Initializer):
-        initializer = initializer(dtype=dtype)
-    if initializer is not None and not callable(initializer):
-        if shape is not None:
-            raise ValueError("If initializer is a constant, do not specify shape.")
-        if isinstance(initializer, Tensor) or hasattr(initializer, "_as_tensor"):
-            return initializer
-        return lambda: initializer
-    if shape is None:
-        raise ValueError(
-            f"Shape of a new variable ({name}) must be fully defined, but instead was <unknown>."
-        )
-    shape = TensorShape(shape)
-    if not shape.is_fully_defined():
-        raise ValueError(f"Shape of a new variable ({name}) must be fully defined, but instead was {shape}.")
+def _initial_value(name, shape, dtype, initializer, from_value):
+    """``(initial_value, dtype)`` for the new Variable, as TF's ``_get_single_variable`` makes them.
+
+    A value or tensor initializer gives its own dtype (None here); an Initializer is called with
+    the full shape and ``dtype``; a callable of no arguments builds the value itself.
+    """
     if initializer is None:
+        if shape is None:
+            raise ValueError(f"Variable {name} did not get an initializer, so its `shape` argument must be specified.")
         if dtype.is_floating:
             initializer = init_ops.glorot_uniform_initializer()
         elif dtype.is_integer or dtype.is_bool or dtype == dtypes.string:
             initializer = init_ops.zeros_initializer()
         else:
-            raise ValueError(f"An initializer for variable {name} of {dtype!r} is required")
-    dims = shape.as_list()
-    return lambda: initializer(dims, dtype=dtype, partition_info=None)
+            raise ValueError(f"An initializer for variable {name} of {_dtype_text(dtype)} is required")
+    if from_value:
+        return initializer, None
+    if isinstance(initializer, type):
+        initializer = initializer()
+    if shape is not None and shape.is_fully_defined():
+        dims = shape.as_list()
+        if _accepts(initializer, "partition_info"):
+            return (lambda: initializer(dims, dtype=dtype, partition_info=None)), dtype
+        return (lambda: initializer(dims, dtype=dtype)), dtype
+    if _needs_no_arguments(initializer):
+        return initializer, None
+    raise ValueError("The initializer passed is not valid. It should be a callable with no arguments and the shape "
+                     "should not be provided or an instance of `tf.keras.initializers.*' and `shape` should be "
+                     "fully defined.")
+
+
+def _needs_no_arguments(fn):
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
 
 
 def _defined_at(variable):
-    frames = [f for f in (variable.op.traceback or ()) if "/numflow/" not in f.filename.replace("\\", "/")]
-    return "".join(traceback.format_list(frames[-3:]))
+    """Where ``variable`` was made, innermost frame first, numflow's own frames left out (as TF)."""
+    frames = [f for f in reversed(variable.op.traceback or ())
+              if "/numflow/" not in f.filename.replace("\\", "/")][:5]
+    return "".join(traceback.format_list(frames))
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
@@ -243,20 +340,25 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     )
 
 
-def get_local_variable(name, shape=None, dtype=None, initializer=None, **kwargs):
-    """``get_variable`` into ``LOCAL_VARIABLES``, not trainable."""
-    kwargs.pop("trainable", None)
-    collections = list(kwargs.pop("collections", None) or []) + [GraphKeys.LOCAL_VARIABLES]
-    return get_variable(name, shape, dtype, initializer, trainable=False, collections=collections, **kwargs)
+def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=False,
+                       collections=None, caching_device=None, partitioner=None, validate_shape=True,
+                       use_resource=None, custom_getter=None, constraint=None, **kwargs):
+    """``get_variable`` into ``LOCAL_VARIABLES``, never trainable."""
+    collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
+    return get_variable(name, shape, dtype, initializer, regularizer, trainable=False, collections=collections,
+                        caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
+                        use_resource=use_resource, custom_getter=custom_getter, constraint=constraint, **kwargs)
 
 
 def _unique_scope_name(store, prefix):
+    """``prefix``, or ``prefix_1``, ``prefix_2``...: the first not open in the current scope."""
     current = store.current.name
     name = f"{current}/{prefix}" if current else prefix
-    if store.scope_counts.get(name, 0) == 0:
+    counts = store.scope_counts
+    if counts.get(name, 0) == 0:
         return prefix
     i = 1
-    while store.scope_counts.get(f"{name}_{i}", 0) > 0:
+    while counts.get(f"{name}_{i}", 0) > 0:
         i += 1
     return f"{prefix}_{i}"
 
@@ -267,71 +369,117 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                    use_resource=None, constraint=None, auxiliary_name_scope=True):
     """Open a variable scope (and a name scope for ops): names, reuse and defaults for get_variable.
 
-    ``name_or_scope`` is a name (nested under the current scope) or a VariableScope (re-entered as it
-    was, with its own name scope); with None, ``default_name`` is made unique. ``reuse=True`` is
-    inherited by nested scopes; ``AUTO_REUSE`` creates what is missing and shares what exists.
+    ``name_or_scope`` is a name (nested under the current scope) or a VariableScope, re-entered
+    with its name, settings and ``original_name_scope`` (its ops go to a new name scope named
+    after its last component, as in TF). With None, ``default_name`` is made unique.
+    ``reuse=True`` is inherited by nested scopes (``reuse=False`` means "inherit");
+    ``AUTO_REUSE`` creates what is missing and shares what exists.
+
+    >>> import numflow as tf
+    >>> with tf.Graph().as_default():
+    ...     with tf.variable_scope("model") as scope:
+    ...         pass
+    ...     with tf.variable_scope(scope), tf.variable_scope("layer"):
+    ...         assert tf.get_variable("w", [1]).name == "model/layer/w:0"
+    ...         assert tf.constant(1.0, name="c").name == "model_1/layer/c:0"
     """
     if name_or_scope is None and default_name is None:
         raise TypeError("If default_name is None then name_or_scope is required")
-    if reuse not in (None, True, False, AUTO_REUSE):
+    if reuse is False:
+        reuse = None  # False does not stop inheriting, as in TF
+    if not (reuse is None or reuse is True or reuse is AUTO_REUSE):
         raise ValueError("The reuse parameter must be True or False or None.")
-    if name_or_scope is None and reuse is True:
-        raise ValueError("reuse=True cannot be used without a name_or_scope")
+    if not isinstance(auxiliary_name_scope, bool):
+        raise TypeError(f"The auxiliary_name_scope must be `True` or `False`, while get {auxiliary_name_scope}")
     graph = get_default_graph()
     for v in values or ():
         g = getattr(v, "graph", None)
         if g is not None:
             graph = g
             break
-    with graph.as_default():
-        store = _store(graph)
-        old = store.current
-        if isinstance(name_or_scope, VariableScope):
-            base = name_or_scope
-            full_name = base.name
-            name_scope_name = base.original_name_scope or None
-            new_reuse = reuse if reuse else base.reuse
-        else:
-            short = name_or_scope if name_or_scope is not None else _unique_scope_name(store, default_name)
-            base = old
-            full_name = f"{old.name}/{short}" if old.name else short
-            name_scope_name = short if name_or_scope is not None else default_name
-            new_reuse = reuse or old.reuse  # reuse=True is inherited by every nested scope
-        store.scope_counts[full_name] = store.scope_counts.get(full_name, 0) + 1
-        for key in [k for k in store.scope_counts if k.startswith(full_name + "/")]:
-            store.scope_counts[key] = 0
-        with contextlib.ExitStack() as stack:
-            if isinstance(name_or_scope, VariableScope):
-                ns = stack.enter_context(graph.name_scope(name_scope_name)) if name_scope_name else ""
+    with graph.as_default(), contextlib.ExitStack() as stack:
+        if not auxiliary_name_scope:
+            current = graph.get_name_scope()
+            stack.enter_context(graph.name_scope(current + "/" if current else ""))
+            entered = current + "/" if current else ""
+        if name_or_scope is not None:
+            if not isinstance(name_or_scope, VariableScope | str):
+                raise TypeError("VariableScope: name_or_scope must be a string or VariableScope.")
+            is_scope = isinstance(name_or_scope, VariableScope)
+            ns_name = name_or_scope.name.split("/")[-1] if is_scope else name_or_scope
+            if auxiliary_name_scope and ns_name:
+                entered = stack.enter_context(graph.name_scope(ns_name))
             elif auxiliary_name_scope:
-                ns = stack.enter_context(graph.name_scope(name_scope_name))
-            else:
-                ns = old.original_name_scope
-            store.current = VariableScope(
-                new_reuse, name=full_name,
-                initializer=initializer if initializer is not None else base.initializer,
-                regularizer=regularizer if regularizer is not None else base.regularizer,
-                caching_device=caching_device if caching_device is not None else base.caching_device,
-                partitioner=partitioner if partitioner is not None else base.partitioner,
-                custom_getter=_compose(custom_getter, base.custom_getter),
-                name_scope=ns, dtype=dtype if dtype is not None else base.dtype,
-                use_resource=use_resource if use_resource is not None else base.use_resource,
-                constraint=constraint if constraint is not None else base.constraint,
-            )
-            try:
-                yield store.current
-            finally:
-                store.current = old
+                entered = None  # the root scope, or "": no name scope of its own
+            old_name_scope = name_or_scope.original_name_scope if is_scope else entered
+            yield from _pure_variable_scope(
+                graph, name_or_scope, reuse, old_name_scope, initializer, regularizer, caching_device,
+                partitioner, custom_getter, dtype, use_resource, constraint)
+        else:
+            if reuse is True:
+                raise ValueError("reuse=True cannot be used without a name_or_scope")
+            if auxiliary_name_scope:
+                entered = stack.enter_context(graph.name_scope(default_name))
+            unique = _unique_scope_name(_store(graph), default_name)
+            yield from _pure_variable_scope(
+                graph, unique, None, entered, initializer, regularizer, caching_device, partitioner,
+                custom_getter, dtype, use_resource, constraint)
 
 
-def _compose(inner, outer):
-    if inner is None or outer is None:
-        return inner or outer
+def _pure_variable_scope(graph, name_or_scope, reuse, old_name_scope, initializer, regularizer, caching_device,
+                         partitioner, custom_getter, dtype, use_resource, constraint):
+    """Make the new VariableScope current for the block (a generator: one yield); names no name scope."""
+    store = _store(graph)
+    old = store.current
+    if isinstance(name_or_scope, VariableScope):
+        base, new_name = name_or_scope, name_or_scope.name
+        new_reuse = reuse if reuse else base.reuse
+        name_scope = base.original_name_scope
+        store.scope_counts[new_name] = store.scope_counts.get(new_name, 0) + 1
+        saved_counts = dict(store.scope_counts)
+    else:
+        base = old
+        new_name = f"{old.name}/{name_or_scope}" if old.name else name_or_scope
+        new_reuse = reuse or old.reuse  # reuse=True is inherited by every nested scope
+        name_scope = name_or_scope if old_name_scope is None else old_name_scope
+    scope = VariableScope(
+        new_reuse, name=new_name,
+        initializer=base.initializer if initializer is None else initializer,
+        regularizer=base.regularizer if regularizer is None else regularizer,
+        caching_device=base.caching_device if caching_device is None else caching_device,
+        partitioner=base.partitioner if partitioner is None else partitioner,
+        custom_getter=_wrap_custom_getter(custom_getter, base.custom_getter),
+        name_scope=name_scope, dtype=base.dtype if dtype is None else dtype,
+        use_resource=base.use_resource if use_resource is None else use_resource,
+        constraint=constraint,  # not inherited, as in TF
+    )
+    if not isinstance(name_or_scope, VariableScope):
+        store.scope_counts[new_name] = store.scope_counts.get(new_name, 0) + 1
+    store.current = scope
+    try:
+        yield scope
+    finally:
+        if store.current is not scope:
+            raise RuntimeError("Improper nesting of variable_scope.")
+        if isinstance(name_or_scope, VariableScope):
+            store.scope_counts = saved_counts
+        else:  # scopes opened inside may be opened again with the same names
+            prefix = new_name + "/"
+            for key in store.scope_counts:
+                if key.startswith(prefix):
+                    store.scope_counts[key] = 0
+        store.current = old
 
-    def composed(getter, *args, **kwargs):
-        return inner(lambda *a, **k: outer(getter, *a, **k), *args, **kwargs)
 
-    return composed
+def _wrap_custom_getter(custom_getter, old_getter):
+    """``custom_getter`` calling ``old_getter`` (the enclosing scope's) as its getter, as TF nests them."""
+    if custom_getter is None or old_getter is None:
+        return custom_getter if custom_getter is not None else old_getter
+
+    def wrapped(getter, *args, **kwargs):
+        return custom_getter(lambda *a, **k: old_getter(getter, *a, **k), *args, **kwargs)
+
+    return wrapped
 
 
 variable_op_scope = variable_scope
