@@ -60,6 +60,16 @@ def _read_pool():
         return _pool
 
 
+def _forget_pool_in_child():
+    # A forked child has the pool object but not its threads: work submitted there would never run.
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
+
+
 def _pread_into(fd, view, offset, path):
     """Fill ``view`` from ``offset`` of ``fd``; OutOfRangeError if the file ends first."""
     got, size = 0, view.nbytes
@@ -94,8 +104,11 @@ def _read_with_crc(fd, offset, flat, path):
     if size < _PARALLEL_MIN:
         return _read_span(fd, offset, flat, path)
     starts = range(0, size, _PIECE)
-    pool = _read_pool()
-    futures = [pool.submit(_read_span, fd, offset + s, flat[s:s + _PIECE], path) for s in starts]
+    try:
+        pool = _read_pool()
+        futures = [pool.submit(_read_span, fd, offset + s, flat[s:s + _PIECE], path) for s in starts]
+    except RuntimeError:  # the interpreter is shutting down: no new threads
+        return _read_span(fd, offset, flat, path)
     crc = 0
     try:
         for start, future in zip(starts, futures, strict=True):

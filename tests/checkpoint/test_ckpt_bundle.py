@@ -242,3 +242,18 @@ def test_reader_context_and_container_protocol(tmp_path):
         assert "a" in reader and "c" not in reader and list(reader) == ["a", "b"] and len(reader) == 2
         assert reader.get_tensor("a") == 1
     assert reader.get_tensor("b") == 2  # reopens the data file after close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_large_reads_work_in_a_forked_child(tmp_path):
+    prefix = write_bundle(tmp_path / "m", {"big": np.ones(5 << 20, np.float32)})
+    assert BundleReader(prefix).get_tensor("big").sum() == 5 << 20  # starts the parent's read threads
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        import signal
+
+        signal.alarm(30)
+        ok = BundleReader(prefix).get_tensor("big").sum() == 5 << 20
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
