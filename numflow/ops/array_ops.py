@@ -477,6 +477,8 @@ def _check_axis(axis, bound):
 def stack(values, axis=0, name="stack"):
     """``values`` (tensors of one shape) joined along a new dimension ``axis`` (op ``Pack``)."""
     graph = get_default_graph()
+    if is_tensor(values):
+        return convert_to_tensor(values)
     if axis == 0 and not _contains_tensor(list(values)):
         return convert_to_tensor(values, name=name or "stack")
     with graph.name_scope(name or "stack") as scope:

@@ -349,7 +349,7 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
     with get_default_graph().name_scope(name or "softmax_cross_entropy_with_logits") as scope:
         logits = convert_to_tensor(logits, name="logits")
         labels = convert_to_tensor(labels, name="labels")
-        if labels.dtype.base_dtype != logits.dtype.base_dtype and labels.dtype.base_dtype in FLOATS:
+        if labels.dtype.base_dtype != logits.dtype.base_dtype:
             labels = cast(labels, logits.dtype)
         rank = logits.shape.ndims
         if rank == 0:

@@ -197,9 +197,10 @@ def test_cross_entropy_static_shapes():
     np.testing.assert_allclose(value, np.full((2, 5), np.log(10)), rtol=1e-6)
 
 
-def test_labels_in_another_float_dtype_are_cast_to_the_logits_dtype():
-    loss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.constant([[0.0, 1.0]], tf.float64),
-                                                      logits=[[1.0, 2.0]])
+@pytest.mark.parametrize("labels", [lambda: tf.constant([[0.0, 1.0]], tf.float64), lambda: [[0, 1]],
+                                    lambda: tf.constant([[0, 1]])])
+def test_labels_of_another_dtype_are_cast_to_the_logits_dtype(labels):
+    loss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels(), logits=[[1.0, 2.0]])
     assert loss.dtype == tf.float32
     np.testing.assert_allclose(_run(loss), [0.31326166], rtol=1e-6)
 
