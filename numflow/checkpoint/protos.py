@@ -44,19 +44,37 @@ def _varint_field(number, value):
 
 
 def iter_fields(buf):
-    """Yield (field number, wire type, value) for each field of a serialized message.
+    """The (field number, wire type, value) triples of a serialized message, in order.
 
     Varint and fixed values are ints, length-delimited values are bytes.
+
+    Raises
+    ------
+    ProtoError
+        For truncated fields, overlong varints, field number 0 and group wire types.
     """
+    fields = []
     pos, end = 0, len(buf)
     try:
         while pos < end:
-            key, pos = decode_varint(buf, pos, end)
+            key = buf[pos]
+            if key < 0x80:
+                pos += 1
+            else:
+                key, pos = decode_varint(buf, pos, end)
             number, wire_type = key >> 3, key & 7
             if number == 0:
                 raise ProtoError("field number 0")
             if wire_type == _VARINT:
-                value, pos = decode_varint(buf, pos, end)
+                if pos < end and buf[pos] < 0x80:
+                    value, pos = buf[pos], pos + 1
+                else:
+                    value, pos = decode_varint(buf, pos, end)
+            elif wire_type == _LEN:
+                length, pos = decode_varint(buf, pos, end)
+                if pos + length > end:
+                    raise ProtoError("truncated length-delimited field")
+                value, pos = bytes(buf[pos:pos + length]), pos + length
             elif wire_type == _FIXED32:
                 if pos + 4 > end:
                     raise ProtoError("truncated fixed32")
@@ -65,16 +83,12 @@ def iter_fields(buf):
                 if pos + 8 > end:
                     raise ProtoError("truncated fixed64")
                 value, pos = int.from_bytes(buf[pos:pos + 8], "little"), pos + 8
-            elif wire_type == _LEN:
-                length, pos = decode_varint(buf, pos, end)
-                if pos + length > end:
-                    raise ProtoError("truncated length-delimited field")
-                value, pos = bytes(buf[pos:pos + length]), pos + length
             else:
                 raise ProtoError(f"unsupported wire type {wire_type}")
-            yield number, wire_type, value
+            fields.append((number, wire_type, value))
     except ValueError as exc:
         raise ProtoError(str(exc)) from None
+    return fields
 
 
 def _packed_varints(buf):
@@ -155,7 +169,7 @@ class BundleEntry:
     dim_names: tuple = field(default=(), repr=False)
 
     def encode(self):
-        shape = b"".join(_len_field(2, _varint_field(1, dim)) for dim in self.shape)
+        shape = b"".join(_len_field(2, _varint_field(1, dim)) for dim in self.shape) if self.shape else b""
         out = _varint_field(1, self.dtype) + _len_field(2, shape)
         out += _varint_field(3, self.shard_id) + _varint_field(4, self.offset) + _varint_field(5, self.size)
         if self.crc32c:
