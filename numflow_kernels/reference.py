@@ -1,8 +1,9 @@
 """NumPy kernels for every op: the living spec that the other kernels are tested against.
 
 Each is registered under the device type ``"reference"``; the CPU device runs them for op types
-without a Numba kernel of their own. A kernel returns a fresh array or one of its inputs unchanged;
-it never writes into an input.
+without a Numba kernel of their own. A kernel returns a fresh array, one of its inputs unchanged, or
+a view of one (Reshape, ExpandDims, Squeeze); it never writes into an input. The nn ops' kernels are
+in ``reference_nn.py``.
 """
 
 import numpy as np
@@ -241,17 +242,16 @@ def range_(ctx, start, limit, delta):
     if delta == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0")
     if (delta > 0 and start > limit) or (delta < 0 and start < limit):
-        relation = "<=" if delta > 0 else ">="
+        relation, sign = ("<=", ">") if delta > 0 else (">=", "<")
         raise errors.InvalidArgumentError(
-            None, None, f"Requires start {relation} limit when delta {'>' if delta > 0 else '<'} 0: {start}/{limit}"
+            None, None, f"Requires start {relation} limit when delta {sign} 0: {start}/{limit}"
         )
     if np.issubdtype(start.dtype, np.integer):
         n = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
     else:
         n = int(np.ceil(np.abs((limit - start) / delta)))
-    if np.issubdtype(start.dtype, np.integer):
-        return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype)
-    return start + np.arange(n, dtype=start.dtype) * delta
+    # start + i * delta in the output dtype, as TensorFlow computes each element (not a running sum).
+    return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype, copy=False)
 
 
 # -- array ops ----------------------------------------------------------------------------------

@@ -29,12 +29,8 @@ def _same_shape(allowed, param):
     return infer
 
 
-def _declare(op_type, infer):
-    declare(op_type)(infer)
-
-
-_declare("Relu", _same_shape(REAL, "features"))
-_declare("Relu6", _same_shape(REAL, "features"))
+declare("Relu")(_same_shape(REAL, "features"))
+declare("Relu6")(_same_shape(REAL, "features"))
 
 
 def _unary(op_type, x, name, param):
@@ -61,8 +57,8 @@ def _softmax_infer(op):
     return [(x.dtype, x.shape)]
 
 
-_declare("Softmax", _softmax_infer)
-_declare("LogSoftmax", _softmax_infer)
+declare("Softmax")(_softmax_infer)
+declare("LogSoftmax")(_softmax_infer)
 
 
 def _swap_perm(rank, axis):
@@ -115,7 +111,7 @@ def _l2_loss_infer(op):
     return [(op.inputs[0].dtype, TensorShape([]))]
 
 
-_declare("L2Loss", _l2_loss_infer)
+declare("L2Loss")(_l2_loss_infer)
 
 
 def l2_loss(t, name=None):
@@ -141,7 +137,7 @@ def _bias_add_infer(op):
     return [(value.dtype, TensorShape(dims))]
 
 
-_declare("BiasAdd", _bias_add_infer)
+declare("BiasAdd")(_bias_add_infer)
 
 
 def _bias_format(data_format):
@@ -214,7 +210,7 @@ def _conv2d_infer(op):
     return [(x.dtype, TensorShape(dims))]
 
 
-_declare("Conv2D", _conv2d_infer)
+declare("Conv2D")(_conv2d_infer)
 
 
 def _sequence(value, name, nchw):
@@ -318,8 +314,8 @@ def _sparse_xent_infer(op):
     return [(logits.dtype, TensorShape([batch])), (logits.dtype, TensorShape([batch, ld[1]]))]
 
 
-_declare("SoftmaxCrossEntropyWithLogits", _xent_infer)
-_declare("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer)
+declare("SoftmaxCrossEntropyWithLogits")(_xent_infer)
+declare("SparseSoftmaxCrossEntropyWithLogits")(_sparse_xent_infer)
 
 
 def _flatten_outer_dims(x):
