@@ -327,6 +327,15 @@ def is_variable_initialized(variable):
     return state_ops.is_variable_initialized(variable)
 
 
+def _variables_or_refs(var_list):
+    """``var_list``, by default the global and local variables, else (as TF) every variable op's ref."""
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+        if not var_list:
+            var_list = [op.outputs[0] for op in get_default_graph().get_operations() if op.type == "VariableV2"]
+    return var_list
+
+
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
     """A 1-D string tensor: the names (as bytes) of the variables of ``var_list`` not yet initialized.
 
@@ -334,15 +343,12 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
     """
     from numflow.variables import ops as variable_ops
 
-    if var_list is None:
-        var_list = global_variables() + local_variables()
-    return variable_ops.report_uninitialized(var_list, name)
+    return variable_ops.report_uninitialized(_variables_or_refs(var_list), name)
 
 
 def assert_variables_initialized(var_list=None):
-    """An op failing with FailedPreconditionError when a variable of ``var_list`` is not initialized."""
+    """A tensor (the variables' ranks) whose evaluation fails with FailedPreconditionError at the read of
+    the first uninitialized variable of ``var_list``; None when there are no variables."""
     from numflow.variables import ops as variable_ops
 
-    if var_list is None:
-        var_list = global_variables() + local_variables()
-    return variable_ops.assert_initialized(var_list)
+    return variable_ops.assert_initialized(_variables_or_refs(var_list))

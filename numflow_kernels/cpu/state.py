@@ -20,14 +20,6 @@ def report_uninitialized(ctx, *refs):
     return np.array(names, dtype=object)
 
 
-@register("AssertVariablesInitialized")
-def assert_initialized(ctx, *refs):
-    for ref in refs:
-        if ref.value is None:
-            raise ref.uninitialized_error()
-    return ()
-
-
 @register("IsVariableInitialized")
 def is_initialized(ctx, ref):
     return np.array(ref.value is not None)

@@ -281,3 +281,103 @@ def test_iterating_over_a_variable_is_a_type_error():
         list(v)
     with pytest.raises(TypeError, match="has no len"):
         len(v)
+
+
+# -- collections and initialization ---------------------------------------------------------------
+def test_default_and_custom_collections():
+    a = tf.Variable(1.0, name="a")
+    b = tf.Variable(1.0, name="b", trainable=False)
+    c = tf.get_variable("c", [1], collections=[tf.GraphKeys.LOCAL_VARIABLES])
+    d = tf.get_variable("d", shape=(), trainable=False)
+    e = tf.get_variable("e", [1], collections=[tf.GraphKeys.MODEL_VARIABLES, tf.GraphKeys.GLOBAL_VARIABLES])
+    f = tf.Variable(1.0, name="f", collections=[])
+    g = tf.Variable(1.0, name="g", collections=("x", "y"))
+    assert tf.global_variables() == [a, b, d, e] and tf.get_collection(tf.GraphKeys.VARIABLES) == [a, b, d, e]
+    assert tf.trainable_variables() == [a, c, e, f, g]
+    assert tf.local_variables() == [c] and tf.model_variables() == [e]
+    assert tf.get_collection("x") == [g] == tf.get_collection("y")
+    assert (f.trainable, b.trainable, c.trainable, d.trainable) == (True, False, True, False)
+    tf.add_to_collection("my_collection_name", c)
+    tf.add_to_collections(["p", "q"], c)
+    assert tf.get_collection("my_collection_name") == [c] == tf.get_collection("q")
+    assert tf.get_collection("missing") == []
+
+
+def test_get_collection_scope_is_a_regex_matched_from_the_start_of_names():
+    with tf.variable_scope("foo"):
+        a = tf.get_variable("a", [1])
+        with tf.variable_scope("bar"):
+            b = tf.get_variable("b", [1])
+    with tf.variable_scope("foobar"):
+        c = tf.get_variable("c", [1])
+    d = tf.get_variable("xfoo", [1])
+    tf.add_to_collection(tf.GraphKeys.GLOBAL_VARIABLES, 3)  # items without a name never match a scope
+    key = tf.GraphKeys.GLOBAL_VARIABLES
+    assert tf.get_collection(key, scope="foo") == [a, b, c]
+    assert tf.get_collection(key, scope="foo/") == [a, b]
+    assert tf.get_collection(key, scope="foo.*b") == [b, c]
+    assert tf.get_collection(key, scope=".*foo") == [a, b, c, d]
+    assert tf.global_variables("foo/bar") == [b] and tf.trainable_variables("foobar") == [c]
+
+
+def test_initializer_ops_are_named_as_in_tf():
+    a = tf.Variable(1.0, name="a")
+    b = tf.get_variable("b", [1], collections=[tf.GraphKeys.LOCAL_VARIABLES])
+    inits = [tf.global_variables_initializer(), tf.local_variables_initializer(), tf.variables_initializer([]),
+             tf.variables_initializer([a, b], name="both"), tf.initialize_all_variables()]
+    assert [(i.name, i.type) for i in inits] == [("init", "NoOp"), ("init_1", "NoOp"), ("init_2", "NoOp"),
+                                                 ("both", "NoOp"), ("init_3", "NoOp")]
+    assert [sorted(c.name for c in i.control_inputs) for i in inits] == [
+        ["a/Assign"], ["b/Assign"], [], ["a/Assign", "b/Assign"], ["a/Assign"]]
+
+
+def test_report_uninitialized_variables_lists_names_as_bytes():
+    a = tf.Variable(1.0, name="a")
+    with tf.variable_scope("s"):
+        tf.get_variable("b", [1])
+    tf.get_local_variable("c", [1])
+    report, only_a, none = (tf.report_uninitialized_variables(), tf.report_uninitialized_variables([a]),
+                            tf.report_uninitialized_variables([]))
+    assert (report.name, report.dtype, report.shape.as_list()) == (
+        "report_uninitialized_variables/boolean_mask/GatherV2:0", tf.string, [None])
+    assert (only_a.name, none.name, none.shape.as_list()) == (
+        "report_uninitialized_variables_1/boolean_mask/GatherV2:0", "report_uninitialized_variables_2/Const:0", [0])
+    with tf.Session() as sess:
+        assert sess.run(report).tolist() == [b"a", b"s/b", b"c"]
+        sess.run(a.initializer)
+        assert sess.run(report).tolist() == [b"s/b", b"c"] and sess.run(only_a).tolist() == []
+        sess.run(tf.local_variables_initializer())
+        assert sess.run(report).tolist() == [b"s/b"] and sess.run(none).dtype == object
+
+
+def test_is_variable_initialized_and_assert_variables_initialized():
+    a = tf.Variable(1.0, name="a")
+    b = tf.Variable([1.0, 2.0], name="b")
+    check = tf.is_variable_initialized(a)
+    assert (check.name, check.dtype, check.shape.as_list()) == ("IsVariableInitialized:0", tf.bool, [])
+    both, only_a = tf.assert_variables_initialized(), tf.assert_variables_initialized([a])
+    assert (both.name, only_a.name) == ("stack:0", "Rank_2:0")
+    with tf.Session() as sess:
+        assert not sess.run(check)
+        sess.run(a.initializer)
+        assert sess.run(check) and sess.run(only_a) == 0
+        with pytest.raises(tf.errors.FailedPreconditionError, match="Attempting to use uninitialized value b") as e:
+            sess.run(both)
+        assert e.value.op.name == "b/read"
+        sess.run(b.initializer)
+        assert sess.run(both).tolist() == [0, 1]
+    tf.reset_default_graph()
+    assert tf.assert_variables_initialized() is None
+
+
+def test_two_local_sessions_hold_separate_values():
+    v = tf.Variable(1.0, name="v")
+    with tf.Session() as s1, tf.Session() as s2:
+        s1.run(v.initializer)
+        s1.run(v.assign(5.0))
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            s2.run(v)
+        s2.run(v.initializer)
+        assert (s1.run(v), s2.run(v)) == (5.0, 1.0)
+    with tf.Session() as s3:  # a closed session's values are gone
+        assert not s3.run(tf.is_variable_initialized(v))
