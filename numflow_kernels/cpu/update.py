@@ -22,7 +22,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from numflow_kernels import philox
+from numflow_kernels import portable
 from numflow_kernels.parallel import PARALLEL_THRESHOLD, launch, launch_lock, twin
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
@@ -50,12 +50,12 @@ def _sub(dst, src):
 
 def _add_f16(dst, src):
     for i in prange(dst.shape[0]):
-        dst[i] = philox.add_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+        dst[i] = portable.add_f16_bits(np.int64(dst[i]), np.int64(src[i]))
 
 
 def _sub_f16(dst, src):
     for i in prange(dst.shape[0]):
-        dst[i] = philox.sub_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+        dst[i] = portable.sub_f16_bits(np.int64(dst[i]), np.int64(src[i]))
 
 
 @numba.njit(nogil=True, cache=True)
@@ -118,7 +118,7 @@ def _scatter_add_f16(ref, indices, updates):
         for k in range(indices.shape[0]):
             row = indices[k]
             for j in range(lo, hi):
-                ref[row, j] = philox.add_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
+                ref[row, j] = portable.add_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
     return -1
 
 
@@ -132,7 +132,7 @@ def _scatter_sub_f16(ref, indices, updates):
         for k in range(indices.shape[0]):
             row = indices[k]
             for j in range(lo, hi):
-                ref[row, j] = philox.sub_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
+                ref[row, j] = portable.sub_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
     return -1
 
 

@@ -2,7 +2,7 @@
 
 Same functions, arguments and results as ``numflow_kernels.cpu.update``, on Numba device arrays,
 and the same values bit for bit: elementwise ops are IEEE adds (float16 through uint16 views and
-philox.py's rounding helpers, as on the CPU); a scatter gives each thread one column and walks
+portable.py's rounding helpers, as on the CPU); a scatter gives each thread one column and walks
 the indices in order, so repeated indices add in the CPU's order, with no float atomics.
 
 A scatter first checks every index on the device and copies one integer back (a synchronization)

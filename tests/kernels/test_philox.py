@@ -1,4 +1,4 @@
-"""Philox4x32-10 and the scalar arithmetic of philox.py: known answers, glibc's logf/sincosf, halves."""
+"""Philox4x32-10 and portable.py's float math: known answers, glibc's logf/sincosf, halves."""
 
 import math
 import platform
@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from numflow_kernels import philox as P
+from numflow_kernels import portable
 
 U = np.uint64
 
@@ -55,7 +56,7 @@ def test_uint_conversions_match_tensorflows_bit_tricks():
 def _logf_both(x):
     mine, libm = np.empty_like(x), np.empty_like(x)
     for i in range(x.shape[0]):
-        mine[i] = P.logf(x[i])
+        mine[i] = portable.logf(x[i])
         libm[i] = math.log(x[i])  # Numba calls the C library's logf for float32
     return mine, libm
 
@@ -64,7 +65,7 @@ def _logf_both(x):
 def _sincosf_both(x):
     mine, libm = np.empty((2, x.shape[0]), np.float32), np.empty((2, x.shape[0]), np.float32)
     for i in range(x.shape[0]):
-        mine[0, i], mine[1, i] = P.sincosf(x[i])
+        mine[0, i], mine[1, i] = portable.sincosf(x[i])
         libm[0, i], libm[1, i] = math.sin(x[i]), math.cos(x[i])
     return mine, libm
 
@@ -91,7 +92,7 @@ def test_logf_and_sincosf_are_glibcs_on_box_mullers_inputs():
 def _to_half(x):
     out = np.empty(x.shape[0], np.uint16)
     for i in range(x.shape[0]):
-        out[i] = P.f32_to_f16_bits(x[i])
+        out[i] = portable.f32_to_f16_bits(x[i])
     return out
 
 
@@ -99,7 +100,7 @@ def _to_half(x):
 def _from_half(h):
     out = np.empty(h.shape[0], np.float32)
     for i in range(h.shape[0]):
-        out[i] = P.f16_bits_to_f32(np.int64(h[i]))
+        out[i] = portable.f16_bits_to_f32(np.int64(h[i]))
     return out
 
 
@@ -117,7 +118,7 @@ def test_half_conversions_round_to_nearest_even_as_numpy():
     finite = ~np.isnan(values)
     np.testing.assert_array_equal(_from_half(halves)[finite].view(np.uint32), values[finite].view(np.uint32))
     assert np.isnan(_from_half(np.uint16([0x7E00]))[0])
-    assert P.f32_to_f16_bits(np.float32(np.nan)) & 0x7C00 == 0x7C00
+    assert portable.f32_to_f16_bits(np.float32(np.nan)) & 0x7C00 == 0x7C00
 
 
 def test_host_arguments_round_in_the_output_dtype():
