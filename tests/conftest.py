@@ -12,6 +12,7 @@ Build them with the ``test_ops`` fixture: ``test_ops.barrier(x, barrier)``.
 """
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
@@ -40,6 +41,7 @@ def _declare_test_ops():
     @_kernel_registry.register("NfTestBarrier")
     def _barrier(ctx, x):
         ctx.attrs["barrier"].wait(timeout=BARRIER_TIMEOUT_S)
+        time.sleep(0.001)  # real work: the executor hands only ops this costly to other threads
         return x
 
     @_kernel_registry.register("NfTestFail")

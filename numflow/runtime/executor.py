@@ -17,14 +17,18 @@ unit's steps in order and report ``(unit, error)`` through a queue. Values need 
 written by exactly one step, before any step that reads it is started (the queue hand-off orders
 the write before the read).
 
-Ready policy: when one unit is ready and nothing is running, the caller's thread runs it inline
-(no hand-off); otherwise every ready unit goes to the pool. A plan of one chain therefore runs
-entirely on the caller's thread. The first error stops new submissions; the run waits for units
-already running, then raises that error, so no worker is left writing into a finished run.
+Ready policy: the ready units whose last run took longer than a hand-off costs
+(``INLINE_SECONDS``) go to the pool first; then the caller's thread runs the cheap ones itself
+(and one expensive unit too when nothing else is ready or running). Each unit's run time is
+measured as it runs. When a run finds at most one unit worth a thread, the plan's next runs go
+through every unit on the caller's thread, still timed, until two units become expensive again
+(the batch grew, say). The first error stops new submissions; the run waits for units already
+running, then raises that error, so no worker is left writing into a finished run.
 
-Worked example: ``c = a + b`` with ``a``, ``b`` constants. Units: U0=[a], U1=[b], U2=[c];
-pending = [0, 0, 2]; ready = [U0, U1]. Both go to the pool. U0 reports: pending[U2] = 1. U1
-reports: pending[U2] = 0, ready = [U2], nothing running, so the caller runs U2 inline. Done.
+Worked example: ``c = a + b`` with ``a = square(x)`` and ``b = square(y)`` on large fed arrays.
+Units: U0=[a], U1=[b], U2=[c]; pending = [0, 0, 2]; ready = [U0, U1], not yet measured, so both
+count as expensive. U0 goes to the pool and the caller runs U1 itself: pending[U2] = 1. U0
+reports: pending[U2] = 0, ready = [U2], and the caller runs U2. Done, with a and b at once.
 
 Hooks (``start``, ``pre_op``, ``post_op``, ``finish``) are objects passed to ``run``; a run without
 hooks takes a loop with no hook checks at all.
@@ -33,8 +37,13 @@ hooks takes a loop with no hook checks at all.
 import errno
 import queue
 from concurrent.futures import Executor, Future
+from time import perf_counter
 
 from numflow.framework import errors
+
+# A unit that ran faster than this is run by the scheduling thread itself: a hand-off to a pool
+# thread and back costs about as much.
+INLINE_SECONDS = 50e-6
 
 
 class SyncExecutor(Executor):
@@ -60,6 +69,8 @@ def run(plan, values, pool, hooks=()):
     if not hooks:
         if plan.serial or pool is None:
             _run_unit(plan, values)
+        elif plan.measured_serial:
+            _run_units_timed(plan, values)
         else:
             _schedule(plan, values, pool, _run_unit)
         return
@@ -87,24 +98,33 @@ def _schedule(plan, values, pool, run_unit):
 
     def work(unit):
         try:
+            start = perf_counter()
             run_unit(unit, values)
+            unit.seconds = perf_counter() - start
             done.put((unit, None))
         except BaseException as e:  # noqa: BLE001 - reported to the scheduling thread
             done.put((unit, e))
 
     while ready or running:
         while ready and failure is None:
-            unit = ready.pop()
-            if not ready and not running:
+            # Hand the expensive units to the pool first, so none waits behind work done inline.
+            inline = [u for u in ready if u.seconds < INLINE_SECONDS]
+            handed = [u for u in ready if u.seconds >= INLINE_SECONDS]
+            ready.clear()
+            if handed and not inline and not running:
+                inline.append(handed.pop())
+            for unit in handed:
+                pool.submit(work, unit)
+                running += 1
+            for unit in inline:
                 try:
+                    start = perf_counter()
                     run_unit(unit, values)
+                    unit.seconds = perf_counter() - start
                 except BaseException as e:  # noqa: BLE001
                     failure = e
                     break
                 _release(unit, pending, ready)
-            else:
-                pool.submit(work, unit)
-                running += 1
         if failure is not None:
             ready.clear()
         if running:
@@ -116,6 +136,23 @@ def _schedule(plan, values, pool, run_unit):
                 _release(unit, pending, ready)
     if failure is not None:
         raise failure
+    plan.measured_serial = _few_expensive(plan)
+
+
+def _run_units_timed(plan, values):
+    """Run every unit on the caller's thread, timing each, until two become worth a thread each.
+
+    Changes ``plan.measured_serial`` when the timings say so.
+    """
+    for unit in plan.units:
+        start = perf_counter()
+        _run_unit(unit, values)
+        unit.seconds = perf_counter() - start
+    plan.measured_serial = _few_expensive(plan)
+
+
+def _few_expensive(plan):
+    return sum(u.seconds >= INLINE_SECONDS for u in plan.units) <= 1
 
 
 def _release(unit, pending, ready):

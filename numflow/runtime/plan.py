@@ -49,7 +49,7 @@ class Step:
 class Unit:
     """A chain of steps run one after another on one thread."""
 
-    __slots__ = ("steps", "successors", "num_deps", "index", "cheap")
+    __slots__ = ("steps", "successors", "num_deps", "index", "cheap", "seconds")
 
     def __init__(self, index):
         self.index = index
@@ -57,15 +57,18 @@ class Unit:
         self.successors = []
         self.num_deps = 0
         self.cheap = True
+        self.seconds = 0.0  # how long its last run took (infinite until measured, unless cheap)
 
 
 class Plan:
     """``serial``: True when running units at once cannot pay for the hand-offs, because at most one
     unit does more than trivial work (see ``_is_cheap``): the caller's thread then runs every step.
+    ``measured_serial``: for the other plans, whether the last run found at most one unit worth
+    handing to another thread (the executor keeps it up to date).
     """
 
-    __slots__ = ("steps", "units", "roots", "serial", "num_slots", "feed_slots", "fetch_slots", "fetch_fed",
-                 "graph_version", "placements")
+    __slots__ = ("steps", "units", "roots", "serial", "measured_serial", "num_slots", "feed_slots",
+                 "fetch_slots", "fetch_fed", "graph_version", "placements")
 
 
 # Below this many output elements an op's work costs less than handing it to another thread.
@@ -132,6 +135,9 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     plan.steps = steps
     plan.units, plan.roots = _chains(sub, steps)
     plan.serial = sum(not u.cheap for u in plan.units) <= 1
+    plan.measured_serial = False
+    for unit in plan.units:
+        unit.seconds = 0.0 if unit.cheap else float("inf")
     plan.num_slots = discard + 1
     plan.feed_slots = [slot_of[t] for t in feed_tensors]
     plan.fetch_slots = [slot_of[t] for t in fetch_tensors]

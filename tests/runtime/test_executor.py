@@ -240,7 +240,8 @@ def test_a_thread_pool_runs_independent_branches_on_its_threads(graph, test_ops)
             sess.run(sink)
         pool_threads = {t.ident for t in threading.enumerate() if t.name.startswith("injected")}
     branch_threads = {thread for name, thread in log if name.startswith("branch")}
-    assert branch_threads and branch_threads <= pool_threads
+    # One branch may run on the calling thread, which would otherwise sit waiting.
+    assert branch_threads & pool_threads and branch_threads <= pool_threads | {threading.get_ident()}
 
 
 @pytest.mark.parametrize("failing", [0, 3, 5])
