@@ -581,9 +581,7 @@ class Graph:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
             if t._op._graph is not self:
-                raise ValueError(
-                    f"Tensor {t.name} must be from the same graph as the op being created ({op_type})."
-                )
+                raise ValueError(_other_graph_message(t, inputs, self, op_type))
             input_ops.append(t._op)
         if name and name.endswith("/"):
             name = name[:-1]
@@ -728,6 +726,15 @@ def _attr_text(value):
 def _output_dtype(dtype, is_ref):
     dtype = _dtypes.as_dtype(dtype)
     return dtype._as_ref if is_ref else dtype.base_dtype
+
+
+def _other_graph_message(tensor, inputs, graph, op_type):
+    """TF's words for an input from another graph, naming an input that is in ``graph`` if any."""
+    same = next((t for t in inputs if isinstance(t, Tensor) and t._op._graph is graph), None)
+    if same is None:
+        return f"{tensor} must be from the same graph as the op being created ({op_type}), graph {graph!r}."
+    return (f"{tensor} must be from the same graph as {same} (graphs are {tensor.graph!r} and "
+            f"{graph!r}).")
 
 
 def _creation_stack():

@@ -104,10 +104,12 @@ def test_as_graph_element_rejects_elements_of_other_graphs(graph):
 
 
 def test_inputs_from_another_graph_are_rejected(graph):
-    a = tf.constant(1.0)
+    a = tf.constant(1.0, name="a")
     with tf.Graph().as_default():
-        b = tf.constant(1.0)
-    with pytest.raises(ValueError, match="must be from the same graph"):
+        b = tf.constant(1.0, name="b")
+    msg = (r'Tensor\("b:0", shape=\(\), dtype=float32\) must be from the same graph as '
+           r'Tensor\("a:0", shape=\(\), dtype=float32\) \(graphs are ')
+    with pytest.raises(ValueError, match=msg):
         tf.add(a, b)
 
 
