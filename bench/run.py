@@ -58,11 +58,12 @@ def _params(cls):
     return names, [list(p) for p in params]
 
 
-def _repeat(cls, default, quick):
+def _repeat(cls, given, quick):
+    """Samples per case: ``--repeat`` when given, else the suite's ``repeat``, else 7; at most 3 with --quick."""
     repeat = getattr(cls, "repeat", 0)
     if isinstance(repeat, tuple | list):
         repeat = repeat[1] if len(repeat) > 1 else repeat[0]
-    repeat = repeat or default
+    repeat = given or repeat or 7
     return min(repeat, 3) if quick else repeat
 
 
@@ -174,7 +175,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small arrays, few short samples (CI)")
     parser.add_argument("--filter", default="", help="regex on 'module.Suite.method'")
-    parser.add_argument("--repeat", type=int, default=7, help="samples per case (default 7; --quick: 3)")
+    parser.add_argument("--repeat", type=int, help="samples per case (default: the suite's, else 7; --quick: 3)")
     parser.add_argument("--stat", choices=sorted(STATS), default="median",
                         help="statistic of the samples (median, as asv; min on a machine shared with other work)")
     args = parser.parse_args(argv)
@@ -204,8 +205,8 @@ def main(argv=None):
         results.update(module_results)
         if module_results and hasattr(module, "summarize"):
             summaries += module.summarize(module_results)
-    print(f"{args.stat} time per call over {args.repeat if not args.quick else 3} samples (or the suite's "
-          f"own repeat); {_versions()}" + ("; --quick" if args.quick else ""))
+    samples = "3" if args.quick else str(args.repeat) if args.repeat else "7 (or the suite's repeat)"
+    print(f"{args.stat} time per call over {samples} samples; {_versions()}" + ("; --quick" if args.quick else ""))
     print_table(rows)
     if summaries:
         print()
