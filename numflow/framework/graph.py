@@ -146,12 +146,15 @@ class Tensor:
         )
 
 
-def _operator(fn_name, reverse=False):
+def _operator(fn_name, op_name=None, reverse=False):
+    """A Python operator building ``math_ops.<fn_name>``; TF names the op after the operator (``add``)."""
+    kwargs = {"name": op_name} if op_name else {}
+
     def method(self, other):
         from numflow.ops import math_ops
 
         fn = getattr(math_ops, fn_name)
-        return fn(other, self) if reverse else fn(self, other)
+        return fn(other, self, **kwargs) if reverse else fn(self, other, **kwargs)
 
     method.__name__ = fn_name
     return method
@@ -162,8 +165,8 @@ for _name, _fn in [
     ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"), ("matmul", "matmul"),
     ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor"),
 ]:
-    setattr(Tensor, f"__{_name}__", _operator(_fn))
-    setattr(Tensor, f"__r{_name}__", _operator(_fn, reverse=True))
+    setattr(Tensor, f"__{_name}__", _operator(_fn, _name))
+    setattr(Tensor, f"__r{_name}__", _operator(_fn, _name, reverse=True))
 for _name, _fn in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
     setattr(Tensor, f"__{_name}__", _operator(_fn))
 

@@ -120,12 +120,12 @@ def _make_binary(op_type, public_name, default_name):
     return fn
 
 
-add = _make_binary("AddV2", "add", "add")
-subtract = _make_binary("Sub", "subtract", "sub")
-multiply = _make_binary("Mul", "multiply", "mul")
+add = _make_binary("AddV2", "add", "Add")
+subtract = _make_binary("Sub", "subtract", "Sub")
+multiply = _make_binary("Mul", "multiply", "Mul")
 realdiv = _make_binary("RealDiv", "realdiv", "RealDiv")
 floordiv = _make_binary("FloorDiv", "floordiv", "floordiv")
-mod = _make_binary("FloorMod", "mod", "mod")
+mod = _make_binary("FloorMod", "mod", "FloorMod")
 floormod = _make_binary("FloorMod", "floormod", "FloorMod")
 maximum = _make_binary("Maximum", "maximum", "Maximum")
 minimum = _make_binary("Minimum", "minimum", "Minimum")
@@ -142,7 +142,7 @@ logical_or = _make_binary("LogicalOr", "logical_or", "LogicalOr")
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
     """``x ** y`` elementwise (op ``Pow``); integers to negative powers fail at run time."""
-    return _binary_op("Pow", x, y, name or "pow")
+    return _binary_op("Pow", x, y, name or "Pow")
 
 
 # True division casts integers to this float type first, as TensorFlow's ``__truediv__`` does.
