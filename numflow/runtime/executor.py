@@ -40,6 +40,7 @@ from concurrent.futures import Executor, Future
 from time import perf_counter
 
 from numflow.framework import errors
+from numflow.runtime import blas
 
 # A unit that ran faster than this is run by the scheduling thread itself: a hand-off to a pool
 # thread and back costs about as much.
@@ -89,7 +90,13 @@ def run(plan, values, pool, hooks=()):
 
 
 def _schedule(plan, values, pool, run_unit):
-    """Dependency counting over ``plan.units``: the caller's thread alone changes the counts."""
+    """Dependency counting over ``plan.units``, with numpy's BLAS held to one thread meanwhile."""
+    with blas.single_threaded():
+        _count_dependencies(plan, values, pool, run_unit)
+
+
+def _count_dependencies(plan, values, pool, run_unit):
+    """Run ``plan.units`` on ``pool`` as their dependencies finish; the caller's thread alone counts."""
     pending = [u.num_deps for u in plan.units]
     ready = list(reversed(plan.roots))
     done = queue.SimpleQueue()

@@ -1,0 +1,42 @@
+"""numpy's BLAS runs one thread per op while the executor runs ops at once, and gets its count back after."""
+
+import threading
+
+import pytest
+
+import numflow as tf
+from numflow.runtime import blas
+
+threadpoolctl = pytest.importorskip("threadpoolctl")
+
+
+def _blas_threads():
+    return [c.num_threads for c in threadpoolctl.ThreadpoolController().select(user_api="blas").lib_controllers]
+
+
+class _BlasLog(list):
+    """A record op's log that also notes BLAS's thread counts when each op runs."""
+
+    def append(self, item):
+        super().append((item, _blas_threads()))
+
+
+def test_blas_is_single_threaded_only_while_a_run_schedules_ops(graph, test_ops):
+    before = _blas_threads()
+    barrier = threading.Barrier(2)
+    log = _BlasLog()
+    a = test_ops.record(test_ops.barrier(tf.constant([1.0]), barrier, name="left"), log)
+    b = test_ops.record(test_ops.barrier(tf.constant([2.0]), barrier, name="right"), log)
+    with tf.Session(config=tf.ConfigProto(inter_op_parallelism_threads=2)) as sess:
+        sess.run([a, b])
+    assert len(log) == 2 and all(counts and set(counts) == {1} for _, counts in log)
+    assert _blas_threads() == before
+
+
+def test_nested_holders_restore_once_all_have_left():
+    before = _blas_threads()
+    with blas.single_threaded():
+        with blas.single_threaded():
+            assert all(n == 1 for n in _blas_threads())
+        assert all(n == 1 for n in _blas_threads())
+    assert _blas_threads() == before
