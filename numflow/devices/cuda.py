@@ -26,7 +26,10 @@ class CUDADevice(Device):
     def copy_in(self, host_array):
         if is_device_array(host_array):
             return host_array
-        return self._select().to_device(np.ascontiguousarray(host_array))
+        array = np.asarray(host_array)
+        if not array.flags.c_contiguous:  # (np.ascontiguousarray would also turn a scalar into shape [1])
+            array = np.ascontiguousarray(array)
+        return self._select().to_device(array)
 
     def copy_out(self, array):
         return array.copy_to_host() if is_device_array(array) else np.asarray(array)

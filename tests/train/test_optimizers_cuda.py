@@ -46,8 +46,7 @@ def test_cuda_nesterov_twins(use_nesterov):
 
 @pytest.mark.skipif(not tf.test.is_gpu_available(), reason="no GPU device in numflow sessions")
 @pytest.mark.parametrize("make", [
-    pytest.param(lambda: tf.train.AdamOptimizer(0.1), id="adam", marks=pytest.mark.xfail(
-        reason="a scalar Variable on the GPU (Adam's beta1_power) fails its initial Assign: rhs shape [1]")),
+    pytest.param(lambda: tf.train.AdamOptimizer(0.1), id="adam"),
     pytest.param(lambda: tf.train.MomentumOptimizer(0.1, 0.9), id="momentum"),
     pytest.param(lambda: tf.train.RMSPropOptimizer(0.1, centered=True), id="rmsprop"),
 ])
