@@ -76,8 +76,8 @@ _PHILOX_W1 = np.uint64(0xBB67AE85)
 _MANT23 = np.uint64(0x7FFFFF)
 _MANT20 = np.uint64(0xFFFFF)
 _MANT10 = np.uint64(0x3FF)
-TRUNCATED_CALLS_32 = _TRUNC_CALLS_32 = np.uint64(RESERVED_PER_OUTPUT * 4 // 4)  # calls per group of 4
-TRUNCATED_CALLS_64 = _TRUNC_CALLS_64 = np.uint64(RESERVED_PER_OUTPUT * 2 // 4)  # calls per group of 2
+TRUNCATED_CALLS_32 = np.uint64(RESERVED_PER_OUTPUT * 4 // 4)  # calls per group of 4
+TRUNCATED_CALLS_64 = np.uint64(RESERVED_PER_OUTPUT * 2 // 4)  # calls per group of 2
 
 _F32_2M23 = np.float32(2.0**-23)
 _F32_2M10 = np.float32(2.0**-10)
@@ -338,7 +338,7 @@ def truncated_rest_f32(stream, j, f0, f1, f2, f3):
 @shared
 def truncated_raw_f32(stream, g):
     """Group ``g`` of 4 standard normals within (-2, 2), before scaling, as float32."""
-    j = np.uint64(g) * _TRUNC_CALLS_32
+    j = np.uint64(g) * TRUNCATED_CALLS_32
     f0, f1, f2, f3 = standard_normal_f32(stream, j)
     return truncated_rest_f32(stream, j, f0, f1, f2, f3)
 
@@ -362,7 +362,7 @@ def truncated_f16(stream, g, mean, stddev):
 @shared(inline="always")
 def truncated_f64(stream, g, mean, stddev):
     """Group ``g`` of 2 float64 truncated normals: one Philox call per Box-Muller pair."""
-    j = np.uint64(g) * _TRUNC_CALLS_64
+    j = np.uint64(g) * TRUNCATED_CALLS_64
     count = 0
     v0 = v1 = _F64_ZERO
     while count < 2:

@@ -214,7 +214,7 @@ def random_uniform(out, seed, seed2, minval=0.0, maxval=1.0, counter=0):
     counter : int
         Philox counter of the first draw: 0 on an op's first run (see ``philox.make_stream``).
 
-    >>> a = np.empty(4, np.float32); random_uniform(a, 1, 2); a.round(4).tolist()
+    >>> a = np.empty(4, np.float32); random_uniform(a, 1, 2); [round(float(v), 4) for v in a]
     [0.4064, 0.8576, 0.0554, 0.0859]
     """
     flat = _flat(out, "random_uniform")
