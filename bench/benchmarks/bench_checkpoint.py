@@ -211,45 +211,50 @@ def _peakmem_child(case, library, directory):
     print(base, _rss_bytes("VmHWM"))
 
 
-def _timed(fn, repeat, before=None):
-    times = []
-    for _ in range(repeat):
-        if before:
-            before()
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-        del result
-    return min(times), statistics.median(times)
+def _remove_prefix(prefix):
+    directory, base = os.path.split(prefix)
+    for name in os.listdir(directory):
+        if name.startswith(base + "."):
+            os.remove(os.path.join(directory, name))
 
 
-def _measure(library, repeat, directory):
-    lib = _library(library)
+def _measure_times(libraries, repeat, directory):
+    """{library: (save times, restore times)}, the libraries taking turns in every round."""
+    libs = {name: _library(name) for name in libraries}
     work = tempfile.mkdtemp(dir=directory)
+    times = {name: ([], []) for name in libs}
     try:
-        held = {"arrays": [make_array(i) for i in range(N_ARRAYS)]}
-        if library == "tensorflow":
-            lib.prepare(held["arrays"])
-        counter = iter(range(10**6))
-        prefixes = []
-
-        def save():
-            prefixes.append(os.path.join(work, f"model-{next(counter)}"))
-            lib.save(prefixes[-1], held["arrays"])
-
-        def forget_old():
-            for prefix in prefixes[:-1]:
-                for name in os.listdir(work):
-                    if name.startswith(os.path.basename(prefix) + "."):
-                        os.remove(os.path.join(work, name))
-
-        save_times = _timed(save, repeat, forget_old)
+        held = [make_array(i) for i in range(N_ARRAYS)]
+        sources = {}
+        for name, lib in libs.items():  # warm-up, and the files the restores read
+            if name == "tensorflow":
+                lib.prepare(held)
+            sources[name] = os.path.join(work, f"{name}-source")
+            lib.save(sources[name], held)
+        for round_ in range(repeat):
+            for name, lib in libs.items():
+                prefix = os.path.join(work, f"{name}-{round_}")
+                start = time.perf_counter()
+                lib.save(prefix, held)
+                times[name][0].append(time.perf_counter() - start)
+                _remove_prefix(prefix)
         held.clear()
-        lib.tensors = None
-        forget_old()
-        restore_times = _timed(lambda: lib.restore(prefixes[-1]), repeat)
+        for lib in libs.values():
+            if hasattr(lib, "tensors"):
+                lib.tensors = None
+        for _ in range(repeat):
+            for name, lib in libs.items():
+                start = time.perf_counter()
+                restored = lib.restore(sources[name])
+                times[name][1].append(time.perf_counter() - start)
+                del restored
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    return times
+
+
+def _measure_peaks(library, directory):
+    """{case: (peak RSS, RSS beyond the base and the arrays)}, each case in a fresh process."""
     peaks = {}
     for case in ("save", "restore"):
         child_dir = tempfile.mkdtemp(dir=directory)
@@ -260,7 +265,7 @@ def _measure(library, repeat, directory):
             peaks[case] = (peak, peak - base - TOTAL_BYTES)
         finally:
             shutil.rmtree(child_dir, ignore_errors=True)
-    return save_times, restore_times, peaks
+    return peaks
 
 
 def main(argv=None):
@@ -273,20 +278,24 @@ def main(argv=None):
         _peakmem_child(*args.peakmem, args.dir)
         return
     gib = TOTAL_BYTES / 2**30
+    libraries = [name for name in LIBRARIES if name != "tensorflow" or _tensorflow() is not None]
     print(f"checkpoint of {N_ARRAYS} float32 arrays of {SHAPE[0]}x{SHAPE[1]} ({gib:.0f} GiB), "
-          f"best/median of {args.repeat}, {os.cpu_count()} CPUs, python {sys.version.split()[0]}")
+          f"best/median of {args.repeat} rounds (libraries take turns), {os.cpu_count()} CPUs, "
+          f"python {sys.version.split()[0]}")
+    times = _measure_times(libraries, args.repeat, args.dir)
     header = f"{'library':12s} {'save s':>14s} {'restore s':>14s} {'save GiB/s':>11s} {'restore GiB/s':>14s} " \
              f"{'peak save MiB':>14s} {'peak restore MiB':>17s}"
     print(header)
     print("-" * len(header))
     for library in LIBRARIES:
-        if library == "tensorflow" and _tensorflow() is None:
+        if library not in times:
             print(f"{library:12s} {'(not installed)':>14s}")
             continue
-        (save_min, save_med), (rest_min, rest_med), peaks = _measure(library, args.repeat, args.dir)
-        times = [f"{lo:6.3f}/{med:6.3f}" for lo, med in ((save_min, save_med), (rest_min, rest_med))]
+        save, restore = (sorted(t) for t in times[library])
+        peaks = _measure_peaks(library, args.dir)
+        cells = [f"{t[0]:6.3f}/{statistics.median(t):6.3f}" for t in (save, restore)]
         mem = [f"{peak / 2**20:6.0f} (+{extra / 2**20:4.0f})" for peak, extra in (peaks["save"], peaks["restore"])]
-        print(f"{library:12s} {times[0]:>14s} {times[1]:>14s} {gib / save_min:11.2f} {gib / rest_min:14.2f} "
+        print(f"{library:12s} {cells[0]:>14s} {cells[1]:>14s} {gib / save[0]:11.2f} {gib / restore[0]:14.2f} "
               f"{mem[0]:>14s} {mem[1]:>17s}")
     print("peak = max RSS of a fresh process; (+extra) = beyond the RSS before the arrays and the arrays' "
           f"own {TOTAL_BYTES / 2**20:.0f} MiB")
