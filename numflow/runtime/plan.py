@@ -9,9 +9,8 @@ running the same fetches again does no graph work. It holds:
 - the slots where feeds are written and fetches read.
 """
 
+import heapq
 from collections import deque
-
-import networkx as nx
 
 from numflow.framework import errors
 from numflow.ops import registry
@@ -97,12 +96,13 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     nxg = graph.nx_graph
     needed = _prune(nxg, [t.op.name for t in fetch_tensors if t not in feeds]
                     + [op.name for op in target_ops], feeds)
-    sub = nxg.subgraph(needed)
+    ops = {name: nxg.nodes[name]["op"] for name in needed}
+    preds = {name: [p for p in nxg.pred[name] if p in needed] for name in needed}
     if graph._variable_initializers:
-        sub = sub.copy()
-        _order_reads_after_initializers(graph, sub)
-    order = [sub.nodes[n]["op"] for n in nx.topological_sort(sub)]
+        _order_reads_after_initializers(graph, ops, preds)
+    order = _topological_order(ops, preds)
     devices = placement.place(order, session)
+    all_on_host = all(d.is_host for d in set(devices.values()))
 
     slot_of = {}
     for t in feed_tensors:
@@ -121,7 +121,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
                 None, op, f"No kernel registered for op '{op.type}' on device {device.name} (node {op.name})."
             )
         ctx = KernelContext(op, session._resources_for(device), device)
-        crossing = _inputs_from_other_memory(op, device, devices)
+        crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices)
         if crossing:
             kernel = _copying_in(kernel, crossing, device)
         value_inputs = _value_inputs_from_refs(op)
@@ -133,7 +133,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
 
     plan = Plan()
     plan.steps = steps
-    plan.units, plan.roots = _chains(sub, steps)
+    plan.units, plan.roots = _chains(preds, steps)
     plan.serial = sum(not u.cheap for u in plan.units) <= 1
     plan.measured_serial = False
     for unit in plan.units:
@@ -196,22 +196,55 @@ def _dereferencing(kernel, positions):
     return run
 
 
-def _order_reads_after_initializers(graph, sub):
+def _order_reads_after_initializers(graph, ops, preds):
     """Make every read of a variable wait for its initializer when both are in one run.
 
-    Changes ``sub`` (a copy of the run's subgraph) by adding control edges. TensorFlow leaves their
-    order to chance; here an initial value computed from another variable initialized by the same
-    run sees its initialized value. A read that the initializer itself depends on keeps its place.
+    Changes ``preds`` (the run's op -> predecessors map) by adding the initializer to the read's
+    predecessors. TensorFlow leaves their order to chance; here an initial value computed from
+    another variable initialized by the same run sees its initialized value. A read that the
+    initializer itself depends on keeps its place.
     """
     initializers = graph._variable_initializers
-    for name in list(sub):
-        op = sub.nodes[name]["op"]
+    for name, op in ops.items():
         for i in _value_inputs_from_refs(op):
             init = initializers.get(op._inputs[i].op.name)
-            if init is None or init.name not in sub or init is op or sub.has_edge(init.name, name):
+            if init is None or init is op or init.name not in ops or init.name in preds[name]:
                 continue
-            if not nx.has_path(sub, name, init.name):
-                sub.add_edge(init.name, name, data=[], control=True)
+            if name not in _ancestors(init.name, preds):
+                preds[name].append(init.name)
+
+
+def _ancestors(name, preds):
+    seen, stack = set(), [name]
+    while stack:
+        for p in preds[stack.pop()]:
+            if p not in seen:
+                seen.add(p)
+                stack.append(p)
+    return seen
+
+
+def _topological_order(ops, preds):
+    """The ops in dependency order, ties broken by creation order so that plans are reproducible."""
+    remaining = {name: len(ps) for name, ps in preds.items()}
+    succs = {name: [] for name in preds}
+    for name, ps in preds.items():
+        for p in ps:
+            succs[p].append(name)
+    ready = [(ops[name]._id, name) for name, n in remaining.items() if n == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, name = heapq.heappop(ready)
+        order.append(ops[name])
+        for s in succs[name]:
+            remaining[s] -= 1
+            if remaining[s] == 0:
+                heapq.heappush(ready, (ops[s]._id, s))
+    if len(order) != len(ops):
+        stuck = sorted(name for name, n in remaining.items() if n > 0)[:5]
+        raise errors.InvalidArgumentError(None, None, f"The graph has a cycle through {', '.join(stuck)}")
+    return order
 
 
 def _prune(nxg, roots, feeds):
@@ -233,10 +266,10 @@ def _prune(nxg, roots, feeds):
     return needed
 
 
-def _chains(nxg, steps):
+def _chains(op_preds, steps):
     """Group steps into chains and link the chains by their dependencies."""
     index = {s.op.name: i for i, s in enumerate(steps)}
-    preds = [[index[p] for p in nxg.pred[s.op.name] if p in index] for s in steps]
+    preds = [[index[p] for p in op_preds[s.op.name]] for s in steps]
     succ_count = [0] * len(steps)
     for ps in preds:
         for p in ps:
