@@ -22,6 +22,7 @@ The float math here is what TensorFlow's random kernels need to be reproduced ex
 
 import functools
 import sys
+import threading
 import types
 
 import numba
@@ -30,7 +31,7 @@ from llvmlite import ir
 from numba.core import types as nbtypes
 from numba.core.extending import intrinsic
 
-__all__ = ["shared", "device_functions", "logf", "sincosf", "f16_bits_to_f32", "f32_to_f16_bits", "round_f16",
+__all__ = ["shared", "once", "device_functions", "logf", "sincosf", "f16_bits_to_f32", "f32_to_f16_bits", "round_f16",
            "add_f16_bits", "sub_f16_bits", "affine_f32", "affine_f64", "affine_f16"]
 
 _F32_2M24 = np.float32(2.0**-24)
@@ -111,6 +112,20 @@ def _fma_host(a, b, c):
 # ---------------------------------------------------------------------------------------------
 
 _SHARED = []  # (module name, function name), in definition order
+
+
+def once(fn):
+    """Memoize ``fn`` (no arguments); threads asking at the same time wait for one call."""
+    lock, result = threading.Lock(), []
+
+    @functools.wraps(fn)
+    def first_result():
+        if not result:
+            with lock:
+                if not result:
+                    result.append(fn())
+        return result[0]
+    return first_result
 
 
 def shared(fn=None, *, inline="never"):
@@ -280,7 +295,7 @@ def _simulator_primitives():
     }
 
 
-@functools.cache
+@once
 def device_functions():
     """A module holding every shared function (this module's and philox.py's) as a device function.
 
@@ -288,6 +303,8 @@ def device_functions():
     Nothing compiles until a kernel that calls them does, so this works without a GPU.
     """
     from numba import config, cuda
+
+    import numflow_kernels.philox  # noqa: F401  (registers its shared functions before they are listed)
 
     space = {}
     for module_name in dict.fromkeys(module for module, _ in _SHARED):

@@ -12,13 +12,13 @@ touches CUDA until the first call: importing this module needs no GPU and no sim
 kernels' ``cuda`` is a module global because the simulator swaps those).
 """
 
-import functools
 import math
 
 import numpy as np
 from numba import cuda  # importing it touches no driver: kernels compile at first launch
 
 from numflow_kernels import philox
+from numflow_kernels.portable import once
 
 __all__ = ["fill", "random_uniform", "random_normal", "truncated_normal", "random_uniform_int"]
 
@@ -32,7 +32,7 @@ def launch_config(items):
     return max(1, min(MAX_BLOCKS, math.ceil(items / threads))), threads
 
 
-@functools.cache
+@once
 def _kernels():
     D = philox.device_functions()
 

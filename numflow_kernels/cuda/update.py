@@ -11,18 +11,18 @@ call: importing this module needs no GPU and no simulator (the kernels' ``cuda``
 global because the simulator swaps those).
 """
 
-import functools
 
 import numpy as np
 from numba import cuda  # importing it touches no driver: kernels compile at first launch
 
 from numflow_kernels import philox
 from numflow_kernels.cuda.init import launch_config
+from numflow_kernels.portable import once
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
 
 
-@functools.cache
+@once
 def _kernels():
     D = philox.device_functions()
 
