@@ -11,6 +11,8 @@ and look at what changed in ``tensorflow/core/lib/random/`` before accepting new
 
 import ast
 import os
+import platform
+import sys
 
 import numpy as np
 import pytest
@@ -31,6 +33,13 @@ def load_cases():
 
 CASES = load_cases()
 
+# float64 normals call the C library's log/sin/cos, as TensorFlow does; the file was written on
+# x86-64 with glibc >= 2.28 using its FMA code paths. Elsewhere they may differ in the last bit.
+_LIBC, _LIBC_VERSION = platform.libc_ver()
+SAME_LIBM = (sys.platform == "linux" and platform.machine() == "x86_64" and _LIBC == "glibc"
+             and tuple(int(p) for p in _LIBC_VERSION.split(".")[:2]) >= (2, 28)
+             and "fma" in open("/proc/cpuinfo").read().split())
+
 
 def generate(module, op, seed, seed2, a, b, run, out):
     """Fill ``out`` as TensorFlow's op would on its ``run``-th run (0 = first) in one session."""
@@ -47,6 +56,9 @@ def generate(module, op, seed, seed2, a, b, run, out):
 @pytest.mark.parametrize("name, op, seed, seed2, a, b, run, expected", CASES, ids=[c[0] for c in CASES])
 def test_cpu_kernels_reproduce_tensorflow_bit_for_bit(name, op, seed, seed2, a, b, run, expected):
     out = generate(init, op, seed, seed2, a, b, run, np.empty_like(expected))
+    if expected.dtype == np.float64 and op in ("normal", "truncated") and not SAME_LIBM:
+        np.testing.assert_allclose(out, expected, rtol=1e-14, atol=1e-14, err_msg=name)
+        return
     assert_same_bits(out, expected, name)
 
 
