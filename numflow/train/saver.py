@@ -3,10 +3,16 @@
 A checkpoint numflow writes is restored by TensorFlow's ``Saver`` and the other way round. Saving
 writes temporary files and renames them into place (the index last, then the ``checkpoint`` state
 file), so a save that fails leaves the previous checkpoint and state file as they were.
+
+What the Saver does with its variables follows TF 1.x's ``tf.compat.v1.train.Saver``: its var_list
+checks and messages, ``defer_build``, and an empty Saver's ``None``.
 """
 
 import os
 import time
+from dataclasses import dataclass
+
+import numpy as np
 
 from numflow.checkpoint import state as _state
 from numflow.checkpoint.files import data_filename, index_filename
@@ -28,25 +34,67 @@ _MISMATCH_PREFIX = (
 )
 
 
+def _is_variable(var):
+    return hasattr(var, "_ref")
+
+
+def _flatten(items):
+    for item in items:
+        if isinstance(item, list | tuple):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
 def _saveables(var_list):
-    """``{checkpoint key: variable}`` for ``var_list`` (None: every global and saveable variable)."""
+    """``{checkpoint key: variable}`` for ``var_list`` (None: every global and saveable variable).
+
+    Checks as TF's ``op_list_to_dict`` and ``validate_and_slice_inputs`` do, with their messages.
+    """
     if var_list is None:
         graph = get_default_graph()
         var_list = graph.get_collection(GraphKeys.GLOBAL_VARIABLES) + graph.get_collection(
             GraphKeys.SAVEABLE_OBJECTS)
     if isinstance(var_list, dict):
-        named = dict(var_list)
-    else:
-        named = {}
-        for var in var_list:
-            key = var.op.name
-            if key in named and named[key] is not var:
-                raise ValueError(f"At least two variables have the same name: {key}")
+        for key in var_list:
+            if not isinstance(key, str):
+                raise TypeError("names_to_saveables must be a dict mapping string names to trackable "
+                                f"operations. Name is not a string: {key}")
+        named, seen = {}, set()
+        for key in sorted(var_list):
+            var = var_list[key]
+            if not _is_variable(var):
+                raise TypeError("names_to_saveables must be a dict mapping string names to Tensors/Variables. "
+                                f"Not a variable: {var}")
+            if id(var) in seen:
+                raise ValueError(f"The same saveable will be restored with two names: {key}")
+            seen.add(id(var))
             named[key] = var
-    for key, var in named.items():
-        if not hasattr(var, "_ref"):
-            raise TypeError(f"Variable to save is not a Variable: {var!r} (key {key})")
+        return named
+    if not isinstance(var_list, list | tuple | set):
+        raise TypeError(f"Variables to save should be passed in a dict or a list. Got {var_list}")
+    named = {}
+    for var in sorted(_flatten(var_list), key=lambda v: v.name):
+        if not _is_variable(var):
+            raise TypeError(f"Variable to save is not a Variable: {var}")
+        key = var.op.name
+        if key in named:
+            raise ValueError(f"At least two variables have the same name: {key}")
+        named[key] = var
     return named
+
+
+@dataclass(frozen=True)
+class SaverDef:
+    """What ``Saver.as_saver_def()`` returns: the names of its filename tensor, save tensor and restore op."""
+
+    filename_tensor_name: str
+    save_tensor_name: str
+    restore_op_name: str
+    max_to_keep: int
+    sharded: bool
+    keep_checkpoint_every_n_hours: float
+    version: int = 2
 
 
 class Saver:
@@ -54,41 +102,82 @@ class Saver:
 
     Parameters
     ----------
-    var_list : list or dict, optional
+    var_list : list, tuple, set or dict, optional
         The variables to handle (default: all global variables), or a dict from checkpoint key to
         variable to save them under other names (``{"my_v2": v2}``).
     max_to_keep : int
         How many recent checkpoints to keep; older ones are deleted (None or 0: keep all).
     keep_checkpoint_every_n_hours : float
         Additionally keep one checkpoint per this many hours.
+    allow_empty : bool
+        With no variables, build a Saver whose ``save`` writes nothing and returns None (else
+        ``ValueError: No variables to save``).
+    pad_step_number : bool
+        Write the global step with 8 digits (``model-00000012``).
+    save_relative_paths : bool
+        Write the state file's paths relative to its directory.
+    defer_build : bool
+        Build the ops in :meth:`build`, so variables made after the Saver are included.
+
+    Raises
+    ------
+    ValueError
+        No variables, or two variables with one name, or one variable under two names.
+    TypeError
+        ``var_list`` is not a list or dict, holds something that is not a variable, or a dict
+        key is not a string.
     """
 
     def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
                  keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
                  saver_def=None, builder=None, defer_build=False, allow_empty=False,
                  write_version=2, pad_step_number=False, save_relative_paths=False, filename=None):
-        self._var_list = _saveables(var_list)
-        if not self._var_list and not allow_empty:
-            raise ValueError("No variables to save")
+        if defer_build and var_list:
+            raise ValueError("If `var_list` is provided then build cannot be deferred. Either set "
+                             "defer_build=False or var_list=None.")
+        self._var_list = var_list
+        self._sharded = sharded
         self._max_to_keep = max_to_keep
         self._keep_every = keep_checkpoint_every_n_hours
-        self._next_keep_time = time.time() + keep_checkpoint_every_n_hours * 3600
+        self._name = name
+        self._filename_default = filename
+        self._allow_empty = allow_empty
         self._save_relative_paths = save_relative_paths
         self._pad_step_number = pad_step_number
         self._last_checkpoints = []
-        graph = get_default_graph()
-        with graph.name_scope(name or "save") as scope:
-            self._filename = placeholder_with_default(constant(filename or "model"), shape=[], name="filename")
-            keys = sorted(self._var_list)
-            refs = [self._var_list[k]._ref() for k in keys]
-            if keys:
-                self._save_op = io_ops.save_bundle(self._filename, keys, refs, name="SaveBundle")
-                self._restore_op = io_ops.restore_bundle(self._filename, keys, refs, name="restore_all")
-            else:
-                self._save_op = self._restore_op = None
-        self._scope = scope
-        graph.add_to_collection(GraphKeys.SAVERS, self)
+        self._is_built = False
+        self._is_empty = None
+        self._save_op = self._restore_op = self._filename = None
+        if not defer_build:
+            self.build()
+        get_default_graph().add_to_collection(GraphKeys.SAVERS, self)
 
+    def build(self):
+        """Add the save and restore ops to the graph (once); ``__init__`` does it unless ``defer_build``."""
+        if self._is_built:
+            return
+        self._is_built = True
+        empty = isinstance(self._var_list, list | tuple | set | dict) and not self._var_list
+        named = {} if empty else _saveables(self._var_list)
+        if not named:
+            if self._allow_empty:
+                self._is_empty = True
+                return
+            raise ValueError("No variables to save")
+        self._is_empty = False
+        self._var_list = named
+        graph = get_default_graph()
+        with graph.name_scope(self._name or "save") as scope:
+            self._filename = placeholder_with_default(constant(self._filename_default or "model"), shape=[],
+                                                      name="filename")
+            keys = sorted(named)
+            refs = [named[k]._ref() for k in keys]
+            self._save_op = io_ops.save_bundle(self._filename, keys, refs, name="SaveBundle")
+            self._restore_op = io_ops.restore_bundle(self._filename, keys, refs, name="restore_all")
+        self._scope = scope
+        self._next_checkpoint_time = time.time() + self._keep_every * 3600
+
+    # -- the checkpoints kept ----------------------------------------------------------------------
     @property
     def last_checkpoints(self):
         """The prefixes of the checkpoints kept, oldest first."""
@@ -112,9 +201,11 @@ class Saver:
              write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False):
         """Write the variables' values from ``sess`` to ``save_path`` (``-<step>`` appended with a step).
 
-        Returns the checkpoint prefix written. The ``checkpoint`` state file beside it names it as the
-        latest; checkpoints beyond ``max_to_keep`` are deleted.
+        Returns the checkpoint prefix written (None for an empty Saver, which writes nothing). The
+        ``checkpoint`` state file beside it (``latest_filename``) names it as the newest.
         """
+        if not self._is_built:
+            raise RuntimeError("`build()` should be called before save if defer_build==True")
         if latest_filename is None:
             latest_filename = "checkpoint"
         if os.path.split(latest_filename)[0]:
@@ -123,14 +214,17 @@ class Saver:
         if global_step is not None:
             if not isinstance(global_step, int):
                 global_step = int(sess.run(global_step) if hasattr(global_step, "graph") else global_step)
-            prefix = f"{save_path}-{global_step:08d}" if self._pad_step_number else f"{save_path}-{global_step}"
+            pad = self._pad_step_number
+            checkpoint_file = f"{save_path}-{global_step:08d}" if pad else f"{save_path}-{global_step}"
         else:
-            prefix = save_path
-        save_dir = os.path.dirname(prefix) or "."
-        if self._save_op is not None:
-            sess.run(self._save_op, {self._filename: prefix})
+            checkpoint_file = save_path
+        if self._is_empty:
+            return None
+        save_dir = os.path.dirname(checkpoint_file)
+        prefix = sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
+        prefix = os.fsdecode(prefix.item() if isinstance(prefix, np.ndarray) else prefix)
         if write_state:
-            self._record(prefix, save_dir, latest_filename)
+            self._record(prefix, save_dir or ".", latest_filename)
         return prefix
 
     def _record(self, prefix, save_dir, latest_filename):
@@ -142,8 +236,8 @@ class Saver:
         if self._max_to_keep:
             while len(self._last_checkpoints) > self._max_to_keep:
                 path, stamp = self._last_checkpoints.pop(0)
-                if stamp is not None and stamp > self._next_keep_time:
-                    self._next_keep_time += self._keep_every * 3600
+                if stamp is not None and stamp > self._next_checkpoint_time:
+                    self._next_checkpoint_time += self._keep_every * 3600
                     continue
                 doomed.append(path)
         _state.update_checkpoint_state(save_dir, prefix, self.last_checkpoints, latest_filename=latest_filename,
@@ -155,6 +249,9 @@ class Saver:
     def restore(self, sess, save_path):
         """Load the variables' values from checkpoint ``save_path`` into ``sess`` (no initialization needed).
 
+        Each variable is read into a new buffer and swapped in under its lock once its crc
+        checked, so a failing restore leaves every variable it did not reach as it was.
+
         Raises
         ------
         ValueError
@@ -162,17 +259,17 @@ class Saver:
         NotFoundError
             A variable's key is not in the checkpoint (the message lists near names).
         InvalidArgumentError
-            A stored dtype or shape differs from the variable's.
+            A stored dtype or shape differs from the variable's (nothing is restored then).
         DataLossError
-            The checkpoint is corrupted.
+            The checkpoint is corrupted (the message names the tensor and the file).
         """
+        if self._is_empty:
+            return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
-        save_path = os.fspath(save_path)
+        save_path = os.fsdecode(save_path)
         if not _state.checkpoint_exists(save_path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
-        if self._restore_op is None:
-            return
         try:
             sess.run(self._restore_op, {self._filename: save_path})
         except errors.NotFoundError as e:
@@ -202,11 +299,11 @@ class Saver:
         return "\n".join(lines)
 
     def as_saver_def(self):
-        return {"filename_tensor_name": self._filename.name,
-                "save_tensor_name": self._save_op.outputs[0].name if self._save_op else "",
-                "restore_op_name": self._restore_op.name if self._restore_op else "",
-                "max_to_keep": self._max_to_keep,
-                "keep_checkpoint_every_n_hours": self._keep_every}
+        """The :class:`SaverDef` of this Saver (None for an empty one)."""
+        if self._save_op is None:
+            return None
+        return SaverDef(self._filename.name, self._save_op.outputs[0].name, self._restore_op.name,
+                        self._max_to_keep or 0, bool(self._sharded), self._keep_every)
 
 
 def _delete_checkpoint(prefix):
