@@ -4,10 +4,14 @@ A checkpoint numflow writes is restored by TensorFlow's ``Saver`` and the other 
 writes temporary files and renames them into place (the index last, then the ``checkpoint`` state
 file), so a save that fails leaves the previous checkpoint and state file as they were.
 
-What the Saver does with its variables follows TF 1.x's ``tf.compat.v1.train.Saver``: its var_list
-checks and messages, ``defer_build``, and an empty Saver's ``None``.
+What the Saver does around the files follows TF 1.x's ``tf.compat.v1.train.Saver``: its var_list
+checks and messages, an empty Saver's ``None``, and the list of kept checkpoints (recorded only
+with a ``max_to_keep``, at most one deleted per save, one kept every
+``keep_checkpoint_every_n_hours``).
 """
 
+import glob
+import logging
 import os
 import time
 from dataclasses import dataclass
@@ -15,13 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from numflow.checkpoint import state as _state
-from numflow.checkpoint.files import data_filename, index_filename
+from numflow.checkpoint.files import index_filename
 from numflow.framework import errors
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.ops import io_ops
 from numflow.ops.array_ops import placeholder_with_default
 from numflow.ops.constant_op import constant
 
+_log = logging.getLogger(__name__)
 _NOT_FOUND_PREFIX = (
     "Restoring from checkpoint failed. This is most likely due to a Variable name or other graph key that is "
     "missing from the checkpoint. Please ensure that you have not altered the graph expected based on the "
@@ -106,9 +111,11 @@ class Saver:
         The variables to handle (default: all global variables), or a dict from checkpoint key to
         variable to save them under other names (``{"my_v2": v2}``).
     max_to_keep : int
-        How many recent checkpoints to keep; older ones are deleted (None or 0: keep all).
+        How many recent checkpoints to keep; each save deletes the oldest one past this number.
+        None or 0 keeps all, and then ``last_checkpoints`` stays empty and the state file names
+        only the newest checkpoint, as in TF.
     keep_checkpoint_every_n_hours : float
-        Additionally keep one checkpoint per this many hours.
+        Of the checkpoints leaving the list, keep one per this many hours on disk.
     allow_empty : bool
         With no variables, build a Saver whose ``save`` writes nothing and returns None (else
         ``ValueError: No variables to save``).
@@ -145,6 +152,7 @@ class Saver:
         self._save_relative_paths = save_relative_paths
         self._pad_step_number = pad_step_number
         self._last_checkpoints = []
+        self._checkpoints_to_be_deleted = []
         self._is_built = False
         self._is_empty = None
         self._save_op = self._restore_op = self._filename = None
@@ -180,21 +188,52 @@ class Saver:
     # -- the checkpoints kept ----------------------------------------------------------------------
     @property
     def last_checkpoints(self):
-        """The prefixes of the checkpoints kept, oldest first."""
+        """The prefixes of the checkpoints kept, oldest first (empty without ``max_to_keep``)."""
         return [path for path, _ in self._last_checkpoints]
 
     def set_last_checkpoints(self, last_checkpoints):
-        self._last_checkpoints = [(p, None) for p in last_checkpoints]
+        """DEPRECATED: use :meth:`set_last_checkpoints_with_time`. These are never deleted."""
+        assert isinstance(last_checkpoints, list)
+        self._last_checkpoints = [(path, np.inf) for path in last_checkpoints]
 
     def set_last_checkpoints_with_time(self, last_checkpoints_with_time):
         """Set the kept checkpoints as ``[(prefix, timestamp), ...]``, oldest first."""
+        assert isinstance(last_checkpoints_with_time, list)
         self._last_checkpoints = list(last_checkpoints_with_time)
 
     def recover_last_checkpoints(self, checkpoint_paths):
-        """Keep track of those of ``checkpoint_paths`` that still exist, as if this saver wrote them."""
-        paths = [p for p in checkpoint_paths if _state.checkpoint_exists(p)]
-        times = [os.path.getmtime(index_filename(p)) for p in paths]
-        self.set_last_checkpoints_with_time(list(zip(paths, times)))
+        """After a restart, keep track of those of ``checkpoint_paths`` that exist, their index's mtime as time."""
+        found = []
+        for path in checkpoint_paths:
+            matches = glob.glob(glob.escape(index_filename(path))) or glob.glob(index_filename(path))
+            if not matches:
+                continue
+            try:
+                found.append((path, os.stat(matches[0]).st_mtime))
+            except OSError:  # deleted meanwhile by another process
+                continue
+        self.set_last_checkpoints_with_time(found)
+
+    def _record_last_checkpoint(self, path):
+        if not self._max_to_keep:
+            return
+        self._last_checkpoints = [p for p in self._last_checkpoints if p[0] != path]
+        self._last_checkpoints.append((path, time.time()))
+        if len(self._last_checkpoints) > self._max_to_keep:
+            self._checkpoints_to_be_deleted.append(self._last_checkpoints.pop(0))
+
+    def _maybe_delete_old_checkpoints(self, meta_graph_suffix="meta"):
+        """Delete the oldest checkpoint that left the list, unless it is the one kept for its hour."""
+        if not self._checkpoints_to_be_deleted:
+            return
+        path, stamp = self._checkpoints_to_be_deleted.pop(0)
+        if stamp > self._next_checkpoint_time:
+            self._next_checkpoint_time += self._keep_every * 3600
+            return
+        try:
+            _delete_checkpoint(path, meta_graph_suffix)
+        except Exception as exc:  # noqa: BLE001 - as TF: a failed deletion never fails the save
+            _log.warning("Ignoring: %s", exc)
 
     # -- saving ---------------------------------------------------------------------------------
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
@@ -224,26 +263,12 @@ class Saver:
         prefix = sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
         prefix = os.fsdecode(prefix.item() if isinstance(prefix, np.ndarray) else prefix)
         if write_state:
-            self._record(prefix, save_dir or ".", latest_filename)
+            self._record_last_checkpoint(prefix)
+            _state.update_checkpoint_state(save_dir or ".", prefix, self.last_checkpoints,
+                                           latest_filename=latest_filename,
+                                           save_relative_paths=self._save_relative_paths)
+            self._maybe_delete_old_checkpoints(meta_graph_suffix)
         return prefix
-
-    def _record(self, prefix, save_dir, latest_filename):
-        """Add ``prefix`` to the kept checkpoints, delete the ones past max_to_keep, update the state file."""
-        now = time.time()
-        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != prefix]
-        self._last_checkpoints.append((prefix, now))
-        doomed = []
-        if self._max_to_keep:
-            while len(self._last_checkpoints) > self._max_to_keep:
-                path, stamp = self._last_checkpoints.pop(0)
-                if stamp is not None and stamp > self._next_checkpoint_time:
-                    self._next_checkpoint_time += self._keep_every * 3600
-                    continue
-                doomed.append(path)
-        _state.update_checkpoint_state(save_dir, prefix, self.last_checkpoints, latest_filename=latest_filename,
-                                       save_relative_paths=self._save_relative_paths)
-        for path in doomed:
-            _delete_checkpoint(path)
 
     # -- restoring ------------------------------------------------------------------------------
     def restore(self, sess, save_path):
@@ -306,16 +331,11 @@ class Saver:
                         self._max_to_keep or 0, bool(self._sharded), self._keep_every)
 
 
-def _delete_checkpoint(prefix):
-    """Remove checkpoint ``prefix``'s index, data shards and meta graph (what is left of them)."""
-    from numflow.checkpoint.bundle_reader import BundleReader
-
-    paths = [index_filename(prefix), f"{prefix}.meta"]
-    try:
-        with BundleReader(prefix) as reader:
-            paths += [data_filename(prefix, i, reader.num_shards) for i in range(reader.num_shards)]
-    except errors.OpError:
-        paths.append(data_filename(prefix, 0, 1))
+def _delete_checkpoint(prefix, meta_graph_suffix="meta"):
+    """Remove checkpoint ``prefix``'s index, data shards and meta graph, as TF's ``remove_checkpoint``."""
+    escaped = glob.escape(prefix)
+    paths = [index_filename(prefix), f"{prefix}.{meta_graph_suffix}"]
+    paths += glob.glob(f"{escaped}.data-?????-of-?????")
     for path in paths:
         try:
             os.remove(path)

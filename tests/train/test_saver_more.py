@@ -44,6 +44,93 @@ def clock(monkeypatch):
     return now
 
 
+# -- retention -------------------------------------------------------------------------------------
+
+
+def test_keep_checkpoint_every_n_hours_keeps_one_per_hour_off_the_list(tmp_path, clock, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v], max_to_keep=2, keep_checkpoint_every_n_hours=1.0)
+    seen = []
+    for step in range(12):
+        clock[0] = 1_000_000.0 + 1000 * step  # a save every 1000 s
+        saver.save(sess, str(tmp_path / "m"), global_step=step)
+        seen.append((_indexes(tmp_path), [os.path.basename(p) for p in saver.last_checkpoints]))
+    # TF 2.21: the first checkpoint past the hour (m-4, at 4000 s) and the next one (m-8) stay on disk.
+    assert seen[5] == (["m-4", "m-5"], ["m-4", "m-5"])
+    assert seen[6] == (["m-4", "m-5", "m-6"], ["m-5", "m-6"])
+    assert seen[7] == (["m-4", "m-6", "m-7"], ["m-6", "m-7"])
+    assert seen[11] == (["m-10", "m-11", "m-4", "m-8"], ["m-10", "m-11"])
+
+
+def test_max_to_keep_none_or_zero_records_nothing_and_deletes_nothing(tmp_path, sess_v):
+    sess, v = sess_v
+    for max_to_keep in (None, 0):
+        saver = tf.train.Saver([v], max_to_keep=max_to_keep)
+        for step in range(3):
+            saver.save(sess, str(tmp_path / f"m{max_to_keep}"), global_step=step)
+        assert saver.last_checkpoints == []
+        assert _state(tmp_path) == (f'model_checkpoint_path: "{tmp_path}/m{max_to_keep}-2"\n'
+                                    f'all_model_checkpoint_paths: "{tmp_path}/m{max_to_keep}-2"\n')
+    assert len(_indexes(tmp_path)) == 6
+
+
+def test_saving_a_prefix_again_moves_it_to_the_end(tmp_path, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v], max_to_keep=2)
+    for step in (1, 2, 1, 3):
+        saver.save(sess, str(tmp_path / "m"), global_step=step)
+    assert [os.path.basename(p) for p in saver.last_checkpoints] == ["m-1", "m-3"]
+    assert _indexes(tmp_path) == ["m-1", "m-3"]
+
+
+def test_recover_last_checkpoints_then_one_deletion_per_save(tmp_path, sess_v):
+    sess, v = sess_v
+    writer = tf.train.Saver([v], max_to_keep=2)
+    paths = [writer.save(sess, str(tmp_path / "m"), global_step=i, write_state=False) for i in range(5)]
+    assert writer.last_checkpoints == [] and _state(tmp_path) is None  # write_state=False records nothing
+    saver = tf.train.Saver([v], max_to_keep=2)
+    saver.recover_last_checkpoints(paths + [str(tmp_path / "missing-9")])
+    assert saver.last_checkpoints == paths
+    assert [t for _, t in saver._last_checkpoints] == [os.stat(p + ".index").st_mtime for p in paths]
+    saver.save(sess, str(tmp_path / "m"), global_step=5)
+    # As TF: the list was already past max_to_keep; each save deletes only its oldest entry.
+    assert [os.path.basename(p) for p in saver.last_checkpoints] == ["m-1", "m-2", "m-3", "m-4", "m-5"]
+    assert _indexes(tmp_path) == ["m-1", "m-2", "m-3", "m-4", "m-5"]
+    assert _state(tmp_path).count("all_model_checkpoint_paths") == 5
+    saver.save(sess, str(tmp_path / "m"), global_step=6)
+    assert _indexes(tmp_path) == ["m-2", "m-3", "m-4", "m-5", "m-6"]
+
+
+def test_set_last_checkpoints_with_time_and_the_deprecated_setter(tmp_path, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v], max_to_keep=1)
+    old = saver.save(sess, str(tmp_path / "m"), global_step=1)
+    other = tf.train.Saver([v], max_to_keep=1)
+    other.set_last_checkpoints_with_time([(old, 0.0)])
+    assert other.last_checkpoints == [old]
+    other.save(sess, str(tmp_path / "m"), global_step=2)
+    assert _indexes(tmp_path) == ["m-2"]  # an old timestamp: deleted when it leaves the list
+    third = tf.train.Saver([v], max_to_keep=1)
+    third.set_last_checkpoints([str(tmp_path / "m-2")])  # deprecated: timestamp +inf, never deleted
+    third.save(sess, str(tmp_path / "m"), global_step=3)
+    assert third.last_checkpoints == [str(tmp_path / "m-3")]
+    assert _indexes(tmp_path) == ["m-2", "m-3"]
+    with pytest.raises(AssertionError):
+        third.set_last_checkpoints((old,))
+    with pytest.raises(AssertionError):
+        third.set_last_checkpoints_with_time(())
+
+
+def test_deleting_removes_every_shard_and_the_meta_file(tmp_path, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v], max_to_keep=1)
+    first = saver.save(sess, str(tmp_path / "m"), global_step=1)
+    for extra in (".meta", ".data-00001-of-00002"):
+        (tmp_path / ("m-1" + extra)).write_bytes(b"x")
+    saver.save(sess, str(tmp_path / "m"), global_step=2)
+    assert not [name for name in os.listdir(tmp_path) if name.startswith(os.path.basename(first) + ".")]
+
+
 # -- var_list --------------------------------------------------------------------------------------
 
 
