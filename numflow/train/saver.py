@@ -4,14 +4,15 @@ A checkpoint numflow writes is restored by TensorFlow's ``Saver`` and the other 
 writes temporary files and renames them into place (the index last, then the ``checkpoint`` state
 file), so a save that fails leaves the previous checkpoint and state file as they were.
 
-What the Saver does around the files follows TF 1.x's ``tf.compat.v1.train.Saver``: its var_list
-checks and messages, an empty Saver's ``None``, and the list of kept checkpoints (recorded only
+What the Saver does around the files follows TF 1.x's ``tf.compat.v1.train.Saver``: its argument
+checks and messages, the prefix for a global step, the list of kept checkpoints (recorded only
 with a ``max_to_keep``, at most one deleted per save, one kept every
-``keep_checkpoint_every_n_hours``).
+``keep_checkpoint_every_n_hours``) and an empty Saver's ``None``.
 """
 
 import glob
 import logging
+import numbers
 import os
 import time
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.ops import io_ops
 from numflow.ops.array_ops import placeholder_with_default
 from numflow.ops.constant_op import constant
+from numflow.runtime.session import BaseSession
+from numflow.train import training_util
 
 _log = logging.getLogger(__name__)
 _NOT_FOUND_PREFIX = (
@@ -242,6 +245,19 @@ class Saver:
 
         Returns the checkpoint prefix written (None for an empty Saver, which writes nothing). The
         ``checkpoint`` state file beside it (``latest_filename``) names it as the newest.
+
+        Parameters
+        ----------
+        global_step : int, Tensor, Variable or tensor name, optional
+            Appended to the prefix as ``-<step>`` (its value in ``sess`` when not an integer).
+
+        Raises
+        ------
+        ValueError
+            ``latest_filename`` has a directory part or equals the prefix's file name, or the
+            prefix's directory does not exist.
+        TypeError
+            ``sess`` is not a Session.
         """
         if not self._is_built:
             raise RuntimeError("`build()` should be called before save if defer_build==True")
@@ -249,17 +265,25 @@ class Saver:
             latest_filename = "checkpoint"
         if os.path.split(latest_filename)[0]:
             raise ValueError("'latest_filename' must not contain path components")
-        save_path = os.fspath(save_path)
+        save_path = os.fsdecode(save_path)
         if global_step is not None:
-            if not isinstance(global_step, int):
-                global_step = int(sess.run(global_step) if hasattr(global_step, "graph") else global_step)
-            pad = self._pad_step_number
-            checkpoint_file = f"{save_path}-{global_step:08d}" if pad else f"{save_path}-{global_step}"
+            if not isinstance(global_step, numbers.Integral | np.integer):
+                global_step = training_util.global_step(sess, global_step)
+            checkpoint_file = "%s-%d" % (save_path, global_step)  # noqa: UP031 - "%d" as TF formats
+            if self._pad_step_number:
+                checkpoint_file = f"{save_path}-{int(global_step):08d}"
         else:
             checkpoint_file = save_path
+            if os.path.basename(save_path) == latest_filename and not self._sharded:
+                raise ValueError(f"'latest_filename' collides with 'save_path': '{latest_filename}' and "
+                                 f"'{save_path}'")
+        if not isinstance(sess, BaseSession):
+            raise TypeError(f"'sess' must be a Session; {sess}")
         if self._is_empty:
             return None
-        save_dir = os.path.dirname(checkpoint_file)
+        save_dir = os.path.dirname(save_path)
+        if save_dir and not os.path.isdir(save_dir):
+            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         prefix = sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
         prefix = os.fsdecode(prefix.item() if isinstance(prefix, np.ndarray) else prefix)
         if write_state:

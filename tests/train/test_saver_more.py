@@ -131,6 +131,98 @@ def test_deleting_removes_every_shard_and_the_meta_file(tmp_path, sess_v):
     assert not [name for name in os.listdir(tmp_path) if name.startswith(os.path.basename(first) + ".")]
 
 
+# -- paths and steps -------------------------------------------------------------------------------
+
+
+def test_save_relative_paths_and_latest_filename(tmp_path, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v], max_to_keep=2, save_relative_paths=True)
+    for step in range(3):
+        saver.save(sess, str(tmp_path / "m"), global_step=step, latest_filename="mystate")
+    assert sorted(os.listdir(tmp_path)) == ["m-1" + DATA, "m-1.index", "m-2" + DATA, "m-2.index", "mystate"]
+    assert _state(tmp_path, "mystate") == ('model_checkpoint_path: "m-2"\n'
+                                           'all_model_checkpoint_paths: "m-1"\n'
+                                           'all_model_checkpoint_paths: "m-2"\n')
+    assert saver.last_checkpoints == [str(tmp_path / "m-1"), str(tmp_path / "m-2")]
+    assert tf.train.latest_checkpoint(str(tmp_path), "mystate") == str(tmp_path / "m-2")
+    assert tf.train.latest_checkpoint(str(tmp_path)) is None
+    moved = tmp_path.parent / (tmp_path.name + "-moved")
+    os.rename(tmp_path, moved)  # relative paths survive moving the directory
+    assert tf.train.latest_checkpoint(str(moved), "mystate") == str(moved / "m-2")
+
+
+def test_relative_save_path_is_stored_relative_to_its_directory(tmp_path, sess_v, monkeypatch):
+    sess, v = sess_v
+    monkeypatch.chdir(tmp_path)
+    os.makedirs("run/sub")
+    saver = tf.train.Saver([v], max_to_keep=2)
+    assert saver.save(sess, "run/sub/m", global_step=0) == "run/sub/m-0"
+    assert saver.save(sess, "run/sub/m", global_step=1) == "run/sub/m-1"
+    assert _state("run/sub") == 'model_checkpoint_path: "m-1"\nall_model_checkpoint_paths: "m-0"\n' \
+                                'all_model_checkpoint_paths: "m-1"\n'
+    assert saver.last_checkpoints == ["run/sub/m-0", "run/sub/m-1"]
+    assert tf.train.Saver([v]).save(sess, "bare") == "bare"
+    assert _state(".") == 'model_checkpoint_path: "bare"\nall_model_checkpoint_paths: "bare"\n'
+
+
+def test_latest_filename_errors_write_nothing(tmp_path, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v])
+    with pytest.raises(ValueError, match="^'latest_filename' must not contain path components$"):
+        saver.save(sess, str(tmp_path / "m"), latest_filename="a/b")
+    with pytest.raises(ValueError, match=f"^'latest_filename' collides with 'save_path': 'checkpoint' and "
+                                         f"'{tmp_path}/checkpoint'$"):
+        saver.save(sess, str(tmp_path / "checkpoint"))
+    with pytest.raises(ValueError, match="^'latest_filename' collides with 'save_path': 'st' and"):
+        saver.save(sess, str(tmp_path / "st"), latest_filename="st")
+    assert os.listdir(tmp_path) == []
+    assert saver.save(sess, str(tmp_path / "checkpoint"), global_step=1) == str(tmp_path / "checkpoint-1")
+
+
+def test_missing_parent_directory_is_a_value_error(tmp_path, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v])
+    target = tmp_path / "no" / "such" / "m"
+    with pytest.raises(ValueError, match=f"^Parent directory of {target} doesn't exist, can't save.$"):
+        saver.save(sess, str(target))
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="Parent directory of .*/file/m doesn't exist, can't save."):
+        saver.save(sess, str(tmp_path / "file" / "m"))
+    assert os.listdir(tmp_path) == ["file"]
+
+
+def test_sess_must_be_a_session(tmp_path, sess_v):
+    _, v = sess_v
+    with pytest.raises(TypeError, match="^'sess' must be a Session; None$"):
+        tf.train.Saver([v]).save(None, str(tmp_path / "m"))
+
+
+def test_global_step_as_variable_tensor_name_or_integer(tmp_path, sess_v):
+    sess, v = sess_v
+    step = tf.train.get_or_create_global_step()
+    sess.run(step.initializer)
+    sess.run(step.assign(42))
+    saver = tf.train.Saver([v], max_to_keep=None)
+    prefix = str(tmp_path / "m")
+    for given, suffix in [(step, "42"), (step.value(), "42"), ("global_step:0", "42"), (np.int64(5), "5"),
+                          (7, "7"), (True, "1"), (tf.constant(9), "9"), (-3, "-3")]:
+        assert saver.save(sess, prefix, global_step=given) == f"{prefix}-{suffix}", given
+    with pytest.raises(TypeError, match="int\\(\\) argument must be"):
+        saver.save(sess, prefix, global_step="global_step")  # an op's name fetches nothing, as in TF
+    with pytest.raises(TypeError, match='Argument `fetch` = 3.0 has invalid type "float"'):
+        saver.save(sess, prefix, global_step=3.0)
+
+
+def test_pad_step_number(tmp_path, sess_v):
+    sess, v = sess_v
+    saver = tf.train.Saver([v], pad_step_number=True)
+    prefix = str(tmp_path / "p")
+    assert saver.save(sess, prefix, global_step=12) == prefix + "-00000012"
+    assert saver.save(sess, prefix, global_step=np.int64(-12)) == prefix + "--0000012"
+    assert saver.save(sess, prefix, global_step=123456789) == prefix + "-123456789"
+    assert tf.train.latest_checkpoint(str(tmp_path)) == prefix + "-123456789"
+
+
 # -- var_list --------------------------------------------------------------------------------------
 
 
