@@ -28,6 +28,8 @@ for _op_type in ("RandomStandardNormal", "RandomUniform", "RandomUniformInt", "T
 
 def _static_shape(shape):
     """``(TensorShape, None)`` when ``shape`` is known now, else ``(None, shape tensor)``."""
+    if type(shape) is list and all(type(d) is int and d >= 0 for d in shape):
+        return TensorShape(shape), None  # the common case, without numpy
     if isinstance(shape, Tensor):
         value = constant_value(shape)
         if value is None:

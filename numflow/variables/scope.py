@@ -126,7 +126,8 @@ class VariableScope:
         use_resource = self._use_resource if use_resource is None else use_resource
         full_name = f"{self._name}/{name}" if self._name else name
         graph = get_default_graph()
-        with graph.name_scope(None):  # variable names depend on variable scopes only
+        saved_name_scope, graph._name_stack = graph._name_stack, ""  # as name_scope(None): names depend on
+        try:  # variable scopes only
             if dtype is not None and initializer is not None and not callable(initializer):
                 dtype = dtypes.as_dtype(dtype)
                 init_dtype = convert_to_tensor(initializer).dtype.base_dtype
@@ -143,6 +144,8 @@ class VariableScope:
                 custom_getter=custom_getter, constraint=constraint, synchronization=synchronization,
                 aggregation=aggregation,
             )
+        finally:
+            graph._name_stack = saved_name_scope
 
 
 def _dtype_text(dtype):
@@ -212,12 +215,33 @@ def _get_variable(name, shape=None, dtype=dtypes.float32, initializer=None, regu
     return custom_getter(**kwargs)
 
 
-def _accepts(fn, arg):
+def _parameters(fn):
+    """``fn``'s parameters, cached by its code (inspect.signature costs more than creating an op).
+
+    None when they cannot be read (a builtin, say).
+    """
+    target = fn
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
+        target = inspect.getattr_static(type(fn), "__call__", None)
+    code = getattr(getattr(target, "__func__", target), "__code__", None)
+    key = (code, inspect.ismethod(fn) or not inspect.isfunction(fn))
+    if code is not None and key in _PARAMETERS:
+        return _PARAMETERS[key]
     try:
-        params = inspect.signature(fn).parameters.values()
+        params = tuple(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
-        return True
-    return any(p.name == arg or p.kind is p.VAR_KEYWORD for p in params)
+        params = None
+    if code is not None:
+        _PARAMETERS[key] = params
+    return params
+
+
+_PARAMETERS = {}
+
+
+def _accepts(fn, arg):
+    params = _parameters(fn)
+    return params is None or any(p.name == arg or p.kind is p.VAR_KEYWORD for p in params)
 
 
 def _store_getter(name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None, reuse=None,
@@ -296,11 +320,9 @@ def _initial_value(name, shape, dtype, initializer, from_value):
 
 
 def _needs_no_arguments(fn):
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+    params = _parameters(fn)
+    return params is not None and all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                                      for p in params)
 
 
 def _defined_at(variable):

@@ -46,32 +46,39 @@ class Variable:
         self._caching_device = caching_device
         self._save_slice_info = None
         # As TF's init_scope: a variable never depends on the control_dependencies it is created in.
-        with graph.control_dependencies(None), graph.name_scope(name or "Variable") as scope:
-            var_name = scope[:-1]
-            if callable(initial_value):
-                with graph.name_scope("Initializer"), graph.colocate_with(None):
-                    saved, graph._device_stack = graph._device_stack, [None]
-                    try:
-                        self._initial_value = _initial_tensor(initial_value(), dtype)
-                    finally:
-                        graph._device_stack = saved
-            else:
-                self._initial_value = _initial_tensor(initial_value, dtype)
-            if shape is None:
-                shape = self._initial_value.shape if validate_shape else unknown_shape()
-            self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype, name=scope)
-            if validate_shape and not self._initial_value.shape.is_fully_defined():
-                raise ValueError(f"initial_value must have a shape specified: {self._initial_value}")
-            self._initializer_op = state_ops.assign(
-                self._variable, _guard_uninitialized_reads(var_name, self._initial_value),
-                validate_shape=validate_shape,
-            ).op
-            if caching_device is not None:
-                with graph.device(caching_device):
-                    self._snapshot = array_ops.identity(self._variable, name="read")
-            else:
-                with graph.colocate_with(self._variable.op):
-                    self._snapshot = array_ops.identity(self._variable, name="read")
+        # (The graph's stacks are switched directly: this is the hot path of building a model.)
+        saved_controls, graph._control_stack = graph._control_stack, []
+        try:
+            with graph.name_scope(name or "Variable") as scope:
+                var_name = scope[:-1]
+                if callable(initial_value):
+                    with graph.name_scope("Initializer"):
+                        # Built on no device and in no colocation group, as TF does for a callable.
+                        saved = graph._colocation_stack, graph._device_stack
+                        graph._colocation_stack, graph._device_stack = [], [None]
+                        try:
+                            self._initial_value = _initial_tensor(initial_value(), dtype)
+                        finally:
+                            graph._colocation_stack, graph._device_stack = saved
+                else:
+                    self._initial_value = _initial_tensor(initial_value, dtype)
+                if shape is None:
+                    shape = self._initial_value.shape if validate_shape else unknown_shape()
+                self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype, name=scope)
+                if validate_shape and not self._initial_value.shape.is_fully_defined():
+                    raise ValueError(f"initial_value must have a shape specified: {self._initial_value}")
+                value = _guard_uninitialized_reads(var_name, self._initial_value)
+                attrs = {"validate_shape": bool(validate_shape), "use_locking": True}  # state_ops.assign's
+                self._initializer_op = _colocated(graph, self._variable.op, "Assign", [self._variable, value],
+                                                  attrs, graph.unique_name("Assign") + "/")
+                if caching_device is not None:
+                    with graph.device(caching_device):
+                        self._snapshot = array_ops.identity(self._variable, name="read")
+                else:
+                    self._snapshot = _colocated(graph, self._variable.op, "Identity", [self._variable], None,
+                                                "read").outputs[0]
+        finally:
+            graph._control_stack = saved_controls
         graph._variable_initializers[var_name] = self._initializer_op
         graph.add_to_collections(collections, self)
 
@@ -193,6 +200,16 @@ class Variable:
 
 
 VariableV1 = RefVariable = Variable
+
+
+def _colocated(graph, op, op_type, inputs, attrs, name):
+    """``graph.create_op(...)`` inside ``graph.colocate_with(op)``, without a generator context."""
+    saved = graph._colocation_stack, graph._device_stack
+    graph._colocation_stack, graph._device_stack = saved[0] + [op], []
+    try:
+        return graph.create_op(op_type, inputs, attrs, name=name)
+    finally:
+        graph._colocation_stack, graph._device_stack = saved
 
 
 def _initial_tensor(value, dtype):
