@@ -255,7 +255,8 @@ class Saver:
         ------
         ValueError
             ``latest_filename`` has a directory part or equals the prefix's file name, or the
-            prefix's directory does not exist.
+            directory above the prefix's directory does not exist (the prefix's own directory is
+            made when missing).
         TypeError
             ``sess`` is not a Session.
         """
@@ -282,7 +283,9 @@ class Saver:
         if self._is_empty:
             return None
         save_dir = os.path.dirname(save_path)
-        if save_dir and not os.path.isdir(save_dir):
+        if save_dir and not os.path.isdir(save_dir) and (
+                os.path.lexists(save_dir) or not os.path.isdir(os.path.dirname(save_dir) or ".")):
+            # As TF's bundle writer: the prefix's own directory is made, not its missing parents.
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         prefix = sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
         prefix = os.fsdecode(prefix.item() if isinstance(prefix, np.ndarray) else prefix)

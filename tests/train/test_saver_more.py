@@ -189,6 +189,9 @@ def test_missing_parent_directory_is_a_value_error(tmp_path, sess_v):
     with pytest.raises(ValueError, match="Parent directory of .*/file/m doesn't exist, can't save."):
         saver.save(sess, str(tmp_path / "file" / "m"))
     assert os.listdir(tmp_path) == ["file"]
+    # As TF: the prefix's own directory is made when the one above it exists.
+    assert saver.save(sess, str(tmp_path / "new" / "m")) == str(tmp_path / "new" / "m")
+    assert sorted(os.listdir(tmp_path / "new")) == ["checkpoint", "m" + DATA, "m.index"]
 
 
 def test_sess_must_be_a_session(tmp_path, sess_v):
