@@ -17,7 +17,12 @@ class TensorShape:
             dims = dims._dims
         elif dims is not None and not isinstance(dims, (list, tuple)):
             dims = [dims] if isinstance(dims, int) else list(dims)
-        self._dims = None if dims is None else tuple(_dim(d) for d in dims)
+        if dims is None:
+            self._dims = None
+        elif all(type(d) is int and d >= 0 for d in dims):
+            self._dims = tuple(dims)  # the common case: known sizes, already ints
+        else:
+            self._dims = tuple(_dim(d) for d in dims)
 
     @property
     def dims(self):

@@ -45,6 +45,8 @@ def _static_shape(shape):
 
 
 def _scalar(x, name):
+    if type(x) is float or type(x) is int:
+        return x
     if isinstance(x, Tensor):
         value = constant_value(x)
         if value is None or np.size(value) != 1:

@@ -18,6 +18,7 @@ Trap: the current scope is kept per graph, not per thread; build a graph from on
 """
 
 import contextlib
+import functools
 import inspect
 import threading
 import traceback
@@ -216,23 +217,23 @@ def _get_variable(name, shape=None, dtype=dtypes.float32, initializer=None, regu
 
 
 def _parameters(fn):
-    """``fn``'s parameters, cached by its code (inspect.signature costs more than creating an op).
+    """``fn``'s parameters, cached by its code or class (inspect.signature costs more than an op).
 
     None when they cannot be read (a builtin, say).
     """
-    target = fn
-    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
-        target = inspect.getattr_static(type(fn), "__call__", None)
-    code = getattr(getattr(target, "__func__", target), "__code__", None)
-    key = (code, inspect.ismethod(fn) or not inspect.isfunction(fn))
-    if code is not None and key in _PARAMETERS:
+    if inspect.isfunction(fn):
+        key = fn.__code__
+    elif inspect.ismethod(fn):
+        key = (getattr(fn.__func__, "__code__", None), "method")
+    else:
+        key = type(fn)  # an Initializer instance, a functools.partial...
+    if key in _PARAMETERS and type(fn) is not functools.partial:
         return _PARAMETERS[key]
     try:
         params = tuple(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         params = None
-    if code is not None:
-        _PARAMETERS[key] = params
+    _PARAMETERS[key] = params
     return params
 
 
