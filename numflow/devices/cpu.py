@@ -19,4 +19,4 @@ class CPUDevice(Device):
         return self.copy_in(array)
 
     def copy(self, array):
-        return np.array(array, copy=True)
+        return np.array(array, order="C", copy=True)

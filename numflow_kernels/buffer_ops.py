@@ -1,0 +1,159 @@
+"""Op kernels written once for every device: fills, random streams, and writes into variables.
+
+A device brings its memory (``ctx.device.alloc`` and ``copy``) and two kernel modules with the
+same functions: ``init`` (``fill``, ``random_normal``...) and ``update`` (``assign``,
+``assign_add``, ``scatter_add``...), e.g. ``numflow_kernels.cpu.init`` and ``numflow_kernels.cuda.init``.
+``register_for(device_type, modules)`` registers the kernels below for that device. Every write
+into a variable holds its lock; a scatter checks all indices before it writes anything.
+"""
+
+import os
+import threading
+
+import numpy as np
+
+from numflow.framework import errors
+from numflow_kernels import philox
+from numflow_kernels.registry import register
+
+
+class RandomStream:
+    """Where one random op's stream stands in one container: its seeds and the next Philox counter."""
+
+    __slots__ = ("seed", "seed2", "counter", "lock")
+
+    def __init__(self, seed, seed2):
+        if seed == 0 and seed2 == 0:
+            seed, seed2 = (int.from_bytes(os.urandom(8), "little") >> 1 for _ in range(2))
+        self.seed, self.seed2 = seed, seed2
+        self.counter = 0
+        self.lock = threading.Lock()
+
+    def reserve(self, num_values):
+        """The Philox counter this run starts at; the next run starts past ``num_values`` values, as in TF."""
+        with self.lock:
+            start = self.counter
+            self.counter += philox.RESERVED_PER_OUTPUT * num_values
+        return start
+
+
+def random_stream(ctx):
+    """The stream of the random op ``ctx`` computes, in the container of the session running it."""
+    attrs = ctx.attrs
+    return ctx.resources.get_or_create(("random", ctx.op_name), lambda: RandomStream(attrs["seed"], attrs["seed2"]))
+
+
+def shape_text(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _flat(array):
+    return array.reshape(array.size)
+
+
+def register_for(device_type, modules):
+    """Register the kernels of this module for ``device_type``.
+
+    ``modules()`` returns the device's ``(init, update)`` kernel modules; it is called when a
+    kernel first runs, so that importing the kernels touches no device library.
+    """
+
+    def kernel(op_type):
+        return register(op_type, device_type)
+
+    @kernel("FillValue")
+    def fill_value(ctx):
+        a = ctx.attrs
+        np_dtype = a["dtype"].as_numpy_dtype
+        if np_dtype is np.object_:  # strings: TensorFlow's zero is b""
+            value = a["value"]
+            value = value.encode() if isinstance(value, str) else value if isinstance(value, bytes) else b""
+            return ctx.device.copy_in(np.full(a["shape"].as_list(), value, dtype=object))
+        out = ctx.device.alloc(tuple(a["shape"].as_list()), np.dtype(np_dtype))
+        modules()[0].fill(_flat(out), a["value"])
+        return out
+
+    def random_kernel(op_type, fn_name, params):
+        @kernel(op_type)
+        def run(ctx, *shape_input):
+            a = ctx.attrs
+            if op_type == "RandomUniformInt" and a["minval"] >= a["maxval"]:
+                raise ValueError(f"Need minval < maxval, got {a['minval']} >= {a['maxval']}")
+            shape = a["shape"].as_list() if a["shape"] is not None else [
+                int(d) for d in ctx.device.copy_out(shape_input[0])]
+            out = ctx.device.alloc(tuple(shape), np.dtype(a["dtype"].as_numpy_dtype))
+            stream = random_stream(ctx)
+            start = stream.reserve(out.size)
+            getattr(modules()[0], fn_name)(_flat(out), stream.seed, stream.seed2, *(a[p] for p in params),
+                                           counter=start)
+            return out
+
+    random_kernel("RandomStandardNormal", "random_normal", ("mean", "stddev"))
+    random_kernel("TruncatedNormal", "truncated_normal", ("mean", "stddev"))
+    random_kernel("RandomUniform", "random_uniform", ("minval", "maxval"))
+    random_kernel("RandomUniformInt", "random_uniform_int", ("minval", "maxval"))
+
+    @kernel("Assign")
+    def assign(ctx, ref, value):
+        with ref.lock:
+            current = ref.value
+            if current is not None and current.shape == value.shape:
+                modules()[1].assign(_flat(current), _flat(value))
+                return ref
+            if ctx.attrs["validate_shape"]:
+                declared = ctx.op._inputs[0].shape
+                if current is not None or not declared.is_compatible_with(value.shape):
+                    lhs = current.shape if current is not None else declared
+                    raise errors.InvalidArgumentError(
+                        None, None, "Assign requires shapes of both tensors to match. "
+                        f"lhs shape= {shape_text(lhs)} rhs shape= {shape_text(value.shape)}")
+            ref.value = ctx.device.copy(value)
+        return ref
+
+    def in_place(op_type, fn_name):
+        @kernel(op_type)
+        def run(ctx, ref, value):
+            with ref.lock:
+                current = ref.value
+                if current is None:
+                    raise ref.uninitialized_error()
+                if current.shape != value.shape:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Parameters and update must be the same size: {shape_text(current.shape)} "
+                        f"vs {shape_text(value.shape)}")
+                getattr(modules()[1], fn_name)(_flat(current), _flat(value))
+            return ref
+
+    in_place("AssignAdd", "assign_add")
+    in_place("AssignSub", "assign_sub")
+
+    def scatter(op_type, fn_name):
+        @kernel(op_type)
+        def run(ctx, ref, indices, updates):
+            with ref.lock:
+                current = ref.value
+                if current is None:
+                    raise ref.uninitialized_error()
+                rows = current.shape[0] if current.ndim else 0
+                expected = tuple(indices.shape) + tuple(current.shape[1:])
+                if updates.ndim == 0:  # a scalar goes to every row named, as in TF
+                    updates = ctx.device.copy_in(np.broadcast_to(ctx.device.copy_out(updates), expected).copy())
+                if tuple(updates.shape) != expected:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
+                        f"[], got updates.shape {shape_text(updates.shape)}, indices.shape "
+                        f"{shape_text(indices.shape)}, params.shape {shape_text(current.shape)}")
+                flat_indices = _flat(indices)
+                table = current.reshape(rows, current.size // max(rows, 1))
+                bad = getattr(modules()[1], fn_name)(table, flat_indices, updates.reshape(len(flat_indices),
+                                                                                          table.shape[1]))
+                if bad >= 0:  # nothing was written
+                    host_indices = ctx.device.copy_out(indices)
+                    where = ",".join(str(int(i)) for i in np.unravel_index(bad, host_indices.shape))
+                    raise errors.InvalidArgumentError(
+                        None, None, f"indices[{where}] = {int(host_indices.reshape(-1)[bad])} is not in [0, {rows})")
+            return ref
+
+    scatter("ScatterUpdate", "scatter_update")
+    scatter("ScatterAdd", "scatter_add")
+    scatter("ScatterSub", "scatter_sub")
