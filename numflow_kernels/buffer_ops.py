@@ -48,7 +48,7 @@ def shape_text(shape):
 
 
 def _flat(array):
-    return array.reshape(array.size)
+    return array if array.ndim == 1 else array.reshape(array.size)
 
 
 def register_for(device_type, modules):

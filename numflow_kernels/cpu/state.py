@@ -1,5 +1,7 @@
 """CPU kernels of the variable ops; assignments, fills and random streams come from ``buffer_ops``."""
 
+import functools
+
 import numpy as np
 
 from numflow_kernels import buffer_ops
@@ -67,6 +69,7 @@ def _update():
     return update
 
 
+@functools.cache
 def _modules():
     from numflow_kernels.cpu import init
 

@@ -5,6 +5,8 @@ and ``cuda/update.py``, which take the same arguments as their CPU twins: a seed
 bits on both. Registered under the device type ``"GPU"``.
 """
 
+import functools
+
 from numflow_kernels import buffer_ops
 from numflow_kernels.cpu import state as cpu_state
 from numflow_kernels.cuda import math  # noqa: F401  (registers the elementwise GPU kernels)
@@ -22,6 +24,7 @@ def identity(ctx, x):
     return x
 
 
+@functools.cache
 def _modules():
     from numflow_kernels.cuda import init, update
 
