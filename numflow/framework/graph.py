@@ -589,11 +589,16 @@ class Graph:
             input_ops.append(t._op)
         if name and name.endswith("/"):
             name = name[:-1]
+            valid = _VALID_OP_NAME.match(name)
         else:
-            name = self.unique_name(name or op_type)
-        if not _VALID_OP_NAME.match(name):
+            base = name or op_type
+            # The name scope was checked when it was entered: checking the new part is enough.
+            valid = (_VALID_SCOPE_NAME if self._name_stack else _VALID_OP_NAME).match(base)
+            name = self.unique_name(base)
+        if not valid:
             raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex /{_VALID_OP_NAME}/")
-        if name in self._nx:
+        nxg = self._nx
+        if name in nxg._node:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
@@ -616,15 +621,23 @@ class Graph:
             self._apply_device_functions(op)
         op._traceback = _creation_stack()
         self._next_id += 1
-        nxg = self._nx
         with self._lock:  # sessions of this graph may be building run plans on other threads
-            nxg.add_node(name, op=op)
+            # What DiGraph.add_node and add_edge do, written into its dicts: a node attribute dict
+            # {"op": op}, and one dict {"data": [(output, slot)...], "control": bool} per edge, shared
+            # by the producer's successors and the consumer's predecessors.
+            succ, pred = nxg._succ, nxg._pred
+            nxg._node[name] = {"op": op}
+            succ[name] = {}
+            preds = pred[name] = {}
             for slot, (t, producer) in enumerate(zip(inputs, input_ops)):
-                edge = nxg.get_edge_data(producer._name, name)
+                edge = preds.get(producer._name)
                 if edge is None:
-                    nxg.add_edge(producer._name, name, data=[(t._value_index, slot)], control=False)
+                    preds[producer._name] = succ[producer._name][name] = {"data": [(t._value_index, slot)],
+                                                                          "control": False}
                 else:
                     edge["data"].append((t._value_index, slot))
+            if nxg.__networkx_cache__:
+                nxg.__networkx_cache__.clear()
             for c in op._control_inputs:
                 self._add_control_edge(c, op)
             self._version += 1

@@ -20,13 +20,15 @@ def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):
 
 
 def _update_infer(op):
-    ref, value = op.inputs
-    if ref.dtype.base_dtype != value.dtype.base_dtype:
+    ref, value = op._inputs
+    if ref.dtype.base_dtype is not value.dtype.base_dtype:
         raise TypeError(
             f"Input 'value' of '{op.type}' Op has type {value.dtype.base_dtype.name} that does not match "
             f"type {ref.dtype.base_dtype.name} of argument 'ref'."
         )
     shape = ref.shape
+    if shape.dims == value.shape.dims and shape.is_fully_defined():
+        return [(ref.dtype, shape)]  # the common case: an initializer or update of the variable's shape
     if op._attrs.get("validate_shape", True):
         if not shape.is_compatible_with(value.shape):
             raise ValueError(_shape_mismatch(shape, value.shape))
