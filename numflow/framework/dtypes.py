@@ -12,13 +12,14 @@ class DType:
     True
     """
 
-    __slots__ = ("_name", "_np", "_enum", "_base", "_ref")
+    __slots__ = ("_name", "_np", "_enum", "_base", "_ref", "_kind")
 
     def __init__(self, name, np_type, enum, base=None):
         self._name = name
         self._np = np_type
         self._enum = enum
         self._base = base or self
+        self._kind = np.dtype(np_type).kind  # "f", "i", "u", "b", "O": asked on every op built
         self._ref = None if base else DType(f"{name}_ref", np_type, enum + 100, base=self)
 
     name = property(lambda self: self._name)
@@ -31,15 +32,15 @@ class DType:
 
     @property
     def is_floating(self):
-        return np.issubdtype(self._np, np.floating)
+        return self._kind == "f"
 
     @property
     def is_integer(self):
-        return np.issubdtype(self._np, np.integer)
+        return self._kind in "iu"
 
     @property
     def is_unsigned(self):
-        return np.issubdtype(self._np, np.unsignedinteger)
+        return self._kind == "u"
 
     @property
     def is_bool(self):

@@ -465,30 +465,13 @@ class Graph:
             name = f"{name}_{i - 1}"
         return name
 
-    @contextlib.contextmanager
     def name_scope(self, name):
-        """Open a name scope: ``"a"`` nests and uniquifies, ``"a/"`` re-enters as is, ``None``/``""`` resets."""
-        old = self._name_stack
-        if name:
-            # Inside a scope a name may start with '_', '-', '/' or '\'; at the root it must be an op name.
-            pattern, kind = (_VALID_SCOPE_NAME, "scope") if old else (_VALID_OP_NAME, "root scope")
-            if not pattern.match(name):
-                raise ValueError(
-                    f"'{name}' is not a valid {kind} name. A {kind} name has to match the following pattern: "
-                    f"{pattern.pattern}"
-                )
-        if not name:
-            new, scope = "", ""
-        elif name.endswith("/"):
-            new, scope = name[:-1], name
-        else:
-            new = self.unique_name(name)
-            scope = f"{new}/"
-        self._name_stack = new
-        try:
-            yield scope
-        finally:
-            self._name_stack = old
+        """Open a name scope: ``"a"`` nests and uniquifies, ``"a/"`` re-enters as is, ``None``/``""`` resets.
+
+        A context manager whose ``__enter__`` returns the scope (``"a/"``, or ``""`` at the root). A
+        class rather than a generator: a model opens one or more per op it builds.
+        """
+        return _NameScope(self, name)
 
     # -- devices, control dependencies, colocation ---------------------------------------------
     @contextlib.contextmanager
@@ -777,6 +760,41 @@ def _line_at(code, offset):
         if start <= offset < end:
             return line
     return code.co_firstlineno
+
+
+class _NameScope:
+    """``Graph.name_scope(name)``: checks and enters the scope on ``__enter__``, restores it on exit."""
+
+    __slots__ = ("_graph", "_name", "_old")
+
+    def __init__(self, graph, name):
+        self._graph = graph
+        self._name = name
+
+    def __enter__(self):
+        graph, name = self._graph, self._name
+        old = self._old = graph._name_stack
+        if name:
+            # Inside a scope a name may start with '_', '-', '/' or '\'; at the root it must be an op name.
+            pattern, kind = (_VALID_SCOPE_NAME, "scope") if old else (_VALID_OP_NAME, "root scope")
+            if not pattern.match(name):
+                raise ValueError(
+                    f"'{name}' is not a valid {kind} name. A {kind} name has to match the following pattern: "
+                    f"{pattern.pattern}"
+                )
+        if not name:
+            new, scope = "", ""
+        elif name.endswith("/"):
+            new, scope = name[:-1], name
+        else:
+            new = graph.unique_name(name)
+            scope = f"{new}/"
+        graph._name_stack = new
+        return scope
+
+    def __exit__(self, exc_type, exc, tb):
+        self._graph._name_stack = self._old
+        return False
 
 
 class _ControlLevel:
