@@ -572,7 +572,7 @@ class Graph:
             input_ops.append(t._op)
         if name and name.endswith("/"):
             name = name[:-1]
-            valid = _VALID_OP_NAME.match(name)
+            valid = name == self._name_stack or _VALID_OP_NAME.match(name)  # the scope was checked on entry
         else:
             base = name or op_type
             # The name scope was checked when it was entered: checking the new part is enough.

@@ -70,7 +70,7 @@ class Variable:
                 value = _guard_uninitialized_reads(var_name, self._initial_value)
                 attrs = {"validate_shape": bool(validate_shape), "use_locking": True}  # state_ops.assign's
                 self._initializer_op = _colocated(graph, self._variable.op, "Assign", [self._variable, value],
-                                                  attrs, graph.unique_name("Assign") + "/")
+                                                  attrs, "Assign")
                 if caching_device is not None:
                     with graph.device(caching_device):
                         self._snapshot = array_ops.identity(self._variable, name="read")
