@@ -161,9 +161,10 @@ class VarianceScaling(Initializer):
 
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = self._dtype(dtype)
-        shape = TensorShape(shape).as_list()
+        shape = shape if type(shape) is list else TensorShape(shape).as_list()
         fan_in, fan_out = _compute_fans(shape)
-        divisor = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        mode = self.mode
+        divisor = fan_in if mode == "fan_in" else fan_out if mode == "fan_out" else (fan_in + fan_out) / 2.0
         scale = self.scale / max(1.0, divisor)
         if self.distribution in ("normal", "truncated_normal"):
             stddev = math.sqrt(scale) / _TRUNCATED_STDDEV

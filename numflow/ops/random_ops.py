@@ -58,9 +58,9 @@ def _scalar(x, name):
     return arr.reshape(()).item()
 
 
-def _random(op_type, shape, dtype, seed, name, default_name, **params):
+def _random(op_type, shape, dtype, seed, name, default_name, graph=None, **params):
     """Add a random op; ``params`` (mean/stddev or minval/maxval) are applied by the kernel in one pass."""
-    graph = get_default_graph()
+    graph = graph or get_default_graph()
     dtype = dtypes.as_dtype(dtype)
     static, dynamic = _static_shape(shape)
     seed1, seed2 = get_seed(seed)
@@ -105,7 +105,7 @@ def _location_scale(op_type, default_name, shape, mean, stddev, dtype, seed, nam
 def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Uniform values in ``[minval, maxval)`` (``maxval`` defaults to 1 for floats; required for ints)."""
     dtype = dtypes.as_dtype(dtype)
-    if dtype.is_integer and dtype in (dtypes.int32, dtypes.int64):
+    if dtype is dtypes.int32 or dtype is dtypes.int64:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
         lo, hi = _scalar(minval, "minval"), _scalar(maxval, "maxval")
@@ -114,7 +114,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
         # minval >= maxval fails when the op runs (InvalidArgumentError), as in TensorFlow.
         return _random("RandomUniformInt", shape, dtype, seed, name, "random_uniform",
                        minval=int(lo), maxval=int(hi))
-    if not dtype.is_floating or dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+    if not (dtype is dtypes.float32 or dtype is dtypes.float64 or dtype is dtypes.float16):
         raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dtype.name}'>. Accepted dtypes are "
                          "(tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64).")
     # TF skips the scaling for the Python ints 0 and 1, and names the op's output after what it ran last.
@@ -127,7 +127,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
         graph = get_default_graph()
         with graph.name_scope(name or "random_uniform") as scope:
             last = ("RandomUniform" if one_max else "Mul") if zero_min else None
-            return _random("RandomUniform", shape, dtype, seed, scope + (last + "/" if last else ""), None,
+            return _random("RandomUniform", shape, dtype, seed, scope + (last + "/" if last else ""), None, graph,
                            minval=float(lo), maxval=float(hi))
     graph = get_default_graph()
     with graph.name_scope(name or "random_uniform") as scope:
