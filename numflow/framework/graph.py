@@ -630,9 +630,12 @@ class Graph:
 
     def _add_control_edge(self, src, dst):
         with self._lock:
-            edge = self._nx.get_edge_data(src.name, dst.name)
+            nxg = self._nx
+            edge = nxg._pred[dst._name].get(src._name)  # as in create_op: the DiGraph's dicts directly
             if edge is None:
-                self._nx.add_edge(src.name, dst.name, data=[], control=True)
+                nxg._pred[dst._name][src._name] = nxg._succ[src._name][dst._name] = {"data": [], "control": True}
+                if nxg.__networkx_cache__:
+                    nxg.__networkx_cache__.clear()
             else:
                 edge["control"] = True
             self._version += 1
