@@ -1,5 +1,7 @@
 """Kernels of the checkpoint ops: variables stream to and from TensorFlow V2 bundles."""
 
+import sys
+
 import numpy as np
 
 from numflow.checkpoint import datatypes
@@ -35,9 +37,41 @@ def _shape_text(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
+def _unshared(array):
+    """Whether nothing but the caller's one local name refers to ``array`` (no view, no op reading it)."""
+    return sys.getrefcount(array) <= _SOLE
+
+
+def _sole_local_refcount():
+    probe = np.empty(0)
+    return _count(probe)
+
+
+def _count(array):
+    return sys.getrefcount(array)  # called as _unshared is: what it sees of an array held by one local
+
+
+_SOLE = _sole_local_refcount()
+
+
+def _spare_for(spare, entry):
+    """``spare`` if its bytes can take ``entry``'s tensor (same dtype and shape), else None."""
+    if spare is None or entry.dtype == datatypes.DT_STRING or not datatypes.is_supported(entry.dtype):
+        return None
+    if spare.dtype != datatypes.numpy_dtype(entry.dtype) or spare.shape != tuple(entry.shape):
+        return None
+    return spare if spare.flags.c_contiguous and spare.flags.writeable else None
+
+
 @register("RestoreBundle")
 def restore(ctx, prefix, *refs):
-    """Check every key, dtype and shape first; then read each variable into a fresh buffer and swap it in."""
+    """Check every key, dtype and shape first; then read each variable into a buffer of its own and swap it in.
+
+    A variable's value is replaced only once all its bytes are read and their crc matched, so a
+    failing restore leaves the variables it did not reach as they were. The buffer a restored host
+    variable gives up, when nothing else refers to it, takes the next variable of the same dtype
+    and shape: restoring into initialized variables then touches no new memory after the first.
+    """
     names = ctx.attrs["names"]
     declared = [t.shape for t in ctx.op._inputs[1:]]
     with BundleReader(_prefix(prefix)) as reader:
@@ -59,10 +93,17 @@ def restore(ctx, prefix, *refs):
                     f"Assign requires shapes of both tensors to match. lhs shape= {_shape_text(shape.as_list())} "
                     f"rhs shape= {_shape_text(stored)}",
                 )
+        spare = None
         for name, ref in zip(names, refs):
-            value = reader.get_tensor(name)
-            if ref.device is not None and not ref.device.is_host:
+            on_host = ref.device is None or ref.device.is_host
+            out = _spare_for(spare, reader.entry(name)) if on_host else None
+            spare = None
+            value = reader.get_tensor(name, out=out)
+            if not on_host:
                 value = ref.device.copy_in(value)
             with ref.lock:
-                ref.value = value
+                old, ref.value = ref.value, value
+            if on_host and isinstance(old, np.ndarray) and _unshared(old):
+                spare = old
+            del old
     return ()

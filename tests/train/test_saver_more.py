@@ -423,3 +423,22 @@ def test_restore_with_a_wrong_dtype_changes_nothing(tmp_path):
                            "likely due to a mismatch between the current graph and the graph"):
             tf.train.Saver().restore(sess, path)
         assert sess.run([a, b]) == [[7.0], [7]]
+
+
+def test_restore_reuses_a_released_buffer_only_when_nothing_else_holds_it(tmp_path):
+    variables = [tf.Variable(np.full(1000, i, np.float32), name=n) for i, n in enumerate("abc")]
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        path = saver.save(sess, str(tmp_path / "m"))
+        sess.run([var.assign(np.full(1000, 9, np.float32)) for var in variables])
+        (container,) = set(sess._containers.values())
+        held = container.variable("a").value  # as an op still reading a's old value would
+        address = lambda name: container.variable(name).value.__array_interface__["data"][0]
+        b_old = address("b")
+        saver.restore(sess, path)
+        assert (held == 9).all()  # a's old buffer was left alone
+        assert address("c") == b_old  # b's, released, took c's value
+        assert [float(v[0]) for v in sess.run(variables)] == [0.0, 1.0, 2.0]
+        saver.restore(sess, path)  # and again, every buffer now unshared
+        assert [float(v[-1]) for v in sess.run(variables)] == [0.0, 1.0, 2.0]
