@@ -24,13 +24,14 @@ op's ``use_locking`` says (numflow's rule: every update holds its variable's loc
 
 import types
 
-import numba
 import numpy as np
-from numba import prange
 
 from numflow.framework import errors
-from numflow_kernels.parallel import launch
 from numflow_kernels.registry import register
+
+# Numba is imported when a kernel first runs (``_Twin``), not when the kernels are registered: a
+# program that never trains never loads it. Until then the loops below see Python's range.
+prange = range
 
 __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
 
@@ -125,6 +126,9 @@ def twin(fn):
     """``(serial, parallel)`` dispatchers of ``fn``, as ``parallel.twin`` builds them, with numpy's
     error model: a division by zero gives inf or nan as in TensorFlow, not ZeroDivisionError, and
     leaves the loops free to vectorize."""
+    import numba
+
+    globals()["prange"] = numba.prange  # read by the loops when Numba compiles them
     options = dict(nogil=True, cache=True, error_model="numpy")
     copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__qualname__ = fn.__qualname__ + "_parallel"
@@ -132,20 +136,35 @@ def twin(fn):
     return numba.njit(**options)(fn), numba.njit(parallel=True, **options)(copy)
 
 
-_GD = twin(_gradient_descent)
-_MOMENTUM = twin(_momentum)
-_MOMENTUM_NESTEROV = twin(_momentum_nesterov)
-_ADAM = twin(_adam)
-_ADAM_NESTEROV = twin(_adam_nesterov)
-_ADAGRAD = twin(_adagrad)
-_ADAGRAD_NO_SLOT_UPDATE = twin(_adagrad_no_slot_update)
-_RMS_PROP = twin(_rms_prop)
-_CENTERED_RMS_PROP = twin(_centered_rms_prop)
+class _Twin:
+    """``twin(fn)``, built when first unpacked as ``serial, parallel = kernels`` (by ``launch``)."""
+
+    def __init__(self, fn):
+        self._fn = fn
+        self._pair = None
+
+    def __iter__(self):
+        if self._pair is None:
+            self._pair = twin(self._fn)
+        return iter(self._pair)
+
+
+_GD = _Twin(_gradient_descent)
+_MOMENTUM = _Twin(_momentum)
+_MOMENTUM_NESTEROV = _Twin(_momentum_nesterov)
+_ADAM = _Twin(_adam)
+_ADAM_NESTEROV = _Twin(_adam_nesterov)
+_ADAGRAD = _Twin(_adagrad)
+_ADAGRAD_NO_SLOT_UPDATE = _Twin(_adagrad_no_slot_update)
+_RMS_PROP = _Twin(_rms_prop)
+_CENTERED_RMS_PROP = _Twin(_centered_rms_prop)
 
 
 # -- host functions: flat arrays of one dtype, updated in place -------------------------------
 def _run(kernels, arrays, *scalars):
     """Launch ``kernels`` over ``arrays``; dtypes without a Numba path (float16) go through float32."""
+    from numflow_kernels.parallel import launch
+
     if arrays[0].dtype in _NUMBA_DTYPES:
         launch(kernels, arrays[0].shape[0], *arrays, *scalars)
         return
