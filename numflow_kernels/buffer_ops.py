@@ -13,8 +13,11 @@ import threading
 import numpy as np
 
 from numflow.framework import errors
-from numflow_kernels import philox
 from numflow_kernels.registry import register
+
+# Philox draws TensorFlow reserves per output and op run (philox.RESERVED_PER_OUTPUT, which imports
+# Numba: small fills and draws run without it).
+RESERVED_PER_OUTPUT = 256
 
 
 class RandomStream:
@@ -33,7 +36,7 @@ class RandomStream:
         """The Philox counter this run starts at; the next run starts past ``num_values`` values, as in TF."""
         with self.lock:
             start = self.counter
-            self.counter += philox.RESERVED_PER_OUTPUT * num_values
+            self.counter += RESERVED_PER_OUTPUT * num_values
         return start
 
 

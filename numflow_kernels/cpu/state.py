@@ -71,9 +71,9 @@ def _update():
 
 @functools.cache
 def _modules():
-    from numflow_kernels.cpu import init
+    from numflow_kernels.cpu.initializers import HostInit
 
-    return init, _HOST_UPDATES
+    return HostInit(), _HOST_UPDATES
 
 
 _HOST_UPDATES = _HostUpdates()

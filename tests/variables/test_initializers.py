@@ -221,3 +221,53 @@ def test_calling_an_initializer_builds_its_value():
     y = tf.zeros_initializer()([2], dtype=tf.int32)
     assert (x.name, x.dtype, y.name, y.dtype) == ("random_uniform:0", tf.float32, "zeros:0", tf.int32)
     assert _run(y).tolist() == [0, 0]
+
+
+# -- small arrays without Numba ------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_numpy_uniform_draws_are_the_numba_kernels_bits(dtype):
+    from numflow_kernels.cpu import init
+    from numflow_kernels.cpu.initializers import HostInit
+
+    for n, seed, seed2, counter, bounds in [(1, 1, 2, 0, (0.0, 1.0)), (7, 87654321, 5, 256 * 4, (-1.0, 3.0)),
+                                            (4095, -5, 2**64 - 1, 2**64 - 3, (-0.37, 0.37)),
+                                            (1001, 2**63 + 7, 2**32 + 5, 0, (2.0, 2.5))]:
+        want, got = np.empty(n, dtype), np.empty(n, dtype)
+        init.random_uniform(want, seed, seed2, *bounds, counter=counter)
+        HostInit.random_uniform(got, seed, seed2, *bounds, counter=counter)
+        assert got.tobytes() == want.tobytes(), (n, seed, seed2, counter, bounds)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_numpy_integer_draws_and_fills_are_the_numba_kernels_values(dtype):
+    from numflow_kernels import buffer_ops, philox
+    from numflow_kernels.cpu import init
+    from numflow_kernels.cpu.initializers import HostInit
+
+    cases = [(1, 0, 0, (0, 10)), (9, 7, 2**64 - 1, (-5, 5)), (2049, 2**40, 4, (-2**31, 2**31 - 1))]
+    for n, seed, counter, (lo, hi) in cases:
+        want, got = np.empty(n, dtype), np.empty(n, dtype)
+        init.random_uniform_int(want, seed, 3, lo, hi, counter=counter)
+        HostInit.random_uniform_int(got, seed, 3, lo, hi, counter=counter)
+        np.testing.assert_array_equal(got, want)
+    for fill_dtype in (np.float16, np.float32, dtype, np.uint8, np.bool_):
+        want, got = np.empty(5, fill_dtype), np.empty(5, fill_dtype)
+        init.fill(want, 1.5)
+        HostInit.fill(got, 1.5)
+        assert got.tobytes() == want.tobytes()
+    assert buffer_ops.RESERVED_PER_OUTPUT == philox.RESERVED_PER_OUTPUT
+
+
+def test_small_variables_initialize_without_loading_numba():
+    import subprocess
+    import sys
+
+    code = ("import sys, numflow as tf\n"
+            "v = tf.get_variable('v', [1, 2, 3])\n"
+            "w = tf.get_variable('w', [2], dtype=tf.int32, initializer=tf.zeros_initializer)\n"
+            "u = tf.Variable(tf.random_uniform([3], 0, 10, dtype=tf.int64, seed=1))\n"
+            "with tf.Session() as sess:\n"
+            "    sess.run(tf.global_variables_initializer())\n"
+            "    sess.run(v.assign_add(tf.ones_like(v) if hasattr(tf, 'ones_like') else [[[1.0] * 3] * 2]))\n"
+            "assert 'numba' not in sys.modules, 'numba was imported'\n")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(pathlib.Path(__file__).parents[2]))
