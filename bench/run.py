@@ -3,7 +3,8 @@
     python bench/run.py [--quick] [--filter REGEX] [--repeat N]
 
 The suites follow asv's conventions (classes with ``setup``/``teardown``, ``time_*`` methods,
-``params``/``param_names``, optional ``number``/``repeat``). A suite parametrized by ``library``
+``track_*`` methods returning a value to report, ``params``/``param_names``, optional
+``number``/``repeat``). A suite parametrized by ``library``
 gets one column per library (numflow, numpy, tensorflow), so every row compares them measured in
 this one process; a ``setup`` raising NotImplementedError (a library not installed, or a case
 it has no counterpart for) leaves its cell empty. Each cell is the median time per call over
@@ -45,7 +46,7 @@ STATS = {"median": statistics.median, "min": min}
 def _suites(module):
     for name, cls in sorted(vars(module).items()):
         if isinstance(cls, type) and cls.__module__ == module.__name__:
-            methods = sorted(m for m in dir(cls) if m.startswith("time_") and callable(getattr(cls, m)))
+            methods = sorted(m for m in dir(cls) if m.startswith(("time_", "track_")) and callable(getattr(cls, m)))
             if methods:
                 yield name, cls, methods
 
@@ -112,6 +113,15 @@ def run_suite(module, name, cls, methods, args, results, rows):
         try:
             for method in methods:
                 fn = getattr(suite, method)
+                if method.startswith("track_"):  # asv's track_: the method returns the value to report
+                    try:
+                        value = fn(*combo)
+                    except NotImplementedError:
+                        continue
+                    results[(name, method, others, library)] = value
+                    unit = getattr(fn, "unit", "")
+                    rows.setdefault((module.__name__, name, method, others), {})[library] = f"{value:.3g}{unit}"
+                    continue
                 try:
                     seconds = _measure(lambda fn=fn, combo=combo: fn(*combo), getattr(cls, "number", 0),
                                        _repeat(cls, args.repeat, args.quick), args.sample, STATS[args.stat])
@@ -156,7 +166,8 @@ def print_table(rows):
     labels = {}
     for module, suite, method, others in rows:
         extra = ", ".join(f"{n}={v}" for n, v in others)
-        labels[(module, suite, method, others)] = f"{suite}.{method[5:]}" + (f" [{extra}]" if extra else "")
+        short = method.split("_", 1)[1]
+        labels[(module, suite, method, others)] = f"{suite}.{short}" + (f" [{extra}]" if extra else "")
     width = max([len(label) for label in labels.values()] + [9])
     cols = {lib: max([len(lib)] + [len(cells.get(lib, "")) for cells in rows.values()]) for lib in libraries}
     header = f"{'benchmark':{width}s}  " + "  ".join(f"{lib:>{cols[lib]}s}" for lib in libraries)

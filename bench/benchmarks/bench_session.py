@@ -12,6 +12,8 @@ every suite as one table. A library that is not installed, or that has no counte
   ``NUMFLOW_BENCH_QUICK=1``), with 1 and 2 inter-op threads (intra-op: 1). Inputs are fed by
   placeholders for numflow (no copy) and held in variables for TensorFlow (a feed would copy them).
   numpy: the two squares one after the other, or on two Python threads.
+- ``ParallelSpeedup``: the same step's 1-thread over 2-thread time, from samples taken in turns
+  (an asv ``track_`` benchmark), so that other jobs on the machine weigh on both alike.
 
 TensorFlow runs as ``tensorflow.compat.v1``, every graph built and run in graph mode (sessions).
 """
@@ -123,6 +125,54 @@ class GraphConstruction:
         return graph
 
 
+class _TwoSquares:
+    """``run()`` computes the squares of ``a`` and ``b`` in one step of ``library`` on ``threads``."""
+
+    def __init__(self, library, threads, a, b):
+        self.sess = self.pool = None
+        if library == "numpy":
+            if threads == 1:
+                self.run = lambda: (np.square(a), np.square(b))
+            else:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self.pool = ThreadPoolExecutor(threads)
+                self.run = lambda: [f.result() for f in (self.pool.submit(np.square, a),
+                                                          self.pool.submit(np.square, b))]
+            self.run()
+            return
+        tf = graph_library(library)
+        config = tf.ConfigProto(inter_op_parallelism_threads=threads, intra_op_parallelism_threads=1)
+        graph = tf.Graph()
+        with graph.as_default():
+            if library == "numflow":
+                x = tf.placeholder(tf.float32, shape=[BIG])
+                y = tf.placeholder(tf.float32, shape=[BIG])
+                feeds, init = {x: a, y: b}, None
+            else:
+                px = tf.placeholder(tf.float32, shape=[BIG])
+                py = tf.placeholder(tf.float32, shape=[BIG])
+                x, y = tf.Variable(px), tf.Variable(py)
+                feeds, init = None, (tf.global_variables_initializer(), {px: a, py: b})
+            fetches = [tf.square(x), tf.square(y)]
+        self.sess = tf.Session(graph=graph, config=config)
+        if init is not None:
+            self.sess.run(init[0], feed_dict=init[1])
+        self.run = lambda: self.sess.run(fetches, feed_dict=feeds)
+        self.run()
+
+    def close(self):
+        if self.sess is not None:
+            self.sess.close()
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def _inputs():
+    rng = np.random.default_rng(0)
+    return rng.random(BIG, dtype=np.float32), rng.random(BIG, dtype=np.float32)
+
+
 class IndependentKernels:
     """Two independent 64M-element squares in one run, on 1 or 2 inter-op threads."""
 
@@ -133,52 +183,52 @@ class IndependentKernels:
     timeout = 600
 
     def setup(self, library, threads):
-        rng = np.random.default_rng(0)
-        self.a = rng.random(BIG, dtype=np.float32)
-        self.b = rng.random(BIG, dtype=np.float32)
-        self.sess = self.pool = None
-        if library == "numpy":
-            if threads == 1:
-                self.run = lambda: (np.square(self.a), np.square(self.b))
-            else:
-                from concurrent.futures import ThreadPoolExecutor
-
-                self.pool = ThreadPoolExecutor(threads)
-                self.run = lambda: [f.result() for f in (self.pool.submit(np.square, self.a),
-                                                          self.pool.submit(np.square, self.b))]
-            self.run()
-            return
-        tf = graph_library(library)
-        config = tf.ConfigProto(inter_op_parallelism_threads=threads, intra_op_parallelism_threads=1)
-        graph = tf.Graph()
-        with graph.as_default():
-            if library == "numflow":
-                x = tf.placeholder(tf.float32, shape=[BIG])
-                y = tf.placeholder(tf.float32, shape=[BIG])
-                feeds, init = {x: self.a, y: self.b}, None
-            else:
-                px = tf.placeholder(tf.float32, shape=[BIG])
-                py = tf.placeholder(tf.float32, shape=[BIG])
-                x, y = tf.Variable(px), tf.Variable(py)
-                feeds, init = None, (tf.global_variables_initializer(), {px: self.a, py: self.b})
-            fetches = [tf.square(x), tf.square(y)]
-        self.sess = tf.Session(graph=graph, config=config)
-        if init is not None:
-            self.sess.run(init[0], feed_dict=init[1])
-        self.run = lambda: self.sess.run(fetches, feed_dict=feeds)
-        self.run()
+        self.step = _TwoSquares(library, threads, *_inputs())
 
     def teardown(self, library, threads):
-        if self.sess is not None:
-            self.sess.close()
-        if self.pool is not None:
-            self.pool.shutdown()
+        self.step.close()
 
     def time_two_squares(self, library, threads):
-        self.run()
+        self.step.run()
 
     def peakmem_two_squares(self, library, threads):
-        self.run()
+        self.step.run()
+
+
+class ParallelSpeedup:
+    """The 1-thread time of the two squares over the 2-thread time, samples taken in turns.
+
+    Timing the two configurations one after the other lets load from other jobs fall on either;
+    alternating their samples exposes both to the same conditions. The value is the ratio of
+    their fastest samples (at least 1.6 is the target for numflow).
+    """
+
+    params = [LIBRARIES]
+    param_names = ["library"]
+    timeout = 600
+    samples = 9
+
+    def setup(self, library):
+        a, b = _inputs()
+        self.one = _TwoSquares(library, 1, a, b)
+        self.two = _TwoSquares(library, 2, a, b)
+
+    def teardown(self, library):
+        self.one.close()
+        self.two.close()
+
+    def track_speedup(self, library):
+        import time
+
+        best = {1: float("inf"), 2: float("inf")}
+        for _ in range(3 if QUICK else self.samples):
+            for threads, step in ((1, self.one), (2, self.two)):
+                start = time.perf_counter()
+                step.run()
+                best[threads] = min(best[threads], time.perf_counter() - start)
+        return best[1] / best[2]
+
+    track_speedup.unit = "x"
 
 
 def summarize(results):
@@ -206,6 +256,12 @@ def summarize(results):
         tf_build = get("GraphConstruction", "time_build_graph", "tensorflow")
         tf_text = f" (TensorFlow: {OPS_PER_GRAPH / tf_build:,.0f} ops/s)" if tf_build else ""
         lines.append(f"graph construction: {OPS_PER_GRAPH / build:,.0f} ops/s (target >= 20,000){tf_text}")
+    for library in ("numflow", "numpy", "tensorflow"):
+        speedup = get("ParallelSpeedup", "track_speedup", library)
+        if speedup:
+            target = " (target >= 1.6x)" if library == "numflow" else ""
+            lines.append(f"two independent {BIG // 2**20}M-element squares, {library}: 2 threads {speedup:.2f}x "
+                         f"faster than 1, fastest samples taken in turns{target}")
     for library in ("numflow", "numpy", "tensorflow"):
         one = get("IndependentKernels", "time_two_squares", library, [("threads", 1)])
         two = get("IndependentKernels", "time_two_squares", library, [("threads", 2)])
