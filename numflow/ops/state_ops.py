@@ -47,8 +47,26 @@ def _shape_mismatch(a, b):
             f"Shapes are {a.as_list()} and {b.as_list()}.")
 
 
-for _op_type in ("Assign", "AssignAdd", "AssignSub"):
-    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_update_infer)
+# TF's "numbertype": what AssignAdd/Sub and ScatterAdd/Sub take (no bool, no string).
+_NUMBER_TYPES = ("float32, float64, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
+                 "qint16, quint16, uint16, complex128, float16, uint32, uint64")
+
+
+def _check_number_type(op):
+    dtype = op._inputs[0].dtype.base_dtype
+    if not (dtype.is_floating or dtype.is_integer):
+        raise TypeError(f"Value passed to parameter 'ref' has DataType {dtype.name} not in list of allowed values: "
+                        f"{_NUMBER_TYPES}")
+
+
+def _arithmetic_update_infer(op):
+    _check_number_type(op)
+    return _update_infer(op)
+
+
+declare("Assign", stateful=True, ref_inputs=(0,), ref_output=True)(_update_infer)
+for _op_type in ("AssignAdd", "AssignSub"):
+    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_arithmetic_update_infer)
 
 
 def _ref_of(ref):
@@ -119,8 +137,14 @@ def _scatter_infer(op):
     return [(ref.dtype, ref.shape)]
 
 
-for _op_type in ("ScatterUpdate", "ScatterAdd", "ScatterSub"):
-    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_scatter_infer)
+def _arithmetic_scatter_infer(op):
+    _check_number_type(op)
+    return _scatter_infer(op)
+
+
+declare("ScatterUpdate", stateful=True, ref_inputs=(0,), ref_output=True)(_scatter_infer)
+for _op_type in ("ScatterAdd", "ScatterSub"):
+    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_arithmetic_scatter_infer)
 
 
 def _scatter(op_type, ref, indices, updates, use_locking, name):

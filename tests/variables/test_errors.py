@@ -168,3 +168,16 @@ def test_a_variable_converts_only_to_its_own_dtype():
     with pytest.raises(ValueError, match="Incompatible type conversion requested to type 'int32' for variable of "
                                          "type 'float32_ref'"):
         tf.convert_to_tensor(v, dtype=tf.int32)
+
+
+def test_arithmetic_updates_need_a_number_type():
+    words = tf.Variable(["a", "bc"], name="words")
+    flags = tf.Variable([True], name="flags")
+    allowed = "not in list of allowed values: float32, float64, int32, uint8"
+    with pytest.raises(TypeError, match=f"Value passed to parameter 'ref' has DataType string {allowed}"):
+        words.assign_add(["x", "y"])
+    with pytest.raises(TypeError, match=f"DataType bool {allowed}"):
+        tf.assign_sub(flags, [False])
+    with pytest.raises(TypeError, match=f"DataType string {allowed}"):
+        tf.scatter_add(words, [0], ["x"])
+    assert words.assign(["x", "y"]).dtype == tf.string._as_ref  # plain assignment takes any type
