@@ -208,3 +208,26 @@ def test_sharing_by_reentering_a_scope_object():
         return output1, output2
 
     _shared(build)
+
+
+# -- "Variables: Creation, Initialization, Saving, and Loading" (spec 004) ---------------------------
+def test_creating_a_variable_adds_the_variable_its_initializer_and_the_initial_value_ops():
+    weights = tf.Variable(tf.random_normal([784, 200], stddev=0.35), name="weights")
+    biases = tf.Variable(tf.zeros([200]), name="biases")
+    ops = {op.name: op.type for op in tf.get_default_graph().get_operations()}
+    assert ops["weights"] == "VariableV2" and ops["weights/Assign"] == "Assign" and ops["zeros"] in ("Const", "Fill")
+    assert weights.initializer.type == "Assign" and isinstance(weights, tf.Variable)
+    init_op = tf.global_variables_initializer()
+    with tf.Session() as sess:
+        sess.run(init_op)
+        w, b = sess.run([weights, biases])
+    assert w.shape == (784, 200) and abs(w.std() - 0.35) < 0.01 and not b.any()
+
+
+def test_custom_initialization_of_a_subset():
+    tf.Variable(1.0, name="v1")
+    v2 = tf.Variable(2.0, name="v2")
+    with tf.Session() as sess:
+        sess.run(tf.variables_initializer([v2]))
+        assert sess.run(tf.report_uninitialized_variables()).tolist() == [b"v1"]
+        assert sess.run(v2) == 2.0
