@@ -7,6 +7,7 @@ sequences against TF live where it is installed.
 
 import os
 import threading
+import time
 import types
 
 import numpy as np
@@ -354,21 +355,31 @@ def test_saving_while_other_threads_assign_writes_each_variable_whole(tmp_path):
     saver = tf.train.Saver(max_to_keep=None)
     stop = threading.Event()
     failures = []
+    steps = [0]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
 
-        def train(op):
+        def train(op, count):
             try:
                 while not stop.is_set():
                     sess.run(op)
+                    steps[0] += count
             except Exception as exc:  # noqa: BLE001 - reported below
                 failures.append(exc)
 
-        threads = [threading.Thread(target=train, args=(op,)) for op in (bump_v, set_w)]
+        def save(i):
+            seen = steps[0]
+            for _ in range(10_000):  # let the updates move on between two saves
+                if steps[0] > seen or failures:
+                    break
+                time.sleep(0.001)
+            return saver.save(sess, str(tmp_path / "m"), global_step=i)
+
+        threads = [threading.Thread(target=train, args=(op, count)) for op, count in ((bump_v, 1), (set_w, 0))]
         for thread in threads:
             thread.start()
         try:
-            paths = [saver.save(sess, str(tmp_path / "m"), global_step=i) for i in range(8)]
+            paths = [save(i) for i in range(8)]
         finally:
             stop.set()
             for thread in threads:
