@@ -103,7 +103,7 @@ uint8_ref, bool_ref, string_ref = uint8._as_ref, bool._as_ref, string._as_ref
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, string)
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({d._as_ref.name: d._as_ref for d in _ALL})
-_BY_NAME.update(half=float16, double=float64)
+_BY_NAME.update(half=float16, float=float32, double=float64)
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 _BY_ENUM.update({d._as_ref.as_datatype_enum: d._as_ref for d in _ALL})
 _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in _ALL}

@@ -153,8 +153,9 @@ def _operator(fn_name, op_name=None, reverse=False):
     def method(self, other):
         from numflow.ops import math_ops
 
-        fn = getattr(math_ops, fn_name)
-        return fn(other, self, **kwargs) if reverse else fn(self, other, **kwargs)
+        if reverse:
+            return math_ops.reflected_operator(fn_name, other, self, op_name)
+        return getattr(math_ops, fn_name)(self, other, **kwargs)
 
     method.__name__ = fn_name
     return method

@@ -55,15 +55,15 @@ def _check_convertible(value, dtype):
         if isinstance(v, np.ndarray | np.generic):
             continue
         if dtype.is_integer:
-            ok = isinstance(v, numbers.Integral) and not isinstance(v, bool)
+            ok = isinstance(v, numbers.Integral)
         elif dtype.is_floating:
-            ok = isinstance(v, numbers.Real) and not isinstance(v, bool)
+            ok = isinstance(v, numbers.Real)
         elif dtype == dtypes.bool:
             ok = isinstance(v, bool | np.bool_)
         elif dtype == dtypes.string:
             ok = isinstance(v, str | bytes)
         if not ok:
-            raise TypeError(f"Expected {dtype.name}, got {v!r} of type '{type(v).__name__}' instead.")
+            raise TypeError(f"Expected {dtype.name}, but got {v} of type '{type(v).__name__}'.")
 
 
 def to_numpy(value, dtype=None):
@@ -80,15 +80,12 @@ def to_numpy(value, dtype=None):
             if arr.size else arr
     arr = np.asarray(value)
     if arr.dtype.kind in "SUO":
-        raise TypeError(f"Expected {dtype.name}, got {value!r} of type '{type(value).__name__}' instead.")
+        raise TypeError(f"Expected {dtype.name}, but got {value} of type '{type(value).__name__}'.")
     np_dtype = dtype.as_numpy_dtype
     if arr.dtype != np_dtype:
-        if isinstance(value, np.ndarray | np.generic) and not np.can_cast(arr.dtype, np_dtype, "same_kind"):
-            raise TypeError(f"Expected {dtype.name}, got array of dtype {arr.dtype} instead.")
-        converted = arr.astype(np_dtype)
-        if dtype.is_integer and arr.dtype.kind in "iu" and not np.array_equal(converted, arr):
-            raise ValueError(f"Value {value!r} out of range for dtype {dtype.name}")
-        arr = converted
+        # As TensorFlow: numpy values are cast, and Python integers wrap around the type's range.
+        with np.errstate(over="ignore", invalid="ignore"):
+            arr = arr.astype(np_dtype)
     return arr
 
 
@@ -135,6 +132,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         tensor = value._as_tensor(dtype)
     elif hasattr(value, "_as_graph_element") and isinstance(value._as_graph_element(), Tensor):
         tensor = value._as_graph_element()
+    elif isinstance(value, list | tuple) and _holds_tensor(value):
+        tensor = _autopack(value, dtype, name or "packed")
     else:
         if dtype is None and preferred_dtype is not None:
             try:
@@ -148,6 +147,33 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
             f"{tensor.dtype.name}: {tensor!r}"
         )
     return tensor
+
+
+def _holds_tensor(value):
+    return any(is_tensor(v) or isinstance(v, list | tuple) and _holds_tensor(v) for v in value)
+
+
+def _autopack(values, dtype, name):
+    """A list holding tensors, as one tensor stacked from its elements (TensorFlow's autopacking)."""
+    from numflow.ops.array_ops import stack
+
+    if dtype is None:
+        dtype = _first_tensor_dtype(values)
+    elements = [
+        _autopack(v, dtype, "packed") if isinstance(v, list | tuple) and _holds_tensor(v)
+        else convert_to_tensor(v, dtype=dtype)
+        for v in values
+    ]
+    return stack(elements, name=name)
+
+
+def _first_tensor_dtype(values):
+    for v in values:
+        if is_tensor(v):
+            return convert_to_tensor(v).dtype.base_dtype
+        if isinstance(v, list | tuple) and _holds_tensor(v):
+            return _first_tensor_dtype(v)
+    return None
 
 
 def is_tensor(x):

@@ -88,27 +88,53 @@ for _op_type, (_result, _allowed) in _BINARY.items():
     declare(_op_type)(_binary_infer(_result, _allowed))
 
 
-def _convert_pair(x, y):
-    """Both operands as tensors: a Python value takes the dtype of the tensor operand."""
+def _convert_pair(op_type, x, y, reflected=False):
+    """Both operands as tensors: a Python value takes the dtype of the tensor operand.
+
+    Where the value does not fit that dtype, the error is TensorFlow's for the same call: ``t + 1.5``
+    keeps 1.5 a float and reports AddV2's mismatch; ``t * 1.5`` names the op's parameter; a
+    reflected operator (``1.5 * t``) reports the conversion alone.
+    """
     if is_tensor(x) or not is_tensor(y):
         x = convert_to_tensor(x, name="x")
-        y = _convert_operand(y, x.dtype.base_dtype, "y")
+        y = _convert_operand(op_type, y, x.dtype.base_dtype, "y")
+    elif reflected:
+        y = convert_to_tensor(y, name="y")
+        x = convert_to_tensor(x, dtype=y.dtype.base_dtype, name="x")
     else:
         y = convert_to_tensor(y, name="y")
-        x = _convert_operand(x, y.dtype.base_dtype, "x")
+        x = _convert_operand(op_type, x, y.dtype.base_dtype, "x")
     return x, y
 
 
-def _convert_operand(value, dtype, name):
+def _convert_operand(op_type, value, dtype, name):
     if is_tensor(value):
         return convert_to_tensor(value, name=name)
-    return convert_to_tensor(value, dtype=dtype, name=name)
+    if op_type == "AddV2":
+        return convert_to_tensor(value, preferred_dtype=dtype, name=name)
+    try:
+        return convert_to_tensor(value, dtype=dtype, name=name)
+    except TypeError as e:
+        raise TypeError(f"Expected {dtype.name} passed to parameter '{name}' of op '{op_type}', got {value!r} of "
+                        f"type '{type(value).__name__}' instead. Error: {e}") from None
 
 
-def _binary_op(op_type, x, y, name):
+def _binary_op(op_type, x, y, name, reflected=False):
     with get_default_graph().name_scope(name) as scope:
-        x, y = _convert_pair(x, y)
+        x, y = _convert_pair(op_type, x, y, reflected)
         return _out(op_type, [x, y], name=scope)[0]
+
+
+def reflected_operator(fn_name, value, tensor, name):
+    """``value <op> tensor`` for Python's reflected operators (``1.5 * t``): ``value`` must fit ``tensor``'s dtype."""
+    op_type = _OPERATOR_OP_TYPES.get(fn_name)
+    if op_type is None:
+        return globals()[fn_name](value, tensor, name=name)
+    return _binary_op(op_type, value, tensor, name, reflected=True)
+
+
+_OPERATOR_OP_TYPES = {"add": "AddV2", "subtract": "Sub", "multiply": "Mul", "floordiv": "FloorDiv", "mod": "FloorMod",
+                      "logical_and": "LogicalAnd", "logical_or": "LogicalOr"}
 
 
 def _make_binary(op_type, public_name, default_name):
@@ -156,7 +182,7 @@ _TRUEDIV_FLOAT = {
 def truediv(x, y, name=None):
     """``x / y``; integer inputs are first cast to floats (int8/16 to float32, int32/64 to float64)."""
     with get_default_graph().name_scope(name or "truediv") as scope:
-        x, y = _convert_pair(x, y)
+        x, y = _convert_pair("RealDiv", x, y)
         dtype = x.dtype.base_dtype
         if dtype != y.dtype.base_dtype:
             raise TypeError(f"x and y must have the same dtype, got {dtype!r} != {y.dtype.base_dtype!r}")
@@ -174,7 +200,7 @@ divide = truediv
 def div(x, y, name=None):
     """TensorFlow 1's ``tf.div``: floor division for integers, true division for floats."""
     with get_default_graph().name_scope(name or "div") as scope:
-        x, y = _convert_pair(x, y)
+        x, y = _convert_pair("Div", x, y)
         op_type = "FloorDiv" if x.dtype.base_dtype.is_integer else "RealDiv"
         return _out(op_type, [x, y], name=scope)[0]
 

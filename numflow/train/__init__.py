@@ -1,22 +1,22 @@
-"""``tf.train``: savers, optimizers, device setters, clusters and servers."""
+"""``tf.train``: savers, optimizers, the global step, device setters, clusters and servers."""
 
-from numflow.train.cluster import ClusterSpec
 from numflow.checkpoint.reader import list_variables, load_checkpoint, load_variable
-from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
-from numflow.train.server import Server
+from numflow.train.cluster import ClusterSpec
+from numflow.train.device_setter import GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter
 from numflow.train.optimizer import Optimizer
 from numflow.train.optimizers import (
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, RMSPropOptimizer,
 )
+from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
+from numflow.train.server import Server
 from numflow.train.training_util import (
     assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
 )
-from numflow.train.device_setter import (
-    GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter,
-)
 
-__all__ = ["Saver", "checkpoint_exists", "get_checkpoint_state", "latest_checkpoint", "list_variables",
-           "load_checkpoint", "load_variable", "ClusterSpec", "Server", "GreedyLoadBalancingStrategy", "byte_size_load_fn", "replica_device_setter",
-           "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
-           "RMSPropOptimizer", "assert_global_step", "create_global_step", "get_global_step",
-           "get_or_create_global_step", "global_step"]
+__all__ = [
+    "AdagradOptimizer", "AdamOptimizer", "ClusterSpec", "GradientDescentOptimizer", "GreedyLoadBalancingStrategy",
+    "MomentumOptimizer", "Optimizer", "RMSPropOptimizer", "Saver", "Server", "assert_global_step",
+    "byte_size_load_fn", "checkpoint_exists", "create_global_step", "get_checkpoint_state", "get_global_step",
+    "get_or_create_global_step", "global_step", "latest_checkpoint", "list_variables", "load_checkpoint",
+    "load_variable", "replica_device_setter",
+]
