@@ -1,13 +1,12 @@
 """CUDA kernels (a GPU, or Numba's simulator): the CPU kernels' bits, the same errors and results.
 
 The simulator runs every CUDA thread as a Python thread, so sizes stay small (a few hundred).
-Numba chooses the simulator only if asked before ``numba.cuda`` is first imported; when another
-test module imported it first (a full ``pytest`` run on a machine without a GPU), the last test
-here reruns this file in a fresh interpreter with ``NUMBA_ENABLE_CUDASIM=1``.
+Numba chooses the simulator only when ``NUMBA_ENABLE_CUDASIM=1`` is set before ``numba.cuda`` is
+first imported: ``NUMBA_ENABLE_CUDASIM=1 pytest -m cuda`` (the README's test command, CI, tox -e
+cudasim) runs these tests without a GPU; a plain run skips them unless a GPU is present.
 """
 
 import os
-import re
 import subprocess
 import sys
 
@@ -123,17 +122,3 @@ def test_modules_import_without_cuda_or_simulator():
     code = "import numflow_kernels.cuda.init, numflow_kernels.cuda.update; print('ok')"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
-
-
-_SIMULATOR_MISSED = not cuda.is_available() and os.environ.get("NUMBA_ENABLE_CUDASIM") != "1"
-
-
-@pytest.mark.skipif(not _SIMULATOR_MISSED, reason="the tests above ran in this process")
-def test_this_file_under_the_simulator_in_a_fresh_process():
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", os.path.abspath(__file__)],
-                          env=env, cwd=root, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    passed = re.search(r"(\d+) passed", done.stdout.splitlines()[-1])
-    assert passed and int(passed.group(1)) >= 25, done.stdout[-2000:]  # all but this test ran there
