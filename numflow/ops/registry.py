@@ -26,26 +26,29 @@ class OpDef:
     stateful: bool = False
     ref_inputs: tuple = ()
     ref_output: bool = False
+    blocking: bool = False
     gradient: object = field(default=None, repr=False)
 
 
 _OP_DEFS = {}
 
 
-def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False):
+def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False, blocking=False):
     """Declare ``op_type`` with the decorated shape/dtype inference function.
 
     ``stateful`` ops (variables, assignments, random ops) are never folded or deduplicated.
     A variable's tensor is a reference to its buffer: ops listed with ``ref_output`` produce one,
     and the inputs listed in ``ref_inputs`` (True: all of them) take one as is (an assign writes
     through it). Any other input fed by a reference receives the variable's current value.
+    A ``blocking`` op may wait for another op to run (a queue, a barrier): the executor always
+    gives it a thread of its own, however quickly it once finished.
     """
 
     def wrap(infer):
         if op_type in _OP_DEFS:
             raise KeyError(f"Op type {op_type!r} is declared twice")
         _OP_DEFS[op_type] = OpDef(op_type, infer, stateful, ref_inputs if ref_inputs is True else tuple(ref_inputs),
-                                   ref_output)
+                                   ref_output, blocking)
         return infer
 
     return wrap

@@ -107,7 +107,7 @@ def _count_dependencies(plan, values, pool, run_unit):
         try:
             start = perf_counter()
             run_unit(unit, values)
-            unit.seconds = perf_counter() - start
+            _record(unit, perf_counter() - start)
             done.put((unit, None))
         except BaseException as e:  # noqa: BLE001 - reported to the scheduling thread
             done.put((unit, e))
@@ -127,7 +127,7 @@ def _count_dependencies(plan, values, pool, run_unit):
                 try:
                     start = perf_counter()
                     run_unit(unit, values)
-                    unit.seconds = perf_counter() - start
+                    _record(unit, perf_counter() - start)
                 except BaseException as e:  # noqa: BLE001
                     failure = e
                     break
@@ -154,8 +154,14 @@ def _run_units_timed(plan, values):
     for unit in plan.units:
         start = perf_counter()
         _run_unit(unit, values)
-        unit.seconds = perf_counter() - start
+        _record(unit, perf_counter() - start)
     plan.measured_serial = _few_expensive(plan)
+
+
+def _record(unit, seconds):
+    """Note how long ``unit`` took; a blocking unit stays expensive whatever it took."""
+    if not unit.blocking:
+        unit.seconds = seconds
 
 
 def _few_expensive(plan):

@@ -48,7 +48,7 @@ class Step:
 class Unit:
     """A chain of steps run one after another on one thread."""
 
-    __slots__ = ("steps", "successors", "num_deps", "index", "cheap", "seconds")
+    __slots__ = ("steps", "successors", "num_deps", "index", "cheap", "blocking", "seconds")
 
     def __init__(self, index):
         self.index = index
@@ -56,6 +56,7 @@ class Unit:
         self.successors = []
         self.num_deps = 0
         self.cheap = True
+        self.blocking = False  # holds an op that may wait for another: never run inline
         self.seconds = 0.0  # how long its last run took (infinite until measured, unless cheap)
 
 
@@ -287,7 +288,9 @@ def _chains(op_preds, steps):
                 units[dep].successors.append(unit)
                 unit.num_deps += 1
         unit.steps.append(step)
-        unit.cheap = unit.cheap and _is_cheap(step.op)
+        blocking = registry.get(step.op.type).blocking
+        unit.blocking = unit.blocking or blocking
+        unit.cheap = unit.cheap and not blocking and _is_cheap(step.op)
         unit_of[i] = unit.index
     roots = [u for u in units if u.num_deps == 0]
     return units, roots
