@@ -15,8 +15,7 @@ from numflow_kernels.registry import register
 
 @register("Orthogonal")
 def orthogonal(ctx):
-    from numflow_kernels.cpu import init
-
+    init = _init()
     a = ctx.attrs
     shape = a["shape"].as_list()
     rows, cols = int(np.prod(shape[:-1])), shape[-1]
@@ -99,6 +98,12 @@ def _uniform_int_numpy(out, seed, seed2, minval, maxval, counter):
         _interleave(out, [lo + (b % span).astype(np.int64) for b in bits])  # wraps, as in C
 
 
+def _numpy_draw(out):
+    """Whether to draw ``out`` with numpy: while it is small and Numba's kernels are not loaded yet
+    (once they are, they are faster at any size). Either way the bits are the same."""
+    return out.size < NUMPY_MAX_ELEMENTS and _LOADED is None
+
+
 class HostInit:
     """``numflow_kernels.cpu.init`` (same functions and bits), with numpy code for small arrays."""
 
@@ -110,13 +115,13 @@ class HostInit:
 
     @staticmethod
     def random_uniform(out, seed, seed2, minval=0.0, maxval=1.0, counter=0):
-        if out.size >= NUMPY_MAX_ELEMENTS or out.dtype not in (np.float16, np.float32, np.float64):
+        if not _numpy_draw(out) or out.dtype not in (np.float16, np.float32, np.float64):
             return _init().random_uniform(out, seed, seed2, minval, maxval, counter=counter)
         _uniform_numpy(out, seed, seed2, minval, maxval, counter)
 
     @staticmethod
     def random_uniform_int(out, seed, seed2, minval, maxval, counter=0):
-        if out.size >= NUMPY_MAX_ELEMENTS or out.dtype not in (np.int32, np.int64) or minval >= maxval:
+        if not _numpy_draw(out) or out.dtype not in (np.int32, np.int64) or minval >= maxval:
             return _init().random_uniform_int(out, seed, seed2, minval, maxval, counter=counter)
         _uniform_int_numpy(out, seed, seed2, minval, maxval, counter)
 
@@ -124,7 +129,13 @@ class HostInit:
         return getattr(_init(), name)
 
 
-def _init():
-    from numflow_kernels.cpu import init
+_LOADED = None  # numflow_kernels.cpu.init, once a kernel needed it
 
-    return init
+
+def _init():
+    global _LOADED
+    if _LOADED is None:
+        from numflow_kernels.cpu import init
+
+        _LOADED = init
+    return _LOADED

@@ -227,14 +227,14 @@ def test_calling_an_initializer_builds_its_value():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
 def test_numpy_uniform_draws_are_the_numba_kernels_bits(dtype):
     from numflow_kernels.cpu import init
-    from numflow_kernels.cpu.initializers import HostInit
+    from numflow_kernels.cpu.initializers import _uniform_numpy
 
     for n, seed, seed2, counter, bounds in [(1, 1, 2, 0, (0.0, 1.0)), (7, 87654321, 5, 256 * 4, (-1.0, 3.0)),
                                             (4095, -5, 2**64 - 1, 2**64 - 3, (-0.37, 0.37)),
                                             (1001, 2**63 + 7, 2**32 + 5, 0, (2.0, 2.5))]:
         want, got = np.empty(n, dtype), np.empty(n, dtype)
         init.random_uniform(want, seed, seed2, *bounds, counter=counter)
-        HostInit.random_uniform(got, seed, seed2, *bounds, counter=counter)
+        _uniform_numpy(got, seed, seed2, *bounds, counter)
         assert got.tobytes() == want.tobytes(), (n, seed, seed2, counter, bounds)
 
 
@@ -242,13 +242,13 @@ def test_numpy_uniform_draws_are_the_numba_kernels_bits(dtype):
 def test_numpy_integer_draws_and_fills_are_the_numba_kernels_values(dtype):
     from numflow_kernels import buffer_ops, philox
     from numflow_kernels.cpu import init
-    from numflow_kernels.cpu.initializers import HostInit
+    from numflow_kernels.cpu.initializers import HostInit, _uniform_int_numpy
 
     cases = [(1, 0, 0, (0, 10)), (9, 7, 2**64 - 1, (-5, 5)), (2049, 2**40, 4, (-2**31, 2**31 - 1))]
     for n, seed, counter, (lo, hi) in cases:
         want, got = np.empty(n, dtype), np.empty(n, dtype)
         init.random_uniform_int(want, seed, 3, lo, hi, counter=counter)
-        HostInit.random_uniform_int(got, seed, 3, lo, hi, counter=counter)
+        _uniform_int_numpy(got, seed, 3, lo, hi, counter)
         np.testing.assert_array_equal(got, want)
     for fill_dtype in (np.float16, np.float32, dtype, np.uint8, np.bool_):
         want, got = np.empty(5, fill_dtype), np.empty(5, fill_dtype)
