@@ -138,6 +138,10 @@ class VariableScope:
             initializer = self._initializer if initializer is None else initializer
             constraint = self._constraint if constraint is None else constraint
             dtype = self._dtype if dtype is None else dtype
+            if custom_getter is None:  # the common case, without _get_variable's frame
+                return _store_getter(full_name, shape, dtypes.as_dtype(dtype).base_dtype, initializer, regularizer,
+                                     reuse, True if trainable is None else trainable, collections, caching_device,
+                                     partitioner, validate_shape, use_resource, constraint)
             return _get_variable(
                 full_name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
                 reuse=reuse, trainable=trainable, collections=collections, caching_device=caching_device,
@@ -311,8 +315,8 @@ def _initial_value(name, shape, dtype, initializer, from_value):
     if shape is not None and shape.is_fully_defined():
         dims = shape.as_list()
         if _accepts(initializer, "partition_info"):
-            return (lambda: initializer(dims, dtype=dtype, partition_info=None)), dtype
-        return (lambda: initializer(dims, dtype=dtype)), dtype
+            return functools.partial(initializer, dims, dtype=dtype, partition_info=None), dtype
+        return functools.partial(initializer, dims, dtype=dtype), dtype
     if _needs_no_arguments(initializer):
         return initializer, None
     raise ValueError("The initializer passed is not valid. It should be a callable with no arguments and the shape "
