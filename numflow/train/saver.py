@@ -301,8 +301,12 @@ class Saver:
     def restore(self, sess, save_path):
         """Load the variables' values from checkpoint ``save_path`` into ``sess`` (no initialization needed).
 
-        Each variable is read into a new buffer and swapped in under its lock once its crc
-        checked, so a failing restore leaves every variable it did not reach as it was.
+        Keys, dtypes and shapes are all checked before any variable changes. Then, in key order,
+        each variable is read into a buffer no one else uses and swapped in under its lock once
+        its crc matched: a restore failing on a corrupted tensor leaves that variable and the
+        ones after it as they were, while the ones before it hold the checkpoint's values (TF,
+        which reads every tensor before assigning any, would leave all of them; that needs a
+        second copy of the model in memory).
 
         Raises
         ------
