@@ -60,6 +60,11 @@ def _run(value):
 
 
 def test_graph_seed_draws_do_not_depend_on_other_ops():
+    """Under a graph seed, TF 1.x (<= 1.15) used the graph's last op id as a seedless op's seed, so
+    values depended on how many ops came before; numflow builds fewer ops than TF for the same code
+    (one fused RandomUniform where TF adds shape/min/max/sub/mul/add), so ids would differ. TF 2.x's
+    compat.v1, the reference here, counts seedless random ops instead; numflow does the same, and
+    matches it whatever else the graph holds."""
     tf.set_random_seed(7)
     a = tf.random_normal([6])
     b = tf.random_normal([6])
