@@ -15,6 +15,7 @@ from collections import deque
 from numflow.framework import errors
 from numflow.ops import registry
 from numflow.runtime import placement
+from numflow.runtime.resources import VariableState
 
 
 class KernelContext:
@@ -186,12 +187,17 @@ def _copying_in(kernel, positions, device):
 
 
 def _dereferencing(kernel, positions):
-    """``kernel`` with the variable references at ``positions`` replaced by snapshots of their values."""
+    """``kernel`` with the variable references at ``positions`` replaced by snapshots of their values.
+
+    A reference fed by the run (``sess.run(v * 2, {v: 5.0})``, as TF allows) is already a value.
+    """
 
     def run(ctx, *inputs):
         inputs = list(inputs)
         for i in positions:
-            inputs[i] = inputs[i].read()
+            ref = inputs[i]
+            if type(ref) is VariableState:
+                inputs[i] = ref.read()
         return kernel(ctx, *inputs)
 
     return run

@@ -381,3 +381,22 @@ def test_two_local_sessions_hold_separate_values():
         assert (s1.run(v), s2.run(v)) == (5.0, 1.0)
     with tf.Session() as s3:  # a closed session's values are gone
         assert not s3.run(tf.is_variable_initialized(v))
+
+
+def test_a_fed_variable_is_read_as_the_fed_value_for_that_run():
+    v = tf.Variable(1.0, name="v")
+    y = v * 2
+    with tf.Session() as sess:
+        assert sess.run(y, {v: 5.0}) == 10.0 and sess.run(y, {v.value(): 4.0}) == 8.0
+        assert not sess.run(tf.is_variable_initialized(v))  # feeding does not set the variable
+        sess.run(v.initializer)
+        assert sess.run(y) == 2.0
+
+
+def test_fetched_values_are_copies():
+    v = tf.Variable([1.0, 2.0], name="v")
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        for fetch in (v, v.value(), v.assign_add([1.0, 1.0])):
+            sess.run(fetch)[0] = 100.0
+        assert sess.run(v).tolist() == [2.0, 3.0]
