@@ -390,17 +390,16 @@ def _unique_scope_name(store, prefix):
     return f"{prefix}_{i}"
 
 
-@contextlib.contextmanager
-def variable_scope(name_or_scope, default_name=None, values=None, initializer=None, regularizer=None,
-                   caching_device=None, partitioner=None, custom_getter=None, reuse=None, dtype=None,
-                   use_resource=None, constraint=None, auxiliary_name_scope=True):
+class variable_scope:  # noqa: N801 - TensorFlow's public name
     """Open a variable scope (and a name scope for ops): names, reuse and defaults for get_variable.
 
     ``name_or_scope`` is a name (nested under the current scope) or a VariableScope, re-entered
     with its name, settings and ``original_name_scope`` (its ops go to a new name scope named
     after its last component, as in TF). With None, ``default_name`` is made unique.
     ``reuse=True`` is inherited by nested scopes (``reuse=False`` means "inherit");
-    ``AUTO_REUSE`` creates what is missing and shares what exists.
+    ``AUTO_REUSE`` creates what is missing and shares what exists. As in TF, one
+    ``variable_scope(...)`` object may be entered again: it keeps the scope name (and unique
+    default name) of its first entry, and opens a new name scope for ops each time.
 
     >>> import numflow as tf
     >>> with tf.Graph().as_default():
@@ -410,22 +409,50 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     ...         assert tf.get_variable("w", [1]).name == "model/layer/w:0"
     ...         assert tf.constant(1.0, name="c").name == "model_1/layer/c:0"
     """
-    if name_or_scope is None and default_name is None:
-        raise TypeError("If default_name is None then name_or_scope is required")
-    if reuse is False:
-        reuse = None  # False does not stop inheriting, as in TF
-    if not (reuse is None or reuse is True or reuse is AUTO_REUSE):
-        raise ValueError("The reuse parameter must be True or False or None.")
-    if not isinstance(auxiliary_name_scope, bool):
-        raise TypeError(f"The auxiliary_name_scope must be `True` or `False`, while get {auxiliary_name_scope}")
-    graph = get_default_graph()
-    for v in values or ():
-        g = getattr(v, "graph", None)
-        if g is not None:
-            graph = g
-            break
-    with graph.as_default(), contextlib.ExitStack() as stack:
-        if not auxiliary_name_scope:
+
+    def __init__(self, name_or_scope, default_name=None, values=None, initializer=None, regularizer=None,
+                 caching_device=None, partitioner=None, custom_getter=None, reuse=None, dtype=None,
+                 use_resource=None, constraint=None, auxiliary_name_scope=True):
+        if name_or_scope is None and default_name is None:
+            raise TypeError("If default_name is None then name_or_scope is required")
+        if reuse is False:
+            reuse = None  # False does not stop inheriting, as in TF
+        if not (reuse is None or reuse is True or reuse is AUTO_REUSE):
+            raise ValueError("The reuse parameter must be True or False or None.")
+        if not isinstance(auxiliary_name_scope, bool):
+            raise TypeError(f"The auxiliary_name_scope must be `True` or `False`, while get {auxiliary_name_scope}")
+        self._name_or_scope, self._default_name, self._reuse = name_or_scope, default_name, reuse
+        self._settings = (initializer, regularizer, caching_device, partitioner, custom_getter, dtype, use_resource,
+                          constraint)
+        self._auxiliary_name_scope = auxiliary_name_scope
+        graph = get_default_graph()
+        for v in values or ():
+            g = getattr(v, "graph", None)
+            if g is not None:
+                graph = g
+                break
+        self._graph = graph
+        self._first_entry = None  # (the pure scope's name or scope, its original name scope)
+        self._open = []
+
+    def __enter__(self):
+        graph = self._graph
+        stack = contextlib.ExitStack()
+        try:
+            stack.enter_context(graph.as_default())
+            scope = self._enter(graph, stack)
+        except BaseException:
+            stack.close()
+            raise
+        self._open.append(stack)
+        return scope
+
+    def __exit__(self, exc_type, exc, tb):
+        return self._open.pop().__exit__(exc_type, exc, tb)
+
+    def _enter(self, graph, stack):
+        name_or_scope, reuse = self._name_or_scope, self._reuse
+        if not self._auxiliary_name_scope:
             current = graph.get_name_scope()
             stack.enter_context(graph.name_scope(current + "/" if current else ""))
             entered = current + "/" if current else ""
@@ -434,28 +461,28 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                 raise TypeError("VariableScope: name_or_scope must be a string or VariableScope.")
             is_scope = isinstance(name_or_scope, VariableScope)
             ns_name = name_or_scope.name.split("/")[-1] if is_scope else name_or_scope
-            if auxiliary_name_scope and ns_name:
+            if self._auxiliary_name_scope and ns_name:
                 entered = stack.enter_context(graph.name_scope(ns_name))
-            elif auxiliary_name_scope:
+            elif self._auxiliary_name_scope:
                 entered = None  # the root scope, or "": no name scope of its own
-            old_name_scope = name_or_scope.original_name_scope if is_scope else entered
-            yield from _pure_variable_scope(
-                graph, name_or_scope, reuse, old_name_scope, initializer, regularizer, caching_device,
-                partitioner, custom_getter, dtype, use_resource, constraint)
+            pure = (name_or_scope, name_or_scope.original_name_scope if is_scope else entered)
         else:
             if reuse is True:
                 raise ValueError("reuse=True cannot be used without a name_or_scope")
-            if auxiliary_name_scope:
-                entered = stack.enter_context(graph.name_scope(default_name))
-            unique = _unique_scope_name(_store(graph), default_name)
-            yield from _pure_variable_scope(
-                graph, unique, None, entered, initializer, regularizer, caching_device, partitioner,
-                custom_getter, dtype, use_resource, constraint)
+            if self._auxiliary_name_scope:
+                entered = stack.enter_context(graph.name_scope(self._default_name))
+            pure = None if self._first_entry else (_unique_scope_name(_store(graph), self._default_name), entered)
+            reuse = None  # a default-name scope inherits reuse, as in TF
+        if self._first_entry is None:
+            self._first_entry = pure
+        pure_name, old_name_scope = self._first_entry
+        return stack.enter_context(_pure_scope(graph, pure_name, reuse, old_name_scope, *self._settings))
 
 
-def _pure_variable_scope(graph, name_or_scope, reuse, old_name_scope, initializer, regularizer, caching_device,
-                         partitioner, custom_getter, dtype, use_resource, constraint):
-    """Make the new VariableScope current for the block (a generator: one yield); names no name scope."""
+@contextlib.contextmanager
+def _pure_scope(graph, name_or_scope, reuse, old_name_scope, initializer, regularizer, caching_device, partitioner,
+                custom_getter, dtype, use_resource, constraint):
+    """Make the new VariableScope current for the block; opens no name scope."""
     store = _store(graph)
     old = store.current
     if isinstance(name_or_scope, VariableScope):

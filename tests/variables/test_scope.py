@@ -364,3 +364,21 @@ def test_argument_checks():
     with pytest.raises(TypeError, match="The auxiliary_name_scope must be `True` or `False`, while get 1"):
         with tf.variable_scope("a", auxiliary_name_scope=1):
             pass
+
+
+def test_one_variable_scope_object_can_be_entered_again():
+    vs = tf.variable_scope("foo")
+    with vs as first:
+        a = tf.get_variable("a", [1])
+        c1 = tf.constant(1.0, name="c")
+    with vs as second:
+        assert tf.get_variable_scope().get_variable("a", [1], reuse=True) is a
+        c2 = tf.constant(1.0, name="c")
+    assert first is not second and (second.name, second.original_name_scope) == ("foo", "foo/")
+    assert (c1.name, c2.name) == ("foo/c:0", "foo_1/c:0")
+    layer = tf.variable_scope(None, default_name="layer")
+    with layer as s1:
+        d1 = tf.constant(1.0, name="d")
+    with layer as s2:
+        d2 = tf.constant(1.0, name="d")
+    assert (s1.name, s2.name, d1.name, d2.name) == ("layer", "layer", "layer/d:0", "layer_1/d:0")
