@@ -21,10 +21,17 @@ import warnings
 import numba
 import numpy as np
 
+from numflow_kernels import cpu_threads
+
 __all__ = ["PARALLEL_THRESHOLD", "twin", "launch", "launch_lock", "threading_layer"]
 
 PARALLEL_THRESHOLD = 1 << 16  # elements; below this a thread pool wake-up costs more than it saves
 
+# OpenMP's threads spin while they wait for work by default. Beside the executor's own threads on a
+# few cores they take the CPU from the kernels that would give them work, and a parallel kernel
+# ran at half the speed of its serial twin on two busy cores; passive waiting (a user's setting
+# wins) must be set before Numba starts OpenMP.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 _USER_CHOSE = "NUMBA_THREADING_LAYER" in os.environ or numba.config.THREADING_LAYER != "default"
 if not _USER_CHOSE:
     numba.config.THREADING_LAYER = "threadsafe"
@@ -77,9 +84,10 @@ def twin(fn):
 
 
 def launch(kernels, size, *args):
-    """Run the serial kernel of ``kernels`` (a twin) below PARALLEL_THRESHOLD, else the parallel."""
+    """Run the serial kernel of ``kernels`` (a twin) below PARALLEL_THRESHOLD or while the executor
+    runs kernels at once (``cpu_threads.shared()``), else the parallel one."""
     serial, parallel = kernels
-    if size < PARALLEL_THRESHOLD:
+    if size < PARALLEL_THRESHOLD or cpu_threads.shared():
         return serial(*args)
     with launch_lock():
         return parallel(*args)

@@ -40,7 +40,7 @@ from concurrent.futures import Executor, Future
 from time import perf_counter
 
 from numflow.framework import errors
-from numflow.runtime import blas
+from numflow_kernels import cpu_threads
 
 # A unit that ran faster than this is run by the scheduling thread itself: a hand-off to a pool
 # thread and back costs about as much.
@@ -90,8 +90,8 @@ def run(plan, values, pool, hooks=()):
 
 
 def _schedule(plan, values, pool, run_unit):
-    """Dependency counting over ``plan.units``, with numpy's BLAS held to one thread meanwhile."""
-    with blas.single_threaded():
+    """Dependency counting over ``plan.units``, every kernel held to one thread meanwhile."""
+    with cpu_threads.one_thread_each():
         _count_dependencies(plan, values, pool, run_unit)
 
 

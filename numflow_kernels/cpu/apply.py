@@ -166,7 +166,8 @@ def _run(kernels, arrays, *scalars):
     from numflow_kernels.parallel import launch
 
     if arrays[0].dtype in _NUMBA_DTYPES:
-        launch(kernels, arrays[0].shape[0], *arrays, *scalars)
+        # Scalars in the arrays' own dtype: a Python float would turn a float32 loop into float64.
+        launch(kernels, arrays[0].shape[0], *arrays, *(arrays[0].dtype.type(s) for s in scalars))
         return
     work = [a.astype(np.float32) for a in arrays]
     launch(kernels, work[0].shape[0], *work, *(np.float32(s) for s in scalars))

@@ -1,11 +1,12 @@
-"""numpy's BLAS threads while ops run at once: one each, so BLAS and the op pool share the cores.
+"""How many threads one CPU kernel may use: all cores, or one while the executor runs ops at once.
 
-BLAS libraries (OpenBLAS, MKL) start their own threads for a matrix product and spin while
-waiting for work. When the executor also runs several ops at once, both sets of threads fight for
-the same cores and a small product can take ten times as long. While any run is scheduling ops
-on the pool, BLAS is held to one thread; a run that uses only the calling thread leaves it alone.
-The thread count is process-wide, so this counts the runs in flight and restores the count when
-the last one ends.
+BLAS libraries (OpenBLAS, MKL) and Numba's ``parallel=True`` kernels start threads of their own for
+one operation. When the executor also runs several ops at once, both sets of threads fight for
+the same cores: a small matrix product took ten times as long, and a parallel kernel half as long
+as its serial twin. While any run schedules ops on the pool (``one_thread_each()``), BLAS is held
+to one thread and ``parallel.launch`` takes the serial twins; a run on the calling thread alone
+leaves kernels all the cores. BLAS's thread count is process-wide, so this counts the runs in
+flight and restores it when the last one ends. Importing this module imports no Numba.
 """
 
 import threading
@@ -14,6 +15,11 @@ _lock = threading.Lock()
 _in_flight = 0
 _saved = None
 _controllers = None
+
+
+def shared():
+    """True while some run has several kernels running at once: kernels should use one thread."""
+    return _in_flight > 0
 
 
 def _blas():
@@ -28,8 +34,8 @@ def _blas():
     return _controllers
 
 
-class single_threaded:
-    """Context manager: BLAS uses one thread until every run that entered it has left."""
+class one_thread_each:
+    """Context manager: every kernel uses one thread until every run that entered it has left."""
 
     def __enter__(self):
         global _in_flight, _saved

@@ -1,18 +1,18 @@
-"""numpy's BLAS runs one thread per op while the executor runs ops at once, and gets its count back after."""
+"""Kernels run one thread each while the executor runs ops at once, and get their threads back after."""
 
 import threading
 
 import pytest
 
 import numflow as tf
-from numflow.runtime import blas
+from numflow_kernels import cpu_threads
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
 
 
 def _blas_threads():
     """Thread counts of the BLAS libraries numflow tunes (those loaded with numpy), read afresh."""
-    tuned = {c.filepath for c in blas._blas()}
+    tuned = {c.filepath for c in cpu_threads._blas()}
     assert tuned, "numpy's BLAS was not found"
     return [c.num_threads for c in threadpoolctl.ThreadpoolController().select(user_api="blas").lib_controllers
             if c.filepath in tuned]
@@ -39,8 +39,20 @@ def test_blas_is_single_threaded_only_while_a_run_schedules_ops(graph, test_ops)
 
 def test_nested_holders_restore_once_all_have_left():
     before = _blas_threads()
-    with blas.single_threaded():
-        with blas.single_threaded():
+    with cpu_threads.one_thread_each():
+        with cpu_threads.one_thread_each():
             assert all(n == 1 for n in _blas_threads())
         assert all(n == 1 for n in _blas_threads())
     assert _blas_threads() == before
+
+
+def test_numba_kernels_take_their_serial_twin_while_runs_share_the_cores():
+    from numflow_kernels import parallel
+
+    calls = []
+    twin = (lambda *args: calls.append("serial"), lambda *args: calls.append("parallel"))
+    parallel.launch(twin, parallel.PARALLEL_THRESHOLD, 0)
+    with cpu_threads.one_thread_each():
+        parallel.launch(twin, parallel.PARALLEL_THRESHOLD, 0)
+    parallel.launch(twin, parallel.PARALLEL_THRESHOLD - 1, 0)
+    assert calls == ["parallel", "serial", "serial"]
