@@ -620,8 +620,7 @@ class Graph:
                                                                           "control": False}
                 else:
                     edge["data"].append((t._value_index, slot))
-            if nxg.__networkx_cache__:
-                nxg.__networkx_cache__.clear()
+            _forget_networkx_caches(nxg)
             for c in op._control_inputs:
                 self._add_control_edge(c, op)
             self._version += 1
@@ -635,8 +634,7 @@ class Graph:
             edge = nxg._pred[dst._name].get(src._name)  # as in create_op: the DiGraph's dicts directly
             if edge is None:
                 nxg._pred[dst._name][src._name] = nxg._succ[src._name][dst._name] = {"data": [], "control": True}
-                if nxg.__networkx_cache__:
-                    nxg.__networkx_cache__.clear()
+                _forget_networkx_caches(nxg)
             else:
                 edge["control"] = True
             self._version += 1
@@ -725,6 +723,13 @@ def _attr_text(value):
         items = [_attr_text(v) for v in value]
         return None if None in items else "[" + ", ".join(items) + "]"
     return None
+
+
+def _forget_networkx_caches(nxg):
+    """Drop what networkx caches about a graph (3.3 and later) after writing into its dicts."""
+    cache = getattr(nxg, "__networkx_cache__", None)
+    if cache:
+        cache.clear()
 
 
 def _output_dtype(dtype, is_ref):
