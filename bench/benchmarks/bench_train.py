@@ -11,6 +11,9 @@ Adam update within 1.2x of that time.
   placeholder (no copy). TensorFlow: the same graph in ``tensorflow.compat.v1``, the gradient held in
   a variable (its feed would copy). numpy: the same formulas in place with numpy's ufuncs.
 
+- ``TrainingExample.time_train_step``: one step (forward, backward, Adam) of examples/train_mlp.py's
+  MLP at batch 64, the example's own graph code run on numflow and on TensorFlow.
+
 Run with the other suites (``python bench/run.py --filter bench_train``), with asv, or alone:
 ``python bench/benchmarks/bench_train.py`` prints the table and the target. ``NUMFLOW_BENCH_QUICK=1``
 shrinks the arrays to 4M elements.
@@ -158,3 +161,52 @@ if __name__ == "__main__":
     import run
 
     run.main(["--filter", "bench_train", *sys.argv[1:]])
+
+
+def _example_module(tf):
+    """examples/train_mlp.py with ``tf`` in place of its numflow import, as a namespace."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train_mlp.py")
+    with open(path) as f:
+        source = f.read().replace("import numflow as tf\n", "")
+    namespace = {"tf": tf, "__name__": "train_mlp"}
+    exec(compile(source, path, "exec"), namespace)
+    return namespace
+
+
+class TrainingExample:
+    """One training step (forward, backward, Adam) of the README's example MLP at batch 64.
+
+    The same graph-building code runs on both libraries; the target is numflow's steps per second
+    at least TensorFlow's (time per step at most TensorFlow's).
+    """
+
+    params = [["numflow", "tensorflow"]]
+    param_names = ["library"]
+
+    def setup(self, library):
+        if library == "tensorflow":
+            tf = _tensorflow()
+            if tf is None:
+                raise NotImplementedError("tensorflow is not installed")
+        else:
+            import numflow as tf
+        example = _example_module(tf)
+        self.graph = tf.Graph()
+        with self.graph.as_default():
+            x, y, self.train_op, self.loss, _, _, self.step = example["build"]()
+            init = tf.global_variables_initializer()
+        self.sess = tf.Session(graph=self.graph)
+        self.sess.run(init)
+        data_x, data_y = example["make_data"](2048, seed=1)
+        rng = np.random.default_rng(0)
+        self.feeds = [{x: data_x[b], y: data_y[b]} for b in (rng.integers(0, 2048, 64) for _ in range(64))]
+        self.i = 0
+        for feed in self.feeds[:16]:
+            self.sess.run([self.train_op, self.loss, self.step], feed)
+
+    def teardown(self, library):
+        self.sess.close()
+
+    def time_train_step(self, library):
+        self.i = (self.i + 1) % len(self.feeds)
+        self.sess.run([self.train_op, self.loss, self.step], self.feeds[self.i])
