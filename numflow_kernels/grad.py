@@ -20,6 +20,7 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow_kernels import reference  # noqa: F401  (its registrations come first)
+from numflow_kernels.reference_nn import conv_pads
 from numflow_kernels.registry import _KERNELS, REFERENCE, register
 
 
@@ -122,22 +123,6 @@ def bias_add_grad(ctx, dy):
 
 
 # -- conv2d ------------------------------------------------------------------------------------
-def _pads(sizes, kernel_sizes, strides, dilations, padding, explicit, nchw):
-    """``[(before, after)] * 2`` for the spatial dims: TensorFlow's SAME/VALID/EXPLICIT rules."""
-    pads = []
-    for i, (size, k, s, d) in enumerate(zip(sizes, kernel_sizes, strides, dilations)):
-        effective = (k - 1) * d + 1
-        if padding == "SAME":
-            out = (size + s - 1) // s
-            total = max((out - 1) * s + effective - size, 0)
-            pads.append((total // 2, total - total // 2))
-        elif padding == "EXPLICIT":
-            pads.append(tuple(explicit[4 + 2 * i: 6 + 2 * i] if nchw else explicit[2 + 2 * i: 4 + 2 * i]))
-        else:
-            pads.append((0, 0))
-    return pads
-
-
 def _conv_setup(attrs, x_shape, w_shape, dy):
     """Everything both backprops need, in NHWC: sizes, strides, dilations, pads, groups, dy."""
     nchw = attrs["data_format"] == "NCHW"
@@ -148,7 +133,7 @@ def _conv_setup(attrs, x_shape, w_shape, dy):
         dy = np.transpose(dy, (0, 2, 3, 1))
     n, h, w, c = x_shape
     kh, kw, ci, co = w_shape
-    pads = _pads((h, w), (kh, kw), strides[1:3], dilations[1:3], attrs["padding"],
+    pads = conv_pads((h, w), (kh, kw), strides[1:3], dilations[1:3], attrs["padding"],
                  attrs.get("explicit_paddings") or [], nchw)
     oh, ow = dy.shape[1], dy.shape[2]
     return nchw, (n, h, w, c), (kh, kw, ci, co), strides[1:3], dilations[1:3], pads, c // ci, (oh, ow), dy

@@ -126,14 +126,16 @@ def conv2d(ctx, x, w):
     kh, kw, ci, co = w.shape
     if ci == 0 or c % ci:
         raise _invalid(f"input depth must be evenly divisible by filter depth: {c} vs {ci}")
-    pads = _conv_pads((h, wd), (kh, kw), strides[1:3], dilations[1:3], a["padding"], a["explicit_paddings"], nchw)
+    pads = conv_pads((h, wd), (kh, kw), strides[1:3], dilations[1:3], a["padding"], a["explicit_paddings"], nchw)
     if any(p for pair in pads for p in pair):
         x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     out = _im2col_conv(np.ascontiguousarray(x), w, strides[1:3], dilations[1:3], c // ci)
     return np.ascontiguousarray(np.transpose(out, (0, 3, 1, 2))) if nchw else out
 
 
-def _conv_pads(sizes, kernel_sizes, strides, dilations, padding, explicit, nchw):
+def conv_pads(sizes, kernel_sizes, strides, dilations, padding, explicit, nchw):
+    """``[(before, after)] * 2`` for the spatial dims by TensorFlow's SAME/VALID/EXPLICIT rules; the error
+    TF gives when the output would be empty."""
     pads = []
     for i, (size, k, s, d) in enumerate(zip(sizes, kernel_sizes, strides, dilations)):
         effective = (k - 1) * d + 1
