@@ -2,9 +2,10 @@
 
 asv runs the ``SaverSave`` and ``SaverRestore`` suites (``asv run --bench bench_saver``), parametrized
 by library; TensorFlow's cases are skipped where it is not importable. Run plainly, the file prints
-one table, every number measured in a fresh process per library and case::
+one table, every number measured in fresh processes, the libraries taking turns round by round
+(a shared machine's load changes from minute to minute)::
 
-    python bench/benchmarks/bench_saver.py [--repeat 5] [--dir /path/on/the/disk/to/test]
+    python bench/benchmarks/bench_saver.py [--rounds 2] [--repeat 3] [--dir /path/on/the/disk/to/test]
         [--tf-python /opt/tfenv/bin/python]
 
 The TensorFlow column runs ``tf.compat.v1.train.Saver`` (ref variables, ``write_meta_graph=False``
@@ -280,6 +281,11 @@ def _child_times(library, directory, repeat, checkpoint):
     written = []
     with lib.session() as sess:
         lib.initialize(sess)
+        lib.restore(sess, checkpoint)  # warm-up, and the checkpoint into the page cache
+        out["restore"] = _timed(lambda: lib.restore(sess, checkpoint), repeat=repeat)
+        out["restore, cold"] = _timed(lambda: lib.restore(sess, checkpoint),
+                                      lambda: _drop_from_page_cache(checkpoint), count=2)
+        lib.restore(sess, checkpoint)
         _remove(lib.save(sess, prefix, 0))  # warm-up: first-call costs are not what is measured
 
         def save(max_to_keep=None, sync=False):
@@ -298,10 +304,6 @@ def _child_times(library, directory, repeat, checkpoint):
         forget()
         out["save + fsync"] = _timed(lambda: save(sync=True), forget, count=2)
         forget()
-        lib.restore(sess, checkpoint)  # warm-up, and the checkpoint into the page cache
-        out["restore"] = _timed(lambda: lib.restore(sess, checkpoint), repeat=repeat)
-        out["restore, cold"] = _timed(lambda: lib.restore(sess, checkpoint),
-                                      lambda: _drop_from_page_cache(checkpoint), count=2)
     times = []
     for _ in range(repeat):
         with lib.session() as sess:
@@ -366,18 +368,25 @@ TIME_ROWS = ["save", "save, max_to_keep=1", "save + fsync", "restore", "restore,
 PEAK_ROWS = ["save", "restore", "restore, new session"]
 
 
-def _measure(library, python, repeat, directory, checkpoint):
+def _measure(pythons, rounds, repeat, directory, checkpoint):
+    """Times from ``rounds`` rounds in which the libraries take turns (the machine's load changes), then peaks."""
+    times = {lib: {} for lib in pythons}
+    peaks = {lib: {} for lib in pythons}
     work = tempfile.mkdtemp(dir=directory)
     try:
-        times = _run_child(python, ["--child", "times", library, "--dir", work, "--repeat", str(repeat),
-                                    "--checkpoint", checkpoint])
-        peaks = {}
-        for case in PEAK_ROWS:
-            peaks[case] = _run_child(python, ["--child", "peak", library, "--case", case, "--dir", work,
-                                              "--checkpoint", checkpoint])
+        for _ in range(rounds):
+            for library, python in pythons.items():
+                got = _run_child(python, ["--child", "times", library, "--dir", work, "--repeat", str(repeat),
+                                          "--checkpoint", checkpoint])
+                for row, values in got.items():
+                    times[library].setdefault(row, []).extend(values)
+        for library, python in pythons.items():
+            for case in PEAK_ROWS:
+                peaks[library][case] = _run_child(python, ["--child", "peak", library, "--case", case, "--dir",
+                                                           work, "--checkpoint", checkpoint])
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return times, peaks
+    return {lib: (times[lib], peaks[lib]) for lib in pythons}
 
 
 def _time_cell(values, target=None):
@@ -397,7 +406,8 @@ def _peak_cell(peak, judge):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3, help="calls per row in each round")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds in which the libraries take turns")
     parser.add_argument("--dir", default=os.environ.get("NUMFLOW_BENCH_DIR"))
     parser.add_argument("--tf-python", default=None, help="an interpreter that imports tensorflow")
     parser.add_argument("--child", nargs=2, metavar=("WHAT", "LIBRARY"), help=argparse.SUPPRESS)
@@ -416,17 +426,16 @@ def main(argv=None):
     work = tempfile.mkdtemp(dir=args.dir)
     try:
         checkpoint = write_checkpoint(os.path.join(work, "ckpt", "model"))
-        results = {}
-        for library in LIBRARIES:
-            if pythons[library] is None:
-                continue
-            results[library] = _measure(library, pythons[library], args.repeat, work, checkpoint)
+        _sync(checkpoint)  # no writeback of it while restores are timed; its pages stay cached
+        available = {lib: python for lib, python in pythons.items() if python}
+        results = _measure(available, args.rounds, args.repeat, work, checkpoint)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     gib = VARIABLE_BYTES / 2**30
     print(f"Saver.save / Saver.restore of {N_VARIABLES} float32 variables of {SHAPE[0]}x{SHAPE[1]} "
-          f"({gib:.2g} GiB) through a Session; {os.cpu_count()} CPUs; seconds min/median of {args.repeat} "
-          f"(fsync and cold rows: of 2); each library in its own processes")
+          f"({gib:.2g} GiB) through a Session; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.1f}; seconds "
+          f"min/median of {args.rounds} rounds x {args.repeat} (fsync and cold rows: x 2); the libraries take "
+          f"turns, each in its own processes")
     columns = [lib for lib in LIBRARIES if lib in results]
     header = f"{'':22s}" + "".join(f"{lib:>30s}" for lib in columns) + f"{'target':>10s}"
     print(header)
