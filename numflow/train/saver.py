@@ -24,7 +24,6 @@ from numflow.checkpoint.files import index_filename
 from numflow.framework import errors
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.ops import io_ops
-from numflow.ops.array_ops import placeholder_with_default
 from numflow.ops.constant_op import constant
 from numflow.runtime.session import BaseSession
 from numflow.train import training_util
@@ -161,7 +160,6 @@ class Saver:
         self._save_op = self._restore_op = self._filename = None
         if not defer_build:
             self.build()
-        get_default_graph().add_to_collection(GraphKeys.SAVERS, self)
 
     def build(self):
         """Add the save and restore ops to the graph (once); ``__init__`` does it unless ``defer_build``."""
@@ -179,8 +177,8 @@ class Saver:
         self._var_list = named
         graph = get_default_graph()
         with graph.name_scope(self._name or "save") as scope:
-            self._filename = placeholder_with_default(constant(self._filename_default or "model"), shape=[],
-                                                      name="filename")
+            # TensorFlow's name for it; saves and restores feed the path in its place.
+            self._filename = constant(self._filename_default or "model", name="Const")
             keys = sorted(named)
             refs = [named[k]._ref() for k in keys]
             self._save_op = io_ops.save_bundle(self._filename, keys, refs, name="SaveBundle")

@@ -302,7 +302,7 @@ def test_as_saver_def_names_the_ops(sess_v):
     _, v = sess_v
     first, second = tf.train.Saver([v], max_to_keep=3), tf.train.Saver({"w": v})
     saver_def = first.as_saver_def()
-    assert (saver_def.filename_tensor_name, saver_def.max_to_keep, saver_def.sharded) == ("save/filename:0", 3, False)
+    assert (saver_def.filename_tensor_name, saver_def.max_to_keep, saver_def.sharded) == ("save/Const:0", 3, False)
     assert second.as_saver_def().filename_tensor_name.startswith("save_1/")
     assert saver_def.restore_op_name == "save/restore_all"
 
