@@ -101,7 +101,10 @@ def register_for(device_type, modules):
         with ref.lock:
             current = ref.value
             if current is not None and current.shape == value.shape:
-                modules()[1].assign(_flat(current), _flat(value))
+                if ctx.donated:  # a fresh buffer only this op reads (the plan says): keep it, do not copy
+                    ref.value = value
+                else:
+                    modules()[1].assign(_flat(current), _flat(value))
                 return ref
             if ctx.attrs["validate_shape"]:
                 declared = ctx.op._inputs[0].shape
@@ -110,7 +113,7 @@ def register_for(device_type, modules):
                     raise errors.InvalidArgumentError(
                         None, None, "Assign requires shapes of both tensors to match. "
                         f"lhs shape= {shape_text(lhs)} rhs shape= {shape_text(value.shape)}")
-            ref.value = ctx.device.copy(value)
+            ref.value = value if ctx.donated else ctx.device.copy(value)
         return ref
 
     def in_place(op_type, fn_name):

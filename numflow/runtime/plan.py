@@ -21,7 +21,7 @@ from numflow.runtime.resources import VariableState
 class KernelContext:
     """What a kernel may know of the op it computes and of the session running it."""
 
-    __slots__ = ("op", "op_name", "op_type", "attrs", "resources", "device")
+    __slots__ = ("op", "op_name", "op_type", "attrs", "resources", "device", "donated")
 
     def __init__(self, op, resources, device):
         self.op = op
@@ -30,6 +30,7 @@ class KernelContext:
         self.attrs = op._attrs
         self.resources = resources
         self.device = device
+        self.donated = False  # for an Assign: its value is a new buffer only it reads (see _donated)
 
 
 class Step:
@@ -84,6 +85,19 @@ def _is_cheap(op):
     return all(n is not None and n <= CHEAP_ELEMENTS for n in sizes)
 
 
+# Ops whose output is a buffer they have just allocated, which nothing else holds.
+_FRESH_OUTPUTS = frozenset({"RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal",
+                            "FillValue"})
+
+
+def _donated(op, readers, fetches, feeds):
+    """Whether ``op``, an Assign, may keep its value's buffer as the variable's instead of copying it:
+    the value is the fresh output of an op of this run, read by nothing else and not fetched."""
+    value = op._inputs[1]
+    return (value.op.type in _FRESH_OUTPUTS and readers.get(value) == 1 and value not in fetches
+            and value not in feeds)
+
+
 def build(graph, fetch_tensors, target_ops, feed_tensors, session):
     """The plan computing ``fetch_tensors`` and running ``target_ops`` with ``feed_tensors`` given.
 
@@ -115,6 +129,11 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
             if t not in feeds:
                 slot_of[t] = len(slot_of)
     discard = len(slot_of)
+    readers = {}
+    for op in order:
+        for t in op._inputs:
+            readers[t] = readers.get(t, 0) + 1
+    fetched = set(fetch_tensors)
     for op in order:
         device = devices[op]
         kernel = device.kernel(op.type)
@@ -123,6 +142,8 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
                 None, op, f"No kernel registered for op '{op.type}' on device {device.name} (node {op.name})."
             )
         ctx = KernelContext(op, session._resources_for(device), device)
+        if op.type == "Assign":
+            ctx.donated = _donated(op, readers, fetched, feeds)
         crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices)
         if crossing:
             kernel = _copying_in(kernel, crossing, device)

@@ -400,3 +400,23 @@ def test_fetched_values_are_copies():
         for fetch in (v, v.value(), v.assign_add([1.0, 1.0])):
             sess.run(fetch)[0] = 100.0
         assert sess.run(v).tolist() == [2.0, 3.0]
+
+
+def test_a_variable_may_keep_its_fresh_initial_value_but_never_shares_a_buffer():
+    t = tf.random_normal([3], seed=1)
+    a, b = tf.Variable(t, name="a"), tf.Variable(t, name="b")  # one draw read twice: both copy
+    c = tf.Variable(tf.random_uniform([3], seed=2), name="c")  # read once: kept without a copy
+    d = tf.Variable(c.initialized_value(), name="d")
+    bump = [v.assign_add([1.0, 1.0, 1.0]) for v in (a, c)]
+    with tf.Session() as sess:
+        _, drawn = sess.run([tf.global_variables_initializer(), t])  # t also fetched: not kept
+        sess.run(bump)
+        values = sess.run([a, b, c, d])
+    np.testing.assert_array_equal(values[0], values[1] + 1)
+    np.testing.assert_array_equal(values[2], values[3] + 1)
+    np.testing.assert_array_equal(drawn, values[1])
+    with tf.Session() as sess:  # a second initializer run keeps its new draw in place of the old buffer
+        sess.run(c.initializer)
+        first = sess.run(c)
+        sess.run(c.initializer)
+        assert not np.array_equal(sess.run(c), first)
