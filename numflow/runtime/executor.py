@@ -165,7 +165,25 @@ def _record(unit, seconds):
 
 
 def _few_expensive(plan):
-    return sum(u.seconds >= INLINE_SECONDS for u in plan.units) <= 1
+    """Whether no two units worth a thread could run at once: at most one, or two of which one
+    depends on the other (a random draw feeding a variable's Assign, say)."""
+    expensive = [u for u in plan.units if u.seconds >= INLINE_SECONDS]
+    if len(expensive) == 2:
+        return _reaches(*expensive) or _reaches(*reversed(expensive))
+    return len(expensive) <= 1
+
+
+def _reaches(a, b):
+    """Whether unit ``b`` runs after unit ``a`` (is among its successors, transitively)."""
+    seen, stack = {a.index}, [a]
+    while stack:
+        for succ in stack.pop().successors:
+            if succ is b:
+                return True
+            if succ.index not in seen:
+                seen.add(succ.index)
+                stack.append(succ)
+    return False
 
 
 def _release(unit, pending, ready):
