@@ -75,7 +75,8 @@ class Plan:
 
 # Below this many output elements an op's work costs less than handing it to another thread.
 CHEAP_ELEMENTS = 1 << 14
-_ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape"})
+_ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape",
+                           "VariableV2", "IsVariableInitialized"})  # a variable's op only looks its state up
 
 
 def _is_cheap(op):
