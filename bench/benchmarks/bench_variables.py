@@ -35,7 +35,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0")
+QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0") or (__name__ == "__main__" and "--quick" in sys.argv)
 SIDE = 2048 if QUICK else 8192
 SCOPES = 10 if QUICK else 100
 PER_SCOPE = 20
@@ -170,8 +170,9 @@ class AssignAddFed:
         self.run()
 
 
-def build_many_variables(tf, scopes=SCOPES, per_scope=PER_SCOPE):
-    """``scopes`` nested variable scopes with ``per_scope`` get_variable calls each, in a new graph."""
+def build_many_variables(tf, scopes=None, per_scope=PER_SCOPE):
+    """``scopes`` (default SCOPES) nested variable scopes with ``per_scope`` get_variable calls each."""
+    scopes = SCOPES if scopes is None else scopes
     graph = tf.Graph()
     with graph.as_default():
         stack = []
@@ -285,8 +286,8 @@ def summarize(results):
     return lines
 
 
-def _run_here(libraries, args):
-    """Results and table rows of every suite for ``libraries``, measured in this process."""
+def _run_here(libraries, args, only=None):
+    """Results and table rows of every suite (or of suite ``only``) for ``libraries``, in this process."""
     sys.path.insert(0, os.path.dirname(HERE))
     import run as runner
 
@@ -294,7 +295,7 @@ def _run_here(libraries, args):
     results, rows = {}, {}
     for name, cls, methods in runner._suites(module):
         chosen = [m for m in methods if re.search(args.filter, f"{name}.{m}")]
-        if not chosen:
+        if not chosen or only not in (None, name):
             continue
         names, params = runner._params(cls)
         sub = type(name, (cls,), {"params": [[lib for lib in params[0] if lib in libraries]]})
@@ -302,6 +303,21 @@ def _run_here(libraries, args):
         print(f"running {name} {libraries} ...", file=sys.stderr, flush=True)
         runner.run_suite(module, name, sub, chosen, args, results, rows)
     return results, rows, runner
+
+
+def _run_tensorflow(args, suite, results, rows, runner):
+    """Run ``suite`` under TensorFlow's interpreter (this file, --json-for) and add its results."""
+    command = [args.tensorflow_python, os.path.abspath(__file__), "--json-for", "tensorflow", "--suite", suite,
+               "--stat", args.stat, "--filter", args.filter] + (["--quick"] if args.quick else [])
+    print(f"running {suite} ['tensorflow'] ...", file=sys.stderr, flush=True)
+    out = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    if out.returncode:
+        print(out.stderr[-2000:], file=sys.stderr)
+        return
+    for (name, method), others, library, seconds in json.loads(out.stdout.strip().splitlines()[-1]):
+        others = tuple(tuple(o) for o in others)
+        results[(name, method, others, library)] = seconds
+        rows.setdefault((__name__, name, method, others), {})[library] = runner._format_time(seconds)
 
 
 def main(argv=None):
@@ -315,29 +331,26 @@ def main(argv=None):
     parser.add_argument("--filter", default="", help="regex searched in 'Suite.time_method'")
     parser.add_argument("--tensorflow-python", default=TF_PYTHON, help="interpreter with TensorFlow, or ''")
     parser.add_argument("--json-for", help=argparse.SUPPRESS)  # child mode: print one library's results
+    parser.add_argument("--suite", help=argparse.SUPPRESS)  # child mode: only this suite
     args = parser.parse_args(argv)
     args.sample = 0.005 if args.quick else 0.02
     if args.quick:
-        os.environ["NUMFLOW_BENCH_QUICK"] = "1"
-        global QUICK, SIDE, SCOPES
-        QUICK, SIDE, SCOPES = True, 2048, 10
+        os.environ["NUMFLOW_BENCH_QUICK"] = "1"  # (this module read --quick when it was imported)
     if args.json_for:
-        results, _, _ = _run_here([args.json_for], args)
+        results, _, _ = _run_here([args.json_for], args, args.suite)
         print(json.dumps([[list(k[:2]), list(map(list, k[2])), k[3], v] for k, v in results.items()]))
         return
-    results, rows, runner = _run_here(["numflow", "numpy"], args)
-    if args.tensorflow_python and os.path.exists(args.tensorflow_python):
-        command = [args.tensorflow_python, os.path.abspath(__file__), "--json-for", "tensorflow",
-                   "--stat", args.stat, "--filter", args.filter] + (["--quick"] if args.quick else [])
-        print("running the TensorFlow side ...", file=sys.stderr, flush=True)
-        out = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
-        if out.returncode:
-            print(out.stderr[-2000:], file=sys.stderr)
-        else:
-            for (suite, method), others, library, seconds in json.loads(out.stdout.strip().splitlines()[-1]):
-                others = tuple(tuple(o) for o in others)
-                results[(suite, method, others, library)] = seconds
-                rows.setdefault((__name__, suite, method, others), {})[library] = runner._format_time(seconds)
+    # Suite by suite, TensorFlow right after numflow and numpy: on a shared machine the load
+    # changes over minutes, and each row should compare the libraries under the same one.
+    with_tf = bool(args.tensorflow_python) and os.path.exists(args.tensorflow_python)
+    results, rows, runner = {}, {}, None
+    for suite in ("InitRandomNormal", "AssignAddFed", "ManyVariables", "Startup"):
+        suite_results, suite_rows, runner = _run_here(["numflow", "numpy"], args, suite)
+        results.update(suite_results)
+        rows.update(suite_rows)
+        if with_tf and any(re.search(args.filter, f"{suite}.{m}") for m in dir(globals()[suite])
+                           if m.startswith("time_")):
+            _run_tensorflow(args, suite, results, rows, runner)
     print(f"{args.stat} over the samples; {runner._versions()}" + ("; --quick" if args.quick else ""))
     runner.print_table(rows)
     print()
