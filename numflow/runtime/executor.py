@@ -69,7 +69,7 @@ def run(plan, values, pool, hooks=()):
     """
     if not hooks:
         if plan.serial or pool is None:
-            _run_unit(plan, values)
+            _run_steps(plan.steps, values)
         elif plan.measured_serial:
             _run_units_timed(plan, values)
         else:
@@ -194,10 +194,14 @@ def _release(unit, pending, ready):
 
 
 def _run_unit(unit, values):
-    """Run ``unit.steps`` in order (a Unit, or a whole Plan: its steps are in topological order)."""
+    _run_steps(unit.steps, values)
+
+
+def _run_steps(steps, values):
+    """Run ``steps`` in order (a unit's, or a whole plan's: those are in topological order)."""
     step = None
     try:
-        for step in unit.steps:
+        for step in steps:
             out = step.kernel(step.ctx, *[values[i] for i in step.in_slots])
             if step.single:
                 values[step.out_slots[0]] = out
@@ -214,19 +218,12 @@ def _run_unit_hooked(hooks):
             for hook in hooks:
                 hook.pre_op(step)
             try:
-                _run_unit(_OneStep(step), values)
+                _run_steps((step,), values)
             finally:
                 for hook in hooks:
                     hook.post_op(step)
 
     return run_unit
-
-
-class _OneStep:
-    __slots__ = ("steps",)
-
-    def __init__(self, step):
-        self.steps = (step,)
 
 
 _CLASS_OF = {
