@@ -13,6 +13,7 @@ import threading
 import numpy as np
 
 from numflow.framework import errors
+from numflow.framework.shapes import dims_text
 from numflow_kernels.registry import register
 
 # Philox draws TensorFlow reserves per output and op run (philox.RESERVED_PER_OUTPUT, which imports
@@ -44,10 +45,6 @@ def random_stream(ctx):
     """The stream of the random op ``ctx`` computes, in the container of the session running it."""
     attrs = ctx.attrs
     return ctx.resources.get_or_create(("random", ctx.op_name), lambda: RandomStream(attrs["seed"], attrs["seed2"]))
-
-
-def shape_text(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _flat(array):
@@ -112,7 +109,7 @@ def register_for(device_type, modules):
                     lhs = current.shape if current is not None else declared
                     raise errors.InvalidArgumentError(
                         None, None, "Assign requires shapes of both tensors to match. "
-                        f"lhs shape= {shape_text(lhs)} rhs shape= {shape_text(value.shape)}")
+                        f"lhs shape= {dims_text(lhs)} rhs shape= {dims_text(value.shape)}")
             ref.value = value if ctx.donated else ctx.device.copy(value)
         return ref
 
@@ -125,8 +122,8 @@ def register_for(device_type, modules):
                     raise ref.uninitialized_error()
                 if current.shape != value.shape:
                     raise errors.InvalidArgumentError(
-                        None, None, f"Parameters and update must be the same size: {shape_text(current.shape)} "
-                        f"vs {shape_text(value.shape)}")
+                        None, None, f"Parameters and update must be the same size: {dims_text(current.shape)} "
+                        f"vs {dims_text(value.shape)}")
                 getattr(modules()[1], fn_name)(_flat(current), _flat(value))
             return ref
 
@@ -147,8 +144,8 @@ def register_for(device_type, modules):
                 if tuple(updates.shape) != expected:
                     raise errors.InvalidArgumentError(
                         None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
-                        f"[], got updates.shape {shape_text(updates.shape)}, indices.shape "
-                        f"{shape_text(indices.shape)}, params.shape {shape_text(current.shape)}")
+                        f"[], got updates.shape {dims_text(updates.shape)}, indices.shape "
+                        f"{dims_text(indices.shape)}, params.shape {dims_text(current.shape)}")
                 flat_indices = _flat(indices)
                 table = current.reshape(rows, current.size // max(rows, 1))
                 bad = getattr(modules()[1], fn_name)(table, flat_indices, updates.reshape(len(flat_indices),

@@ -9,6 +9,7 @@ in ``reference_nn.py``.
 import numpy as np
 
 from numflow.framework import errors
+from numflow.framework.shapes import dims_text
 from numflow_kernels.registry import REFERENCE, register
 
 
@@ -259,10 +260,6 @@ def _invalid(message):
     return errors.InvalidArgumentError(None, None, message)
 
 
-def _dims_text(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 @kernel("StopGradient")
 def stop_gradient(ctx, x):
     return x
@@ -360,14 +357,14 @@ def concat(ctx, *inputs):
         shape = np.shape(v)
         if len(shape) != rank:
             raise _invalid(
-                f"ConcatOp : Ranks of all input tensors should match: shape[0] = {_dims_text(first)} vs. "
-                f"shape[{i}] = {_dims_text(shape)}"
+                f"ConcatOp : Ranks of all input tensors should match: shape[0] = {dims_text(first)} vs. "
+                f"shape[{i}] = {dims_text(shape)}"
             )
         for d in range(rank):
             if d != axis and shape[d] != first[d]:
                 raise _invalid(
-                    f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {_dims_text(first)} vs. "
-                    f"shape[{i}] = {_dims_text(shape)}"
+                    f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {dims_text(first)} vs. "
+                    f"shape[{i}] = {dims_text(shape)}"
                 )
     return np.concatenate(values, axis=axis)
 
@@ -378,8 +375,8 @@ def pack(ctx, *values):
     for i, v in enumerate(values[1:], 1):
         if np.shape(v) != first:
             raise _invalid(
-                f"Shapes of all inputs must match: values[0].shape = {_dims_text(first)} != "
-                f"values[{i}].shape = {_dims_text(np.shape(v))}"
+                f"Shapes of all inputs must match: values[0].shape = {dims_text(first)} != "
+                f"values[{i}].shape = {dims_text(np.shape(v))}"
             )
     return np.stack(values, axis=ctx.attrs["axis"])
 
@@ -388,7 +385,7 @@ def pack(ctx, *values):
 def unpack(ctx, x):
     num, axis = ctx.attrs["num"], ctx.attrs["axis"] % max(x.ndim, 1)
     if x.shape[axis] != num:
-        raise _invalid(f"Input shape axis {axis} must equal {num}, got shape {_dims_text(x.shape)}")
+        raise _invalid(f"Input shape axis {axis} must equal {num}, got shape {dims_text(x.shape)}")
     parts = tuple(np.take(x, i, axis=axis) for i in range(num))
     return parts[0] if num == 1 else parts
 

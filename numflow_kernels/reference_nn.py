@@ -7,7 +7,8 @@ TensorFlow's kernels do. Conv2D is im2col: the input windows as one strided view
 
 import numpy as np
 
-from numflow_kernels.reference import _dims_text, _invalid, kernel
+from numflow.framework.shapes import dims_text
+from numflow_kernels.reference import _invalid, kernel
 
 
 @kernel("Relu")
@@ -55,7 +56,7 @@ def bias_add(ctx, value, bias):
     if bias.shape[0] != channels:
         raise _invalid(
             "Must provide as many biases as the last dimension of the input tensor: "
-            f"{_dims_text(bias.shape)} vs. {_dims_text(value.shape)}"
+            f"{dims_text(bias.shape)} vs. {dims_text(value.shape)}"
         )
     if nchw:
         bias = bias.reshape((-1,) + (1,) * (value.ndim - 2))
@@ -68,8 +69,8 @@ def softmax_xent(ctx, logits, labels):
         logits_b, labels_b = np.broadcast_arrays(logits, labels)
     except ValueError:
         raise _invalid(
-            f"logits and labels must be broadcastable: logits_size={_dims_text(logits.shape)} "
-            f"labels_size={_dims_text(labels.shape)}"
+            f"logits and labels must be broadcastable: logits_size={dims_text(logits.shape)} "
+            f"labels_size={dims_text(labels.shape)}"
         ) from None
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         z = _shifted(logits_b)
@@ -86,7 +87,7 @@ def sparse_softmax_xent(ctx, logits, labels):
     if logits.shape[0] != labels.shape[0]:
         raise _invalid(
             "logits and labels must have the same first dimension, got logits shape "
-            f"{_dims_text(logits.shape)} and labels shape {_dims_text(labels.shape)}"
+            f"{dims_text(logits.shape)} and labels shape {dims_text(labels.shape)}"
         )
     classes = logits.shape[1]
     bad = (labels < 0) | (labels >= classes)

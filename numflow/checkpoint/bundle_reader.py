@@ -20,6 +20,7 @@ from numflow.checkpoint import datatypes, table
 from numflow.checkpoint.files import data_filename, index_filename, os_error
 from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader, ProtoError
 from numflow.framework import errors
+from numflow.framework.shapes import dims_text
 
 TF_VERSION = "2.21.0"  # the TensorFlow release whose format and messages numflow follows
 BUNDLE_VERSION = 1  # kTensorBundleVersion: the producer version written, the consumer version checked
@@ -126,10 +127,6 @@ def _corrupt_index(path, detail, cause=None):
     if cause is None:
         return errors.DataLossError(None, None, text)
     return type(cause)(None, None, f"{text}: {cause.message}")
-
-
-def _shape_str(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _check_versions(header):
@@ -376,8 +373,8 @@ class BundleReader:
                 f"dtype {datatypes.tf_name(entry.dtype)}")
         if out.shape != shape:
             raise errors.InvalidArgumentError(
-                None, None, f"tensor_name = {name}; shape of the out array {_shape_str(out.shape)} does "
-                f"not match the shape stored in checkpoint: {_shape_str(shape)}")
+                None, None, f"tensor_name = {name}; shape of the out array {dims_text(out.shape)} does "
+                f"not match the shape stored in checkpoint: {dims_text(shape)}")
         if not (out.flags.c_contiguous and out.flags.writeable):
             raise ValueError(f"out for tensor {name} must be a writeable C-contiguous array")
 

@@ -22,7 +22,7 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
-from numflow.framework.shapes import as_shape
+from numflow.framework.shapes import as_shape, dims_text
 from numflow.ops import registry as _registry
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -702,7 +702,7 @@ _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def _shape_text(shape):
     if shape.ndims is None:
         return "?"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
+    return dims_text(shape.dims)
 
 
 def _attr_text(value):

@@ -140,6 +140,15 @@ def _dim(d):
     return None if d == -1 else d
 
 
+def dims_text(dims):
+    """Dimensions as TensorFlow's messages print them: ``[2,3]``, an unknown one as ``?``.
+
+    >>> dims_text((2, None, 3))
+    '[2,?,3]'
+    """
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
 def as_shape(shape):
     """``shape`` as a TensorShape."""
     return shape if isinstance(shape, TensorShape) else TensorShape(shape)

@@ -12,12 +12,11 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape, as_shape
+from numflow.framework.shapes import TensorShape, as_shape, dims_text
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
 from numflow.ops.op_util import (  # noqa: F401 - INDEX_TYPES, merge_dims, shape_from_tensor: shared from here
     INDEX_TYPES,
     _out,
-    _text,
     check_dtype,
     check_list_dtypes,
     check_rank,
@@ -249,7 +248,7 @@ def _reshape_infer(op):
     in_defined = x.shape.is_fully_defined()
     if in_defined and not unknown_out and known_in != known_out:
         raise ValueError(
-            f"Cannot reshape a tensor with {known_in} elements to shape {_text(out_dims)} "
+            f"Cannot reshape a tensor with {known_in} elements to shape {dims_text(out_dims)} "
             f"({known_out} elements)"
         )
     if in_defined and len(unknown_out) == 1 and known_out > 0:

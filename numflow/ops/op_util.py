@@ -7,7 +7,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import constant_value, get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import TensorShape, dims_text
 
 INDEX_TYPES = (dtypes.int32, dtypes.int64)
 
@@ -53,13 +53,9 @@ def merge_dims(a, b, i, shape_a, shape_b):
     if a is not None and b is not None and a != b:
         raise ValueError(
             f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
-            f"{_text(shape_a)} and {_text(shape_b)}."
+            f"{dims_text(shape_a)} and {dims_text(shape_b)}."
         )
     return a if a is not None else b
-
-
-def _text(dims):
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def _out(op_type, inputs, attrs=None, name=None):

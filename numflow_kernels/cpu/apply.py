@@ -27,6 +27,7 @@ import types
 import numpy as np
 
 from numflow.framework import errors
+from numflow.framework.shapes import dims_text
 from numflow_kernels.registry import register
 
 # Numba is imported when a kernel first runs (``_Twin``), not when the kernels are registered: a
@@ -221,10 +222,6 @@ def adam_lr(lr, beta1_power, beta2_power, dtype):
 
 
 # -- op kernels ------------------------------------------------------------------------------
-def _shape_text(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _flat(ctx, states, names, grad, grad_name="grad"):
     """The flat buffers of ``states`` (var first) and of ``grad``, after TensorFlow's checks.
 
@@ -238,14 +235,14 @@ def _flat(ctx, states, names, grad, grad_name="grad"):
             raise state.uninitialized_error()
         if value.shape != var.shape:
             raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{_shape_text(var.shape)} "
-                            f"{_shape_text(value.shape)}")
+                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
+                            f"{dims_text(value.shape)}")
         flats.append(value.reshape(-1))
     grad = np.asarray(grad)
     if grad.shape != var.shape:
         raise errors.InvalidArgumentError(
-            None, None, f"var and {grad_name} do not have the same shape{_shape_text(var.shape)} "
-                        f"{_shape_text(grad.shape)}")
+            None, None, f"var and {grad_name} do not have the same shape{dims_text(var.shape)} "
+                        f"{dims_text(grad.shape)}")
     if grad.dtype != var.dtype:
         grad = grad.astype(var.dtype)
     flats.append(np.ascontiguousarray(grad).reshape(-1))

@@ -8,6 +8,7 @@ from numflow.checkpoint import datatypes
 from numflow.checkpoint.bundle import BundleWriter
 from numflow.checkpoint.bundle_reader import BundleReader
 from numflow.framework import errors
+from numflow.framework.shapes import dims_text
 from numflow_kernels.registry import register
 
 
@@ -31,10 +32,6 @@ def save(ctx, prefix, *refs):
             with ref.lock:
                 writer.add(name, _host(ref, ref.value))
     return np.array(prefix.encode(), dtype=object)
-
-
-def _shape_text(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _unshared(array):
@@ -90,8 +87,8 @@ def restore(ctx, prefix, *refs):
             if shape.ndims is not None and not shape.is_compatible_with(stored):
                 raise errors.InvalidArgumentError(
                     None, None,
-                    f"Assign requires shapes of both tensors to match. lhs shape= {_shape_text(shape.as_list())} "
-                    f"rhs shape= {_shape_text(stored)}",
+                    f"Assign requires shapes of both tensors to match. lhs shape= {dims_text(shape.as_list())} "
+                    f"rhs shape= {dims_text(stored)}",
                 )
         spare = None
         for name, ref in zip(names, refs):

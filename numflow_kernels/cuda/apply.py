@@ -16,6 +16,7 @@ import numpy as np
 from numba import cuda
 
 from numflow.framework import errors
+from numflow.framework.shapes import dims_text
 from numflow_kernels.cpu.apply import adam_lr
 from numflow_kernels.cuda.init import launch_config
 from numflow_kernels.registry import register
@@ -153,10 +154,6 @@ def centered_rms_prop(var, mg, ms, mom, grad, lr, rho, momentum, epsilon):
 
 
 # -- GPU op kernels -------------------------------------------------------------------------------
-def _shape_text(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _flat(ctx, states, names, grad):
     """Flat device buffers of ``states`` (var first) and ``grad``; call with every lock held."""
     var = states[0].value
@@ -167,13 +164,13 @@ def _flat(ctx, states, names, grad):
             raise state.uninitialized_error()
         if value.shape != var.shape:
             raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{_shape_text(var.shape)} "
-                            f"{_shape_text(value.shape)}")
+                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
+                            f"{dims_text(value.shape)}")
         flats.append(value.reshape(value.size))
     grad = ctx.device.copy_in(grad)
     if tuple(grad.shape) != tuple(var.shape):
         raise errors.InvalidArgumentError(
-            None, None, f"var and grad do not have the same shape{_shape_text(var.shape)} {_shape_text(grad.shape)}")
+            None, None, f"var and grad do not have the same shape{dims_text(var.shape)} {dims_text(grad.shape)}")
     flats.append(grad.reshape(grad.size))
     return flats
 
