@@ -4,6 +4,7 @@ from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.op_util import merge_dims
 from numflow.ops.registry import declare
 
 
@@ -30,21 +31,19 @@ def _update_infer(op):
     if shape.dims == value.shape.dims and shape.is_fully_defined():
         return [(ref.dtype, shape)]  # the common case: an initializer or update of the variable's shape
     if op._attrs.get("validate_shape", True):
-        if not shape.is_compatible_with(value.shape):
-            raise ValueError(_shape_mismatch(shape, value.shape))
-        shape = shape.merge_with(value.shape)
+        shape = _merged(shape, value.shape)
     else:
         shape = value.shape
     return [(ref.dtype, shape)]
 
 
-def _shape_mismatch(a, b):
-    """TensorFlow's text for two static shapes that cannot be merged."""
+def _merged(a, b):
+    """The merge of static shapes ``a`` and ``b``; ValueError in TensorFlow's words when they conflict."""
+    if a.ndims is None or b.ndims is None:
+        return a.merge_with(b)
     if a.ndims != b.ndims:
-        return f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}"
-    dim = next(i for i, (x, y) in enumerate(zip(a.dims, b.dims)) if x is not None and y is not None and x != y)
-    return (f"Dimension {dim} in both shapes must be equal, but are {a.dims[dim]} and {b.dims[dim]}. "
-            f"Shapes are {a.as_list()} and {b.as_list()}.")
+        raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
+    return TensorShape([merge_dims(x, y, i, a.dims, b.dims) for i, (x, y) in enumerate(zip(a.dims, b.dims))])
 
 
 # TF's "numbertype": what AssignAdd/Sub and ScatterAdd/Sub take (no bool, no string).
@@ -132,8 +131,7 @@ def _scatter_infer(op):
         )
     if ref.shape.ndims is not None and indices.shape.ndims is not None and updates.shape.ndims not in (None, 0):
         expected = indices.shape.concatenate(ref.shape[1:])  # or a scalar, written to every row named
-        if not updates.shape.is_compatible_with(expected):
-            raise ValueError(_shape_mismatch(updates.shape, expected))
+        _merged(updates.shape, expected)
     return [(ref.dtype, ref.shape)]
 
 

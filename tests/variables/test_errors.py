@@ -26,6 +26,13 @@ def test_assign_of_another_shape_fails_when_built_with_tf_node_text():
         tf.assign_sub(v, [[1.0, 2.0]])
 
 
+def test_assign_of_another_matrix_shape_prints_dims_as_tf():
+    v = tf.Variable(tf.zeros([2, 3]), name="v")
+    want = "Dimension 1 in both shapes must be equal, but are 3 and 4. Shapes are [2,3] and [2,4]. for "
+    with pytest.raises(ValueError, match=re.escape(want)):
+        v.assign(tf.zeros([2, 4]))
+
+
 def test_assign_of_another_dtype_is_a_type_error():
     v = tf.Variable([1, 2], name="v")
     with pytest.raises(TypeError, match=re.escape(
