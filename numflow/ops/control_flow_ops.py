@@ -35,10 +35,15 @@ def group(*inputs, name=None):
 
 def tuple(tensors, name=None, control_inputs=None):  # noqa: A001 - TensorFlow's public name
     """The same tensors, each available only once all of them (and ``control_inputs``) are computed."""
+    return gated_tuple(tensors, tensors, name, control_inputs)
+
+
+def gated_tuple(tensors, gating, name=None, control_inputs=None):
+    """``tuple(tensors)`` (same ops and names) whose gate waits for ``gating`` alone, a subset of ``tensors``."""
     from numflow.ops.array_ops import identity
 
     graph = get_default_graph()
     with graph.name_scope(name or "tuple"):
-        gate = group(*[t for t in tensors if t is not None], *(control_inputs or []))
+        gate = group(*[t for t in gating if t is not None], *(control_inputs or []))
         with graph.control_dependencies([gate]):
-            return [identity(t) if isinstance(t, Tensor) else t for t in tensors]
+            return [identity(t, name="control_dependency") if isinstance(t, Tensor) else t for t in tensors]

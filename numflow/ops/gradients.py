@@ -246,7 +246,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
             op = queue.popleft()
             with _maybe_colocate(graph, op, colocate_gradients_with_ops):
                 out_grads = _aggregate(grads, op, colocate_gradients_with_ops)
-                in_grads = _backprop_op(op, out_grads, stop_ops, gate_gradients)
+                in_grads = _backprop_op(op, out_grads, stop_ops, gate_gradients, between)
                 for i, (t, g) in enumerate(zip(op._inputs, in_grads)):
                     if g is None:
                         continue
@@ -266,8 +266,13 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         return [_final_grad(grads, x, unconnected_gradients) for x in xs]
 
 
-def _backprop_op(op, out_grads, stop_ops, gate_gradients):
-    """The gradients of ``op``'s inputs from its outputs' gradients (all None when there are none)."""
+def _backprop_op(op, out_grads, stop_ops, gate_gradients, between):
+    """The gradients of ``op``'s inputs from its outputs' gradients (all None when there are none).
+
+    With ``gate_gradients`` they are grouped as TensorFlow groups them, except that the gate waits only
+    for the gradients of inputs in ``between`` (on the way to an x): the others, such as the gradient
+    of a fed input, stay out of any run that does not fetch them.
+    """
     has_grads = any(g is not None for g in out_grads)
     if not has_grads or op in stop_ops or not op._inputs:
         return [None] * len(op._inputs)
@@ -289,7 +294,8 @@ def _backprop_op(op, out_grads, stop_ops, gate_gradients):
         in_grads = [convert_to_tensor(g) if g is not None and not isinstance(g, Tensor) else g for g in in_grads]
         if gate_gradients and sum(g is not None for g in in_grads) > 1:
             with graph.device(None), graph.colocate_with(None):
-                in_grads = control_flow_ops.tuple(in_grads)
+                needed = [g for t, g in zip(op._inputs, in_grads) if t.op in between]
+                in_grads = control_flow_ops.gated_tuple(in_grads, needed)
     return in_grads
 
 

@@ -188,6 +188,25 @@ def test_gate_gradients_groups_each_ops_input_gradients():
     assert ga.op.type == "Identity" and ga.op.control_inputs
     np.testing.assert_allclose(_run(ga), [[3.0, 4.0]])
     np.testing.assert_allclose(_run(gb), [[1.0], [2.0]])
+    assert ga.name == "gradients/MatMul_grad/tuple/control_dependency:0"
+    assert gb.name == "gradients/MatMul_grad/tuple/control_dependency_1:0"
+
+
+def test_gate_waits_only_for_gradients_on_the_way_to_xs():
+    """The gradient wrt a fed input is built, as TF builds it, but a run of the weights' gradient skips it."""
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    w = tf.Variable([[1.0], [2.0]], name="w")
+    (gw,) = tf.gradients(tf.reduce_sum(tf.matmul(x, w)), [w], gate_gradients=True)
+    metadata = tf.RunMetadata()
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        value = sess.run(gw, {x: [[1.0, 2.0], [3.0, 5.0]]}, options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
+                         run_metadata=metadata)
+    np.testing.assert_allclose(value, [[4.0], [7.0]])
+    ran = {ns.node_name for dev in metadata.step_stats.dev_stats for ns in dev.node_stats}
+    assert "gradients/MatMul_grad/MatMul_1" in ran
+    assert tf.get_default_graph().get_operation_by_name("gradients/MatMul_grad/MatMul").type == "MatMul"
+    assert "gradients/MatMul_grad/MatMul" not in ran
 
 
 def test_colocate_gradients_with_ops():
