@@ -20,10 +20,16 @@ the write before the read).
 Ready policy: the ready units whose last run took longer than a hand-off costs
 (``INLINE_SECONDS``) go to the pool first; then the caller's thread runs the cheap ones itself
 (and one expensive unit too when nothing else is ready or running). Each unit's run time is
-measured as it runs. When a run finds at most one unit worth a thread, the plan's next runs go
-through every unit on the caller's thread, still timed, until two units become expensive again
-(the batch grew, say). The first error stops new submissions; the run waits for units already
+measured as it runs. The first error stops new submissions; the run waits for units already
 running, then raises that error, so no worker is left writing into a finished run.
+
+Pool or caller's thread: ops written in Python hold the GIL, so a pool pays only where kernels
+that release it (BLAS, Numba) can overlap; elsewhere hand-offs and GIL waits make it slower than
+running every step on the caller's thread, where kernels may also use every core. A plan that
+runs again is timed both ways (wall time per run, smoothed, the first run each way left out) and
+runs the faster way; every ``PROBE_EVERY`` runs it tries the other way once more, in case the
+inputs or the load changed.
+A plan holding a blocking op always runs on the pool: the op may wait for another op of the run.
 
 Worked example: ``c = a + b`` with ``a = square(x)`` and ``b = square(y)`` on large fed arrays.
 Units: U0=[a], U1=[b], U2=[c]; pending = [0, 0, 2]; ready = [U0, U1], not yet measured, so both
@@ -45,6 +51,10 @@ from numflow_kernels import cpu_threads
 # A unit that ran faster than this is run by the scheduling thread itself: a hand-off to a pool
 # thread and back costs about as much.
 INLINE_SECONDS = 50e-6
+
+# How often a plan tries the way of running (pool or caller's thread) that it has found slower.
+PROBE_EVERY = 32
+POOLED, ALONE = 0, 1
 
 
 class SyncExecutor(Executor):
@@ -70,10 +80,8 @@ def run(plan, values, pool, hooks=()):
     if not hooks:
         if plan.serial or pool is None:
             _run_steps(plan.steps, values)
-        elif plan.measured_serial:
-            _run_units_timed(plan, values)
         else:
-            _schedule(plan, values, pool, _run_unit)
+            _run_the_faster_way(plan, values, pool)
         return
     run_unit = _run_unit_hooked(hooks)
     for hook in hooks:
@@ -87,6 +95,48 @@ def run(plan, values, pool, hooks=()):
     finally:
         for hook in hooks:
             hook.finish(plan)
+
+
+def _run_the_faster_way(plan, values, pool):
+    """Run ``plan`` on the pool or on the caller's thread alone, whichever ran it faster lately."""
+    way = POOLED if plan.blocking else plan.ways.choose()
+    start = perf_counter()
+    if way == ALONE:
+        _run_steps(plan.steps, values)
+    else:
+        _schedule(plan, values, pool, _run_unit)
+    plan.ways.record(way, perf_counter() - start)
+
+
+class Ways:
+    """A plan's time per run on the pool (``POOLED``) and on the caller's thread (``ALONE``).
+
+    The first run each way is not counted: it loads kernels and starts thread pools.
+    """
+
+    __slots__ = ("seconds", "runs", "probing")
+
+    def __init__(self):
+        self.seconds = [None, None]
+        self.runs = [0, 0]
+        self.probing = False
+
+    def choose(self):
+        """The way to run next: one not yet measured, else the faster, and every PROBE_EVERY runs the other."""
+        pooled, alone = self.seconds
+        if pooled is None or alone is None:
+            self.probing = True
+            return POOLED if self.runs[POOLED] <= self.runs[ALONE] else ALONE
+        faster = POOLED if pooled <= alone else ALONE
+        self.probing = sum(self.runs) % PROBE_EVERY == 0
+        return 1 - faster if self.probing else faster
+
+    def record(self, way, seconds):
+        """Note a run's wall time: runs the faster way are averaged, a probe replaces its way's figure."""
+        self.runs[way] += 1
+        old = self.seconds[way]
+        if self.runs[way] > 1:
+            self.seconds[way] = seconds if old is None or self.probing else old + (seconds - old) / 4
 
 
 def _schedule(plan, values, pool, run_unit):
@@ -143,47 +193,12 @@ def _count_dependencies(plan, values, pool, run_unit):
                 _release(unit, pending, ready)
     if failure is not None:
         raise failure
-    plan.measured_serial = _few_expensive(plan)
-
-
-def _run_units_timed(plan, values):
-    """Run every unit on the caller's thread, timing each, until two become worth a thread each.
-
-    Changes ``plan.measured_serial`` when the timings say so.
-    """
-    for unit in plan.units:
-        start = perf_counter()
-        _run_unit(unit, values)
-        _record(unit, perf_counter() - start)
-    plan.measured_serial = _few_expensive(plan)
 
 
 def _record(unit, seconds):
     """Note how long ``unit`` took; a blocking unit stays expensive whatever it took."""
     if not unit.blocking:
         unit.seconds = seconds
-
-
-def _few_expensive(plan):
-    """Whether no two units worth a thread could run at once: at most one, or two of which one
-    depends on the other (a random draw feeding a variable's Assign, say)."""
-    expensive = [u for u in plan.units if u.seconds >= INLINE_SECONDS]
-    if len(expensive) == 2:
-        return _reaches(*expensive) or _reaches(*reversed(expensive))
-    return len(expensive) <= 1
-
-
-def _reaches(a, b):
-    """Whether unit ``b`` runs after unit ``a`` (is among its successors, transitively)."""
-    seen, stack = {a.index}, [a]
-    while stack:
-        for succ in stack.pop().successors:
-            if succ is b:
-                return True
-            if succ.index not in seen:
-                seen.add(succ.index)
-                stack.append(succ)
-    return False
 
 
 def _release(unit, pending, ready):

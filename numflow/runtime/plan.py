@@ -14,7 +14,7 @@ from collections import deque
 
 from numflow.framework import errors
 from numflow.ops import registry
-from numflow.runtime import placement
+from numflow.runtime import executor, placement
 from numflow.runtime.resources import VariableState
 
 
@@ -63,13 +63,14 @@ class Unit:
 
 
 class Plan:
-    """``serial``: True when running units at once cannot pay for the hand-offs, because at most one
-    unit does more than trivial work (see ``_is_cheap``): the caller's thread then runs every step.
-    ``measured_serial``: for the other plans, whether the last run found at most one unit worth
-    handing to another thread (the executor keeps it up to date).
+    """``serial``: True when running units at once cannot pay for the hand-offs, because no two units
+    that do more than trivial work (see ``_is_cheap``) could run at once: the caller's thread then
+    runs every step.
+    ``ways``: for the other plans, how fast runs went on the pool and on the caller's thread (the
+    executor keeps it up to date and picks the faster). ``blocking``: whether a unit holds a blocking op.
     """
 
-    __slots__ = ("steps", "units", "roots", "serial", "measured_serial", "num_slots", "feed_slots",
+    __slots__ = ("steps", "units", "roots", "serial", "ways", "blocking", "num_slots", "feed_slots",
                  "fetch_slots", "fetch_fed", "graph_version", "placements")
 
 
@@ -158,8 +159,9 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     plan = Plan()
     plan.steps = steps
     plan.units, plan.roots = _chains(preds, steps)
-    plan.serial = sum(not u.cheap for u in plan.units) <= 1
-    plan.measured_serial = False
+    plan.serial = _one_at_a_time([u for u in plan.units if not u.cheap])
+    plan.ways = executor.Ways()
+    plan.blocking = any(u.blocking for u in plan.units)
     for unit in plan.units:
         unit.seconds = 0.0 if unit.cheap else float("inf")
     plan.num_slots = discard + 1
@@ -322,3 +324,27 @@ def _chains(op_preds, steps):
         unit_of[i] = unit.index
     roots = [u for u in units if u.num_deps == 0]
     return units, roots
+
+
+# Beyond this many units doing real work, a plan is taken to have some that could run at once.
+_MAX_ORDERED_CHECK = 16
+
+
+def _one_at_a_time(units):
+    """Whether each of ``units`` runs before or after each other one (no two could run at once)."""
+    if len(units) > _MAX_ORDERED_CHECK:
+        return False
+    later = {u.index: _successors_of(u) for u in units}
+    return all(b.index in later[a.index] or a.index in later[b.index]
+               for i, a in enumerate(units) for b in units[i + 1:])
+
+
+def _successors_of(unit):
+    """Indices of the units that run after ``unit`` (its successors, transitively)."""
+    seen, stack = set(), [unit]
+    while stack:
+        for succ in stack.pop().successors:
+            if succ.index not in seen:
+                seen.add(succ.index)
+                stack.append(succ)
+    return seen

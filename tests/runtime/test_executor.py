@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import numflow as tf
+from numflow.runtime import executor
 from numflow.runtime import plan as plan_module
 from numflow.runtime.executor import SyncExecutor
 
@@ -325,3 +326,66 @@ def test_running_a_graph_while_another_thread_adds_ops(graph):
     finally:
         sys.setswitchinterval(interval)
     assert errors == []
+
+
+# -- pool or caller's thread: the faster way, measured -------------------------------------------
+def _measured_ways(pooled, alone):
+    """Ways that ran twice each way (the first run each way is a warm-up), taking these seconds."""
+    ways = executor.Ways()
+    for _ in range(4):
+        way = ways.choose()
+        ways.record(way, pooled if way == executor.POOLED else alone)
+    return ways
+
+
+def test_ways_measure_both_ways_leaving_out_each_first_run():
+    ways = executor.Ways()
+    chosen = []
+    for seconds in (9.0, 9.0, 3.0, 1.0):  # the first run each way loads kernels: slow
+        chosen.append(ways.choose())
+        ways.record(chosen[-1], seconds)
+    assert chosen == [executor.POOLED, executor.ALONE, executor.POOLED, executor.ALONE]
+    assert ways.seconds == [3.0, 1.0]
+
+
+def test_ways_run_the_faster_and_probe_the_other_every_so_often():
+    ways = _measured_ways(pooled=3.0, alone=1.0)
+    chosen = []
+    for _ in range(2 * executor.PROBE_EVERY):
+        chosen.append(ways.choose())
+        ways.record(chosen[-1], 3.0 if chosen[-1] == executor.POOLED else 1.0)
+    probes = [i for i, way in enumerate(chosen) if way == executor.POOLED]
+    assert len(probes) == 2 and probes[1] - probes[0] == executor.PROBE_EVERY
+
+
+def test_ways_switch_when_a_probe_finds_the_other_way_faster_now():
+    ways = _measured_ways(pooled=3.0, alone=1.0)
+    while (way := ways.choose()) == executor.ALONE:
+        ways.record(way, 1.0)
+    ways.record(way, 0.5)  # the probe: the pool is faster now (the load changed, say)
+    assert ways.choose() == executor.POOLED
+    ways.record(executor.POOLED, 0.5)
+    assert ways.seconds == [0.5, 1.0]
+
+
+def test_a_plan_run_again_and_again_is_timed_both_ways(graph):
+    a = tf.square(tf.placeholder(tf.float32, [None], name="x"), name="a")
+    b = tf.square(tf.placeholder(tf.float32, [None], name="y"), name="b")
+    total = a + b
+    feed = {"x:0": np.arange(4.0), "y:0": np.ones(4)}
+    with tf.Session(config=TWO_THREADS) as sess:
+        for _ in range(5):
+            np.testing.assert_allclose(sess.run(total, feed), np.arange(4.0) ** 2 + 1)
+        (plan,) = sess._plans.values()
+    assert not plan.serial and all(s is not None and s > 0 for s in plan.ways.seconds)
+
+
+def test_a_plan_with_a_blocking_op_always_runs_on_the_pool(graph, test_ops):
+    barrier = threading.Barrier(2)
+    a = test_ops.barrier(tf.constant([1.0]), barrier, name="left")
+    b = test_ops.barrier(tf.constant([2.0]), barrier, name="right")
+    with tf.Session(config=TWO_THREADS) as sess:
+        for _ in range(executor.PROBE_EVERY + 2):
+            sess.run([a, b])
+        (plan,) = sess._plans.values()
+    assert plan.blocking and plan.ways.seconds[executor.ALONE] is None
