@@ -7,6 +7,7 @@ same functions: ``init`` (``fill``, ``random_normal``...) and ``update`` (``assi
 into a variable holds its lock; a scatter checks all indices before it writes anything.
 """
 
+import math
 import os
 import threading
 
@@ -48,7 +49,45 @@ def random_stream(ctx):
 
 
 def _flat(array):
-    return array if array.ndim == 1 else array.reshape(array.size)
+    """``array`` in one dimension, as Numba takes it: a view where one will do.
+
+    A read-only view (a variable's read snapshot) is flagged writeable again: Numba would compile
+    every kernel a second time for read-only arrays, and kernels only read their inputs.
+    """
+    flat = array if array.ndim == 1 else array.reshape(array.size)
+    if isinstance(flat, np.ndarray) and not flat.flags.writeable:
+        try:
+            flat = flat.view()
+            flat.flags.writeable = True
+        except ValueError:  # numpy will not (a broadcast view): copy
+            flat = np.array(flat)
+    return flat
+
+
+def update_buffers(ctx, states, names, grad, grad_name="grad"):
+    """The flat buffers an optimizer's apply kernel updates: each state's (var first; see
+    ``VariableState.writable``), then ``grad``'s in the device's memory, after TensorFlow's checks.
+
+    Call with every state's lock held.
+    """
+    for state in states:
+        if state.value is None:
+            raise state.uninitialized_error()
+    var = states[0].value
+    for state, name in zip(states[1:], names[1:]):
+        if state.value.shape != var.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
+                            f"{dims_text(state.value.shape)}")
+    grad = ctx.device.copy_in(grad)
+    if tuple(grad.shape) != tuple(var.shape):
+        raise errors.InvalidArgumentError(
+            None, None, f"var and {grad_name} do not have the same shape{dims_text(var.shape)} "
+                        f"{dims_text(grad.shape)}")
+    if isinstance(grad, np.ndarray) and grad.dtype != var.dtype:
+        grad = grad.astype(var.dtype)
+    del var
+    return [_flat(state.writable()) for state in states] + [_flat(grad)]
 
 
 def register_for(device_type, modules):
@@ -96,20 +135,18 @@ def register_for(device_type, modules):
     @kernel("Assign")
     def assign(ctx, ref, value):
         with ref.lock:
-            current = ref.value
-            if current is not None and current.shape == value.shape:
-                if ctx.donated:  # a fresh buffer only this op reads (the plan says): keep it, do not copy
-                    ref.value = value
-                else:
-                    modules()[1].assign(_flat(current), _flat(value))
+            shape = None if ref.value is None else ref.value.shape
+            if shape == value.shape and not ctx.donated and not ref.in_use():
+                modules()[1].assign(_flat(ref.value), _flat(value))
                 return ref
-            if ctx.attrs["validate_shape"]:
+            if shape != value.shape and ctx.attrs["validate_shape"]:
                 declared = ctx.op._inputs[0].shape
-                if current is not None or not declared.is_compatible_with(value.shape):
-                    lhs = current.shape if current is not None else declared
+                if shape is not None or not declared.is_compatible_with(value.shape):
                     raise errors.InvalidArgumentError(
                         None, None, "Assign requires shapes of both tensors to match. "
-                        f"lhs shape= {dims_text(lhs)} rhs shape= {dims_text(value.shape)}")
+                        f"lhs shape= {dims_text(declared if shape is None else shape)} "
+                        f"rhs shape= {dims_text(value.shape)}")
+            # A fresh buffer only this op reads (the plan says) is kept rather than copied.
             ref.value = value if ctx.donated else ctx.device.copy(value)
         return ref
 
@@ -117,14 +154,13 @@ def register_for(device_type, modules):
         @kernel(op_type)
         def run(ctx, ref, value):
             with ref.lock:
-                current = ref.value
-                if current is None:
+                if ref.value is None:
                     raise ref.uninitialized_error()
-                if current.shape != value.shape:
+                if ref.value.shape != value.shape:
                     raise errors.InvalidArgumentError(
-                        None, None, f"Parameters and update must be the same size: {dims_text(current.shape)} "
+                        None, None, f"Parameters and update must be the same size: {dims_text(ref.value.shape)} "
                         f"vs {dims_text(value.shape)}")
-                getattr(modules()[1], fn_name)(_flat(current), _flat(value))
+                getattr(modules()[1], fn_name)(_flat(ref.writable()), _flat(value))
             return ref
 
     in_place("AssignAdd", "assign_add")
@@ -134,22 +170,23 @@ def register_for(device_type, modules):
         @kernel(op_type)
         def run(ctx, ref, indices, updates):
             with ref.lock:
-                current = ref.value
-                if current is None:
+                if ref.value is None:
                     raise ref.uninitialized_error()
-                rows = current.shape[0] if current.ndim else 0
-                expected = tuple(indices.shape) + tuple(current.shape[1:])
+                shape = tuple(ref.value.shape)
+                rows = shape[0] if shape else 0
+                expected = tuple(indices.shape) + shape[1:]
                 if updates.ndim == 0:  # a scalar goes to every row named, as in TF
                     updates = ctx.device.copy_in(np.broadcast_to(ctx.device.copy_out(updates), expected).copy())
                 if tuple(updates.shape) != expected:
                     raise errors.InvalidArgumentError(
                         None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
                         f"[], got updates.shape {dims_text(updates.shape)}, indices.shape "
-                        f"{dims_text(indices.shape)}, params.shape {dims_text(current.shape)}")
+                        f"{dims_text(indices.shape)}, params.shape {dims_text(shape)}")
                 flat_indices = _flat(indices)
-                table = current.reshape(rows, current.size // max(rows, 1))
-                bad = getattr(modules()[1], fn_name)(table, flat_indices, updates.reshape(len(flat_indices),
-                                                                                          table.shape[1]))
+                width = math.prod(shape) // max(rows, 1)
+                table = ref.writable().reshape(rows, width)
+                rows_in = _flat(updates).reshape(len(flat_indices), width)
+                bad = getattr(modules()[1], fn_name)(table, flat_indices, rows_in)
                 if bad >= 0:  # nothing was written
                     host_indices = ctx.device.copy_out(indices)
                     where = ",".join(str(int(i)) for i in np.unravel_index(bad, host_indices.shape))

@@ -223,6 +223,8 @@ def _run_steps(steps, values):
             else:
                 for slot, v in zip(step.out_slots, out):
                     values[slot] = v
+            for slot in step.release:
+                values[slot] = None
     except Exception as e:  # noqa: BLE001 - every kernel failure becomes an OpError naming the op
         raise op_error(step.op, e) from e
 

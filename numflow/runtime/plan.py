@@ -34,9 +34,10 @@ class KernelContext:
 
 
 class Step:
-    """One op of a plan: ``outputs = kernel(ctx, *values[in_slots])`` stored into ``out_slots``."""
+    """One op of a plan: ``outputs = kernel(ctx, *values[in_slots])`` stored into ``out_slots``; then
+    the slots in ``release`` (inputs nothing else reads) are emptied."""
 
-    __slots__ = ("op", "kernel", "ctx", "in_slots", "out_slots", "single")
+    __slots__ = ("op", "kernel", "ctx", "in_slots", "out_slots", "single", "release")
 
     def __init__(self, op, kernel, ctx, in_slots, out_slots):
         self.op = op
@@ -45,6 +46,7 @@ class Step:
         self.in_slots = tuple(in_slots)
         self.out_slots = tuple(out_slots)
         self.single = len(out_slots) == 1
+        self.release = ()
 
 
 class Unit:
@@ -158,6 +160,8 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
 
     plan = Plan()
     plan.steps = steps
+    plan.fetch_slots = [slot_of[t] for t in fetch_tensors]
+    _release_after_sole_readers(steps, set(plan.fetch_slots))
     plan.units, plan.roots = _chains(preds, steps)
     plan.serial = _one_at_a_time([u for u in plan.units if not u.cheap])
     plan.ways = executor.Ways()
@@ -166,10 +170,25 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
         unit.seconds = 0.0 if unit.cheap else float("inf")
     plan.num_slots = discard + 1
     plan.feed_slots = [slot_of[t] for t in feed_tensors]
-    plan.fetch_slots = [slot_of[t] for t in fetch_tensors]
     plan.graph_version = graph.version
     plan.placements = devices
     return plan
+
+
+def _release_after_sole_readers(steps, kept):
+    """Let the one step reading a slot empty it, unless the slot is in ``kept`` (fetched).
+
+    A value then lives only as long as it is needed, whatever order the units run in: less memory,
+    and a variable's read snapshot no longer forces the update that follows it to copy the buffer
+    (see ``VariableState.writable``). A slot with several readers lives until the run ends.
+    """
+    readers = {}
+    for step in steps:
+        for slot in set(step.in_slots):
+            readers.setdefault(slot, []).append(step)
+    for slot, (*others, last) in readers.items():
+        if not others and slot not in kept:
+            last.release += (slot,)
 
 
 def _value_inputs_from_refs(op):

@@ -1,13 +1,39 @@
 """Resources: each variable's buffer, its initialized flag and its lock, kept outside any one run.
 
 A local ``Session()`` owns a container; a ``Server`` owns one per task, shared by every session on
-its target. Reads copy under the lock, updates write under it, so no reader sees a half-written
-buffer and no concurrent update is lost.
+its target. Updates write under the lock, so no concurrent update is lost.
+
+Reads are snapshots without a copy: a read of a host variable is a read-only view of its buffer,
+taken under the lock. An update that finds a snapshot (or a view of one) still alive writes into a
+copy instead, which becomes the value (copy on write); with none alive, it writes in place. Whether
+one is alive is the buffer's reference count: only the state itself refers to an unread buffer.
 """
 
+import sys
 import threading
 
+import numpy as np
+
 from numflow.framework import errors
+
+
+def _references(array):
+    return sys.getrefcount(array)
+
+
+class _Holder:
+    __slots__ = ("value",)
+
+
+def _references_when_held_alone():
+    """What ``_references(state.value)`` counts for a buffer that only ``state`` refers to (the count
+    includes the call's own references, which differ between Python versions)."""
+    holder = _Holder()
+    holder.value = np.empty(0)
+    return _references(holder.value)
+
+
+_HELD_ALONE = _references_when_held_alone()
 
 
 class VariableState:
@@ -26,12 +52,32 @@ class VariableState:
         return self.value is not None
 
     def read(self):
-        """A snapshot of the value, copied under the lock; FailedPreconditionError when uninitialized."""
+        """A snapshot of the value; FailedPreconditionError when uninitialized.
+
+        On the host, a read-only view that later updates leave alone (see ``writable``); on a device,
+        a copy.
+        """
         with self.lock:
             value = self.value
             if value is None:
                 raise self.uninitialized_error()
-            return value.copy() if self.device is None or self.device.is_host else self.device.copy(value)
+            if self.device is not None and not self.device.is_host:
+                return self.device.copy(value)
+            snapshot = value.view()
+            snapshot.flags.writeable = False
+            return snapshot
+
+    def in_use(self):
+        """Whether something besides this state refers to the buffer (a snapshot, a view of one), or
+        the buffer is itself a view of another's memory; call with the lock held."""
+        return _references(self.value) > _HELD_ALONE or getattr(self.value, "base", None) is not None
+
+    def writable(self):
+        """The buffer to update in place, a copy of it when it is in use; call with the lock held."""
+        if self.in_use():
+            value = self.value
+            self.value = value.copy() if self.device is None or self.device.is_host else self.device.copy(value)
+        return self.value
 
     def uninitialized_error(self):
         return errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {self.name}")

@@ -26,8 +26,7 @@ import types
 
 import numpy as np
 
-from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.buffer_ops import update_buffers
 from numflow_kernels.registry import register
 
 # Numba is imported when a kernel first runs (``_Twin``), not when the kernels are registered: a
@@ -222,33 +221,6 @@ def adam_lr(lr, beta1_power, beta2_power, dtype):
 
 
 # -- op kernels ------------------------------------------------------------------------------
-def _flat(ctx, states, names, grad, grad_name="grad"):
-    """The flat buffers of ``states`` (var first) and of ``grad``, after TensorFlow's checks.
-
-    Call with every state's lock held.
-    """
-    flats = []
-    var = states[0].value
-    for state, name in zip(states, names):
-        value = state.value
-        if value is None:
-            raise state.uninitialized_error()
-        if value.shape != var.shape:
-            raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
-                            f"{dims_text(value.shape)}")
-        flats.append(value.reshape(-1))
-    grad = np.asarray(grad)
-    if grad.shape != var.shape:
-        raise errors.InvalidArgumentError(
-            None, None, f"var and {grad_name} do not have the same shape{dims_text(var.shape)} "
-                        f"{dims_text(grad.shape)}")
-    if grad.dtype != var.dtype:
-        grad = grad.astype(var.dtype)
-    flats.append(np.ascontiguousarray(grad).reshape(-1))
-    return flats
-
-
 def _scalars(dtype, *values):
     t = np.dtype(dtype).type
     return [t(v) for v in values]
@@ -257,7 +229,7 @@ def _scalars(dtype, *values):
 @register("ApplyGradientDescent")
 def apply_gradient_descent(ctx, var, alpha, delta):
     with var.lock:
-        v, g = _flat(ctx, (var,), ("var",), delta, "delta")
+        v, g = update_buffers(ctx, (var,), ("var",), delta, "delta")
         (alpha,) = _scalars(v.dtype, alpha)
         gradient_descent(v, g, alpha)
     return var
@@ -266,7 +238,7 @@ def apply_gradient_descent(ctx, var, alpha, delta):
 @register("ApplyMomentum")
 def apply_momentum(ctx, var, accum, lr, grad, mom):
     with var.lock, accum.lock:
-        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
         lr, mom = _scalars(v.dtype, lr, mom)
         momentum(v, a, g, lr, mom, ctx.attrs.get("use_nesterov", False))
     return var
@@ -275,7 +247,7 @@ def apply_momentum(ctx, var, accum, lr, grad, mom):
 @register("ApplyAdam")
 def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
     with var.lock, m.lock, v.lock:
-        w, mf, vf, g = _flat(ctx, (var, m, v), ("var", "m", "v"), grad)
+        w, mf, vf, g = update_buffers(ctx, (var, m, v), ("var", "m", "v"), grad)
         lr_t = adam_lr(lr, beta1_power, beta2_power, w.dtype)
         (eps,) = _scalars(w.dtype, epsilon)
         adam(w, mf, vf, g, lr_t, beta1, beta2, eps, ctx.attrs.get("use_nesterov", False))
@@ -285,7 +257,7 @@ def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsil
 @register("ApplyAdagrad")
 def apply_adagrad(ctx, var, accum, lr, grad):
     with var.lock, accum.lock:
-        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
         (lr,) = _scalars(v.dtype, lr)
         adagrad(v, a, g, lr, ctx.attrs.get("update_slots", True))
     return var
@@ -294,7 +266,7 @@ def apply_adagrad(ctx, var, accum, lr, grad):
 @register("ApplyRMSProp")
 def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
     with var.lock, ms.lock, mom.lock:
-        v, s, mo, g = _flat(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
+        v, s, mo, g = update_buffers(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
         lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
         rms_prop(v, s, mo, g, lr, rho, momentum_, epsilon)
     return var
@@ -303,7 +275,7 @@ def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
 @register("ApplyCenteredRMSProp")
 def apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum_, epsilon, grad):
     with var.lock, mg.lock, ms.lock, mom.lock:
-        v, a, s, mo, g = _flat(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
+        v, a, s, mo, g = update_buffers(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
         lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
         centered_rms_prop(v, a, s, mo, g, lr, rho, momentum_, epsilon)
     return var

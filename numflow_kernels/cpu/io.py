@@ -1,7 +1,5 @@
 """Kernels of the checkpoint ops: variables stream to and from TensorFlow V2 bundles."""
 
-import sys
-
 import numpy as np
 
 from numflow.checkpoint import datatypes
@@ -32,23 +30,6 @@ def save(ctx, prefix, *refs):
             with ref.lock:
                 writer.add(name, _host(ref, ref.value))
     return np.array(prefix.encode(), dtype=object)
-
-
-def _unshared(array):
-    """Whether nothing but the caller's one local name refers to ``array`` (no view, no op reading it)."""
-    return sys.getrefcount(array) <= _SOLE
-
-
-def _sole_local_refcount():
-    probe = np.empty(0)
-    return _count(probe)
-
-
-def _count(array):
-    return sys.getrefcount(array)  # called as _unshared is: what it sees of an array held by one local
-
-
-_SOLE = _sole_local_refcount()
 
 
 def _spare_for(spare, entry):
@@ -99,8 +80,7 @@ def restore(ctx, prefix, *refs):
             if not on_host:
                 value = ref.device.copy_in(value)
             with ref.lock:
-                old, ref.value = ref.value, value
-            if on_host and isinstance(old, np.ndarray) and _unshared(old):
-                spare = old
-            del old
+                if on_host and isinstance(ref.value, np.ndarray) and not ref.in_use():
+                    spare = ref.value
+                ref.value = value
     return ()

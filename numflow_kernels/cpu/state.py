@@ -29,9 +29,8 @@ def is_initialized(ctx, ref):
 
 @register("InitializedValue")
 def initialized_value(ctx, initialized, ref, initial_value):
-    with ref.lock:
-        if ref.value is not None:
-            return ref.value.copy()
+    if ref.value is not None:
+        return ref.read()
     return initial_value
 
 

@@ -15,8 +15,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.buffer_ops import update_buffers
 from numflow_kernels.cpu.apply import adam_lr
 from numflow_kernels.cuda.init import launch_config
 from numflow_kernels.registry import register
@@ -154,27 +153,6 @@ def centered_rms_prop(var, mg, ms, mom, grad, lr, rho, momentum, epsilon):
 
 
 # -- GPU op kernels -------------------------------------------------------------------------------
-def _flat(ctx, states, names, grad):
-    """Flat device buffers of ``states`` (var first) and ``grad``; call with every lock held."""
-    var = states[0].value
-    flats = []
-    for state, name in zip(states, names):
-        value = state.value
-        if value is None:
-            raise state.uninitialized_error()
-        if value.shape != var.shape:
-            raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
-                            f"{dims_text(value.shape)}")
-        flats.append(value.reshape(value.size))
-    grad = ctx.device.copy_in(grad)
-    if tuple(grad.shape) != tuple(var.shape):
-        raise errors.InvalidArgumentError(
-            None, None, f"var and grad do not have the same shape{dims_text(var.shape)} {dims_text(grad.shape)}")
-    flats.append(grad.reshape(grad.size))
-    return flats
-
-
 def _host(ctx, dtype, *values):
     t = np.dtype(dtype).type
     return [t(np.asarray(ctx.device.copy_out(v)).reshape(())) for v in values]
@@ -183,7 +161,7 @@ def _host(ctx, dtype, *values):
 @register("ApplyGradientDescent", GPU)
 def apply_gradient_descent(ctx, var, alpha, delta):
     with var.lock:
-        v, g = _flat(ctx, (var,), ("var",), delta)
+        v, g = update_buffers(ctx, (var,), ("var",), delta)
         gradient_descent(v, g, *_host(ctx, v.dtype, alpha))
     return var
 
@@ -191,7 +169,7 @@ def apply_gradient_descent(ctx, var, alpha, delta):
 @register("ApplyMomentum", GPU)
 def apply_momentum(ctx, var, accum, lr, grad, mom):
     with var.lock, accum.lock:
-        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
         momentum(v, a, g, *_host(ctx, v.dtype, lr, mom), ctx.attrs.get("use_nesterov", False))
     return var
 
@@ -199,7 +177,7 @@ def apply_momentum(ctx, var, accum, lr, grad, mom):
 @register("ApplyAdam", GPU)
 def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
     with var.lock, m.lock, v.lock:
-        w, mf, vf, g = _flat(ctx, (var, m, v), ("var", "m", "v"), grad)
+        w, mf, vf, g = update_buffers(ctx, (var, m, v), ("var", "m", "v"), grad)
         b1p, b2p, lr, b1, b2, eps = _host(ctx, w.dtype, beta1_power, beta2_power, lr, beta1, beta2, epsilon)
         adam(w, mf, vf, g, adam_lr(lr, b1p, b2p, w.dtype), b1, b2, eps, ctx.attrs.get("use_nesterov", False))
     return var
@@ -208,7 +186,7 @@ def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsil
 @register("ApplyAdagrad", GPU)
 def apply_adagrad(ctx, var, accum, lr, grad):
     with var.lock, accum.lock:
-        v, a, g = _flat(ctx, (var, accum), ("var", "accum"), grad)
+        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
         adagrad(v, a, g, *_host(ctx, v.dtype, lr), ctx.attrs.get("update_slots", True))
     return var
 
@@ -216,7 +194,7 @@ def apply_adagrad(ctx, var, accum, lr, grad):
 @register("ApplyRMSProp", GPU)
 def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
     with var.lock, ms.lock, mom.lock:
-        v, s, mo, g = _flat(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
+        v, s, mo, g = update_buffers(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
         rms_prop(v, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
     return var
 
@@ -224,6 +202,6 @@ def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
 @register("ApplyCenteredRMSProp", GPU)
 def apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum_, epsilon, grad):
     with var.lock, mg.lock, ms.lock, mom.lock:
-        v, a, s, mo, g = _flat(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
+        v, a, s, mo, g = update_buffers(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
         centered_rms_prop(v, a, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
     return var
