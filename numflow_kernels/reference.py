@@ -6,6 +6,8 @@ a view of one (Reshape, ExpandDims, Squeeze); it never writes into an input. The
 in ``reference_nn.py``.
 """
 
+import math
+
 import numpy as np
 
 from numflow.framework import errors
@@ -61,11 +63,11 @@ def _elementwise(op_type, fn):
 
 
 def _is_int(x):
-    return np.issubdtype(np.result_type(x), np.integer)
+    return np.asarray(x).dtype.kind in "iu"
 
 
 def _check_int_divisor(x, y):
-    if _is_int(x) and np.any(np.asarray(y) == 0):
+    if _is_int(x) and not np.asarray(y).all():
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 
@@ -160,17 +162,17 @@ def _reduction(op_type, fn):
 
 
 def _mean(x, axis, keepdims):
-    count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
-    if np.issubdtype(x.dtype, np.integer):
+    count = x.size if axis is None else math.prod(x.shape[a] for a in axis)
+    if x.dtype.kind in "iu":
         # Summed in 64 bits, divided truncating toward zero, as TensorFlow's integer means are.
-        wide = np.int64 if np.issubdtype(x.dtype, np.signedinteger) else np.uint64
-        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=wide)
+        wide = np.int64 if x.dtype.kind == "i" else np.uint64
+        total = x.sum(axis=axis, keepdims=keepdims, dtype=wide)
         if count == 0:
             return np.zeros_like(total)
         q = total // count
         return q + ((total % count != 0) & (total < 0)).astype(q.dtype)
     # Floats are summed in their own dtype, as TensorFlow does (a float16 mean can overflow).
-    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype) / x.dtype.type(count)
+    return x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype) / x.dtype.type(count)
 
 
 def _extreme(fn, pick):
@@ -186,10 +188,10 @@ def _extreme(fn, pick):
     return run
 
 
-for _op_type, _fn in {"Sum": lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+for _op_type, _fn in {"Sum": lambda x, axis, keepdims: x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype),
                       "Mean": _mean, "Max": _extreme(np.max, lambda lo, hi: lo),
                       "Min": _extreme(np.min, lambda lo, hi: hi),
-                      "Prod": lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+                      "Prod": lambda x, axis, keepdims: x.prod(axis=axis, keepdims=keepdims, dtype=x.dtype),
                       "All": np.all, "Any": np.any}.items():
     _reduction(_op_type, _fn)
 
@@ -292,11 +294,11 @@ def reshape(ctx, x, shape):
     for i, d in enumerate(dims):
         if d < -1:
             raise _invalid(f"Size {i} must be non-negative, not {d}")
-    known = int(np.prod([d for d in dims if d != -1]))
+    known = math.prod(d for d in dims if d != -1)
     if unknown and known == 0 and x.size == 0:
         # An empty input: the -1 dimension takes the input's non-zero sizes, as TensorFlow does.
-        nonzero_in = int(np.prod([d for d in x.shape if d]))
-        nonzero_out = int(np.prod([d for d in dims if d not in (0, -1)]))
+        nonzero_in = math.prod(d for d in x.shape if d)
+        nonzero_out = math.prod(d for d in dims if d not in (0, -1))
         dims[unknown[0]] = nonzero_in // nonzero_out if nonzero_in % nonzero_out == 0 else 0
     elif unknown:
         if known == 0 or x.size % known:
@@ -309,7 +311,7 @@ def reshape(ctx, x, shape):
         raise _invalid(
             f"Input to reshape is a tensor with {x.size} values, but the requested shape has {known}"
         )
-    return np.reshape(x, dims)
+    return x.reshape(dims)
 
 
 @kernel("Transpose")
@@ -326,10 +328,11 @@ def transpose(ctx, x, perm):
 
 @kernel("ExpandDims")
 def expand_dims(ctx, x, dim):
-    d = int(np.reshape(dim, -1)[0])
+    d = int(dim.reshape(-1)[0])
     if not -x.ndim - 1 <= d <= x.ndim:
         raise _invalid(f"Tried to expand dim index {d} for tensor with {x.ndim} dimensions.")
-    return np.expand_dims(x, d)
+    d %= x.ndim + 1
+    return x.reshape(x.shape[:d] + (1,) + x.shape[d:])
 
 
 @kernel("Squeeze")

@@ -26,7 +26,7 @@ def _shifted(logits):
     x = logits.astype(np.float32) if logits.dtype == np.float16 else logits
     if x.shape[-1] == 0:
         return x
-    return x - np.max(x, axis=-1, keepdims=True)
+    return x - x.max(axis=-1, keepdims=True)
 
 
 @kernel("Softmax")
@@ -90,19 +90,19 @@ def sparse_softmax_xent(ctx, logits, labels):
             f"{dims_text(logits.shape)} and labels shape {dims_text(labels.shape)}"
         )
     classes = logits.shape[1]
-    bad = (labels < 0) | (labels >= classes)
-    if np.any(bad):
+    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+        bad = (labels < 0) | (labels >= classes)
         raise _invalid(
             f"Received a label value of {labels[bad][0]} which is outside the valid range of [0, {classes}).  "
             f"Label values: {' '.join(str(v) for v in labels.tolist())}"
         )
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         z = _shifted(logits)
-        e = np.exp(z)
-        total = np.sum(e, axis=-1, keepdims=True)
+        backprop = np.exp(z)
+        total = backprop.sum(axis=-1, keepdims=True)
         rows = np.arange(len(labels))
         loss = np.log(total[:, 0]) - z[rows, labels]
-        backprop = e / total
+        backprop /= total
         backprop[rows, labels] -= 1
     return loss.astype(logits.dtype, copy=False), backprop.astype(logits.dtype, copy=False)
 

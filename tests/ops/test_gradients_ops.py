@@ -1,5 +1,7 @@
 """Every differentiable op's gradient against central finite differences, in float64."""
 
+import re
+
 import numpy as np
 import pytest
 from test_gradients import check_gradient
@@ -240,3 +242,32 @@ def test_floor_mod_away_from_its_jumps():
     x = np.array([[3.3, 5.25, -2.6]])
     y = np.array([1.5, 2.0, 1.2])
     check_gradient(tf.floormod, [(1, 3), (3,)], values=[x, y])
+
+
+def test_relu_grad_is_tensorflows_product_so_an_infinite_gradient_where_cut_gives_nan():
+    # TensorFlow computes dy * (features > 0): inf * 0 is NaN there, not 0 (checked against TF 2.21).
+    features = tf.constant([-1.0, 0.0, 1.0, -2.0, 3.0])
+    dy = tf.constant([np.inf, np.nan, 1.0, 2.0, np.inf])
+    (grad,) = tf.gradients(tf.nn.relu(features), [features], grad_ys=[dy])
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(grad), [np.nan, np.nan, 1.0, 0.0, np.inf])
+
+
+@pytest.mark.parametrize("shape, target", [((3,), (2, 3)), ((2, 1), (2, 4)), ((), (3,)), ((1, 3), (3,)), ((2,), (3,))])
+def test_broadcast_to_copies_or_names_both_shapes(shape, target):
+    from numflow.ops.array_grad import broadcast_to
+
+    x = tf.placeholder(tf.float32, None)
+    y = broadcast_to(x, tf.zeros(target))
+    value = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    with tf.Session() as sess:
+        try:
+            want = np.broadcast_to(value, target)
+        except ValueError:
+            message = f"Unable to broadcast tensor of shape {list(shape)} to tensor of shape {list(target)}"
+            with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(message)):
+                sess.run(y, {x: value})
+            return
+        got = sess.run(y, {x: value})
+        np.testing.assert_array_equal(got, want)
+        assert got.flags.writeable and got.flags.owndata
