@@ -1,0 +1,105 @@
+"""Numba kernels of the softmax cross-entropy losses, one pass per row of logits.
+
+The numpy references (``reference_nn.py``) take one numpy call per step, and numpy's reductions
+along a short last axis cost microseconds each: at a training batch the loss took longer than the
+matrix product feeding it. These compute the same formulas as TensorFlow's kernels (logits shifted
+by their row maximum, in the logits' dtype) in one loop, for 2-D float32/float64 logits; other
+inputs (float16, broadcast labels, no classes) go to the references. Numba is imported when a loss
+first runs.
+"""
+
+import threading
+
+import numpy as np
+
+from numflow_kernels import reference_nn
+from numflow_kernels.registry import register
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _softmax_rows(logits, i, out):
+    """``out[j] = exp(logits[i, j] - max_j logits[i, :])``; returns ``(max, sum of out)``. A NaN spreads."""
+    row = logits[i]
+    top = row[0]
+    for j in range(1, row.shape[0]):
+        if row[j] > top or row[j] != row[j]:
+            top = row[j]
+    total = row.dtype.type(0)
+    for j in range(row.shape[0]):
+        out[j] = np.exp(row[j] - top)
+        total += out[j]
+    return top, total
+
+
+def _sparse_xent(logits, labels, loss, backprop):
+    """Fill ``loss`` and ``backprop``; the index of the first label outside ``[0, classes)``, else -1."""
+    classes = logits.shape[1]
+    for i in range(labels.shape[0]):
+        if labels[i] < 0 or labels[i] >= classes:
+            return i
+    for i in range(labels.shape[0]):
+        top, total = _softmax_rows(logits, i, backprop[i])
+        label = labels[i]
+        loss[i] = np.log(total) - (logits[i, label] - top)
+        for j in range(classes):
+            backprop[i, j] /= total
+        backprop[i, label] -= 1
+    return -1
+
+
+def _dense_xent(logits, labels, loss, backprop):
+    """Fill ``loss`` and ``backprop`` for labels given as one probability row per logits row."""
+    for i in range(logits.shape[0]):
+        top, total = _softmax_rows(logits, i, backprop[i])
+        log_total = np.log(total)
+        row_loss = logits.dtype.type(0)
+        for j in range(logits.shape[1]):
+            row_loss += labels[i, j] * (log_total - (logits[i, j] - top))
+            backprop[i, j] = backprop[i, j] / total - labels[i, j]
+        loss[i] = row_loss
+    return -1
+
+
+_compiled = {}
+_compile_lock = threading.Lock()
+
+
+def _kernel(fn):
+    """``fn`` compiled by Numba (once per process; cached on disk), with the row helper it calls."""
+    if fn not in _compiled:
+        with _compile_lock:
+            if fn not in _compiled:
+                import numba
+
+                options = dict(nogil=True, cache=True, error_model="numpy")
+                if not _compiled:  # the losses find the helper among the module's globals
+                    globals()["_softmax_rows"] = numba.njit(**options)(_softmax_rows)
+                _compiled[fn] = numba.njit(**options)(fn)
+    return _compiled[fn]
+
+
+def _fits(logits, labels):
+    return logits.ndim == 2 and logits.dtype in _FLOATS and logits.shape[1] > 0 and logits.flags.c_contiguous
+
+
+@register("SparseSoftmaxCrossEntropyWithLogits")
+def sparse_softmax_xent(ctx, logits, labels):
+    if not (_fits(logits, labels) and labels.ndim == 1 and labels.shape[0] == logits.shape[0]):
+        return reference_nn.sparse_softmax_xent(ctx, logits, labels)
+    loss = np.empty(logits.shape[0], logits.dtype)
+    backprop = np.empty_like(logits)
+    if _kernel(_sparse_xent)(logits, labels, loss, backprop) >= 0:
+        return reference_nn.sparse_softmax_xent(ctx, logits, labels)  # raises TensorFlow's error
+    return loss, backprop
+
+
+@register("SoftmaxCrossEntropyWithLogits")
+def softmax_xent(ctx, logits, labels):
+    if not (_fits(logits, labels) and labels.shape == logits.shape and labels.dtype == logits.dtype
+            and labels.flags.c_contiguous):
+        return reference_nn.softmax_xent(ctx, logits, labels)
+    loss = np.empty(logits.shape[0], logits.dtype)
+    backprop = np.empty_like(logits)
+    _kernel(_dense_xent)(logits, labels, loss, backprop)
+    return loss, backprop
