@@ -84,10 +84,10 @@ def twin(fn):
 
 
 def launch(kernels, size, *args):
-    """Run the serial kernel of ``kernels`` (a twin) below PARALLEL_THRESHOLD or while the executor
-    runs kernels at once (``cpu_threads.shared()``), else the parallel one."""
+    """Run the serial kernel of ``kernels`` (a twin) below PARALLEL_THRESHOLD or while other threads
+    hold the cores (``cpu_threads.serial_kernels()``), else the parallel one."""
     serial, parallel = kernels
-    if size < PARALLEL_THRESHOLD or cpu_threads.shared():
+    if size < PARALLEL_THRESHOLD or cpu_threads.serial_kernels():
         return serial(*args)
     with launch_lock():
         return parallel(*args)

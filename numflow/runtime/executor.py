@@ -40,6 +40,7 @@ Hooks (``start``, ``pre_op``, ``post_op``, ``finish``) are objects passed to ``r
 hooks takes a loop with no hook checks at all.
 """
 
+import contextlib
 import errno
 import queue
 from concurrent.futures import Executor, Future
@@ -79,7 +80,7 @@ def run(plan, values, pool, hooks=()):
     """
     if not hooks:
         if plan.serial or pool is None:
-            _run_steps(plan.steps, values)
+            _run_alone(plan, values)
         else:
             _run_the_faster_way(plan, values, pool)
         return
@@ -88,8 +89,9 @@ def run(plan, values, pool, hooks=()):
         hook.start(plan)
     try:
         if plan.serial or pool is None:
-            for unit in plan.units:
-                run_unit(unit, values)
+            with _cores_for(plan):
+                for unit in plan.units:
+                    run_unit(unit, values)
         else:
             _schedule(plan, values, pool, run_unit)
     finally:
@@ -102,10 +104,21 @@ def _run_the_faster_way(plan, values, pool):
     way = POOLED if plan.blocking else plan.ways.choose()
     start = perf_counter()
     if way == ALONE:
-        _run_steps(plan.steps, values)
+        _run_alone(plan, values)
     else:
         _schedule(plan, values, pool, _run_unit)
     plan.ways.record(way, perf_counter() - start)
+
+
+def _run_alone(plan, values):
+    """Every step of ``plan`` on the caller's thread, its kernels free to use every core."""
+    with _cores_for(plan):
+        _run_steps(plan.steps, values)
+
+
+def _cores_for(plan):
+    """What a run on the caller's thread holds: BLAS owns the cores when the plan calls it."""
+    return cpu_threads.blas_owns_cores() if plan.calls_blas else contextlib.nullcontext()
 
 
 class Ways:

@@ -16,6 +16,7 @@ from numflow.framework import errors
 from numflow.ops import registry
 from numflow.runtime import executor, placement
 from numflow.runtime.resources import VariableState
+from numflow_kernels import cpu_threads
 
 
 class KernelContext:
@@ -70,9 +71,10 @@ class Plan:
     runs every step.
     ``ways``: for the other plans, how fast runs went on the pool and on the caller's thread (the
     executor keeps it up to date and picks the faster). ``blocking``: whether a unit holds a blocking op.
+    ``calls_blas``: whether a step's kernel calls BLAS (``cpu_threads.BLAS_OP_TYPES``).
     """
 
-    __slots__ = ("steps", "units", "roots", "serial", "ways", "blocking", "num_slots", "feed_slots",
+    __slots__ = ("steps", "units", "roots", "serial", "ways", "blocking", "calls_blas", "num_slots", "feed_slots",
                  "fetch_slots", "fetch_fed", "graph_version", "placements")
 
 
@@ -166,6 +168,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     plan.serial = _one_at_a_time([u for u in plan.units if not u.cheap])
     plan.ways = executor.Ways()
     plan.blocking = any(u.blocking for u in plan.units)
+    plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host for s in steps)
     for unit in plan.units:
         unit.seconds = 0.0 if unit.cheap else float("inf")
     plan.num_slots = discard + 1

@@ -56,3 +56,22 @@ def test_numba_kernels_take_their_serial_twin_while_runs_share_the_cores():
         parallel.launch(twin, parallel.PARALLEL_THRESHOLD, 0)
     parallel.launch(twin, parallel.PARALLEL_THRESHOLD - 1, 0)
     assert calls == ["parallel", "serial", "serial"]
+
+
+class _SerialLog(list):
+    """A record op's log that notes whether Numba kernels would take their serial twins then."""
+
+    def append(self, item):
+        super().append(cpu_threads.serial_kernels())
+
+
+def test_a_run_that_calls_blas_leaves_it_the_cores_and_numba_kernels_run_serially(graph, test_ops):
+    x = tf.placeholder(tf.float32, [None, None])
+    log = _SerialLog()
+    with_blas = test_ops.record(tf.matmul(x, x), log)
+    without = test_ops.record(x + 1.0, log)
+    with tf.Session() as sess:
+        for fetch in (with_blas, without, with_blas):
+            sess.run(fetch, {x: [[1.0]]})
+    assert log == [True, False, True]
+    assert not cpu_threads.serial_kernels()
