@@ -113,7 +113,7 @@ def _run_the_faster_way(plan, values, pool):
 def _run_alone(plan, values):
     """Every step of ``plan`` on the caller's thread, its kernels free to use every core."""
     with _cores_for(plan):
-        _run_steps(plan.steps, values)
+        _run_steps(plan.alone_steps, values)
 
 
 def _cores_for(plan):

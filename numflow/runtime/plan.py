@@ -6,6 +6,9 @@ running the same fetches again does no graph work. It holds:
 - ``steps``: the ops to run in topological order, each with its kernel, context and value slots;
 - ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
   chain, which has no other dependent), the executor's unit of scheduling;
+- ``slots``: the value slots a run starts from, holding what every run of the session would compute
+  alike (constants, variables' states); ``alone_steps``: the steps a run on the caller's thread
+  still has to run (the others, and NoOps, whose only part is ordering);
 - the slots where feeds are written and fetches read.
 """
 
@@ -74,7 +77,8 @@ class Plan:
     ``calls_blas``: whether a step's kernel calls BLAS (``cpu_threads.BLAS_OP_TYPES``).
     """
 
-    __slots__ = ("steps", "units", "roots", "serial", "ways", "blocking", "calls_blas", "num_slots", "feed_slots",
+    __slots__ = ("steps", "alone_steps", "slots", "units", "roots", "serial", "ways", "blocking", "calls_blas",
+                 "feed_slots",
                  "fetch_slots", "fetch_fed", "graph_version", "placements")
 
 
@@ -90,6 +94,10 @@ def _is_cheap(op):
     sizes = [t.shape.num_elements() for t in op._outputs]
     return all(n is not None and n <= CHEAP_ELEMENTS for n in sizes)
 
+
+# Ops whose output is the same object in every run of one session (a Const's value, a variable's
+# state: a session's containers never drop a state once made).
+_SESSION_CONSTANT = frozenset({"Const", "VariableV2"})
 
 # Ops whose output is a buffer they have just allocated, which nothing else holds.
 _FRESH_OUTPUTS = frozenset({"RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal",
@@ -171,7 +179,13 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host for s in steps)
     for unit in plan.units:
         unit.seconds = 0.0 if unit.cheap else float("inf")
-    plan.num_slots = discard + 1
+    plan.slots = [None] * (discard + 1)
+    plan.alone_steps = []
+    for step in steps:
+        if step.op.type in _SESSION_CONSTANT:
+            plan.slots[step.out_slots[0]] = step.kernel(step.ctx)
+        elif step.op.type != "NoOp":
+            plan.alone_steps.append(step)
     plan.feed_slots = [slot_of[t] for t in feed_tensors]
     plan.graph_version = graph.version
     plan.placements = devices

@@ -155,7 +155,7 @@ class BaseSession:
         plan = self._plans.get(key)
         if plan is None or plan.graph_version != self._graph.version:
             plan = self._build_plan(key, elements, feed_tensors)
-        values = [None] * plan.num_slots
+        values = plan.slots.copy()
         for slot, value in zip(plan.feed_slots, feed_values):
             values[slot] = value
         hooks = ()

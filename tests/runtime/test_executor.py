@@ -389,3 +389,17 @@ def test_a_plan_with_a_blocking_op_always_runs_on_the_pool(graph, test_ops):
             sess.run([a, b])
         (plan,) = sess._plans.values()
     assert plan.blocking and plan.ways.seconds[executor.ALONE] is None
+
+
+def test_a_run_on_the_callers_thread_skips_constants_variable_states_and_no_ops(graph):
+    v = tf.Variable([1.0, 2.0], name="v")
+    x = tf.placeholder(tf.float32, [2], name="x")
+    with tf.control_dependencies([tf.no_op(name="order")]):
+        y = tf.add(v * tf.constant(3.0, name="three"), x, name="y")
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        for _ in range(2):
+            np.testing.assert_allclose(sess.run(y, {x: [1.0, 1.0]}), [4.0, 7.0])
+        plan = next(p for p in sess._plans.values() if any(s.op.name == "y" for s in p.steps))
+    assert {s.op.type for s in plan.steps} >= {"Const", "VariableV2", "NoOp"}
+    assert [s.op.name for s in plan.alone_steps] == ["v/read", "mul", "y"]
