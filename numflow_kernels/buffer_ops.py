@@ -51,17 +51,20 @@ def random_stream(ctx):
 def _flat(array):
     """``array`` in one dimension, as Numba takes it: a view where one will do.
 
-    A read-only view (a variable's read snapshot) is flagged writeable again: Numba would compile
-    every kernel a second time for read-only arrays, and kernels only read their inputs.
+    A read-only view of a writeable array (a variable's read snapshot) is flagged writeable again:
+    Numba would compile every kernel a second time for read-only arrays, and kernels only read
+    their inputs. (Arrays read-only at their source, such as a Const's value, stay so.)
     """
     flat = array if array.ndim == 1 else array.reshape(array.size)
-    if isinstance(flat, np.ndarray) and not flat.flags.writeable:
-        try:
-            flat = flat.view()
-            flat.flags.writeable = True
-        except ValueError:  # numpy will not (a broadcast view): copy
-            flat = np.array(flat)
+    if isinstance(flat, np.ndarray) and not flat.flags.writeable and _writeable_owner(flat):
+        flat = flat.view()
+        flat.flags.writeable = True
     return flat
+
+
+def _writeable_owner(view):
+    owner = view.base
+    return isinstance(owner, np.ndarray) and owner.flags.writeable and owner.base is None
 
 
 def update_buffers(ctx, states, names, grad, grad_name="grad"):

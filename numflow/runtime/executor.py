@@ -112,7 +112,10 @@ def _run_the_faster_way(plan, values, pool):
 
 def _run_alone(plan, values):
     """Every step of ``plan`` on the caller's thread, its kernels free to use every core."""
-    with _cores_for(plan):
+    if not plan.calls_blas:
+        _run_steps(plan.alone_steps, values)
+        return
+    with cpu_threads.blas_owns_cores():
         _run_steps(plan.alone_steps, values)
 
 
