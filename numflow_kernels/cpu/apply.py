@@ -161,16 +161,25 @@ _CENTERED_RMS_PROP = _Twin(_centered_rms_prop)
 
 
 # -- host functions: flat arrays of one dtype, updated in place -------------------------------
-def _run(kernels, arrays, *scalars):
-    """Launch ``kernels`` over ``arrays``; dtypes without a Numba path (float16) go through float32."""
+def _launch(*args):
+    """``parallel.launch``, imported (with Numba) on the first call, which then rebinds this name."""
+    global _launch
     from numflow_kernels.parallel import launch
 
-    if arrays[0].dtype in _NUMBA_DTYPES:
+    _launch = launch
+    return launch(*args)
+
+
+def _run(kernels, arrays, *scalars):
+    """Launch ``kernels`` over ``arrays``; dtypes without a Numba path (float16) go through float32."""
+    dtype = arrays[0].dtype
+    if dtype in _NUMBA_DTYPES:
         # Scalars in the arrays' own dtype: a Python float would turn a float32 loop into float64.
-        launch(kernels, arrays[0].shape[0], *arrays, *(arrays[0].dtype.type(s) for s in scalars))
+        t = dtype.type
+        _launch(kernels, arrays[0].shape[0], *arrays, *[t(s) for s in scalars])
         return
     work = [a.astype(np.float32) for a in arrays]
-    launch(kernels, work[0].shape[0], *work, *(np.float32(s) for s in scalars))
+    _launch(kernels, work[0].shape[0], *work, *[np.float32(s) for s in scalars])
     for a, w in zip(arrays[:-1], work[:-1]):  # the last array is the gradient: read only
         a[...] = w
 
@@ -187,12 +196,12 @@ def momentum(var, accum, grad, lr, momentum, use_nesterov=False):
 
 def adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov=False):
     """One Adam step with the bias-corrected rate ``lr_t`` (see the module docstring)."""
-    one = var.dtype.type(1)
-    b1, b2 = var.dtype.type(beta1), var.dtype.type(beta2)
+    t = var.dtype.type
+    one, b1 = t(1), t(beta1)
     if use_nesterov:
-        _run(_ADAM_NESTEROV, (var, m, v, grad), lr_t, one - b1, one - b2, epsilon, b1)
+        _run(_ADAM_NESTEROV, (var, m, v, grad), lr_t, one - b1, one - t(beta2), epsilon, b1)
     else:
-        _run(_ADAM, (var, m, v, grad), lr_t, one - b1, one - b2, epsilon)
+        _run(_ADAM, (var, m, v, grad), lr_t, one - b1, one - t(beta2), epsilon)
 
 
 def adagrad(var, accum, grad, lr, update_slots=True):
