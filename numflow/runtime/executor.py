@@ -113,10 +113,10 @@ def _run_the_faster_way(plan, values, pool):
 def _run_alone(plan, values):
     """Every step of ``plan`` on the caller's thread, its kernels free to use every core."""
     if not plan.calls_blas:
-        _run_steps(plan.alone_steps, values)
+        _run_steps(plan.alone_steps, values, release=True)
         return
     with cpu_threads.blas_owns_cores():
-        _run_steps(plan.alone_steps, values)
+        _run_steps(plan.alone_steps, values, release=True)
 
 
 def _cores_for(plan):
@@ -228,8 +228,12 @@ def _run_unit(unit, values):
     _run_steps(unit.steps, values)
 
 
-def _run_steps(steps, values):
-    """Run ``steps`` in order (a unit's, or a whole plan's: those are in topological order)."""
+def _run_steps(steps, values, release=False):
+    """Run ``steps`` in order (a unit's, or a whole plan's: those are in topological order).
+
+    With ``release``, for the plan's ``alone_steps`` run in their order, each step then empties the
+    slots it was the last to read (``Step.release``).
+    """
     step = None
     try:
         for step in steps:
@@ -239,8 +243,9 @@ def _run_steps(steps, values):
             else:
                 for slot, v in zip(step.out_slots, out):
                     values[slot] = v
-            for slot in step.release:
-                values[slot] = None
+            if release:
+                for slot in step.release:
+                    values[slot] = None
     except Exception as e:  # noqa: BLE001 - every kernel failure becomes an OpError naming the op
         raise op_error(step.op, e) from e
 

@@ -38,8 +38,11 @@ class KernelContext:
 
 
 class Step:
-    """One op of a plan: ``outputs = kernel(ctx, *values[in_slots])`` stored into ``out_slots``; then
-    the slots in ``release`` (inputs nothing else reads) are emptied."""
+    """One op of a plan: ``outputs = kernel(ctx, *values[in_slots])`` stored into ``out_slots``.
+
+    ``release``: the input slots no later step of the plan's ``alone_steps`` reads, emptied after
+    this step in a run of those steps in order.
+    """
 
     __slots__ = ("op", "kernel", "ctx", "in_slots", "out_slots", "single", "release")
 
@@ -171,7 +174,6 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     plan = Plan()
     plan.steps = steps
     plan.fetch_slots = [slot_of[t] for t in fetch_tensors]
-    _release_after_sole_readers(steps, set(plan.fetch_slots))
     plan.units, plan.roots = _chains(preds, steps)
     plan.serial = _one_at_a_time([u for u in plan.units if not u.cheap])
     plan.ways = executor.Ways()
@@ -186,26 +188,28 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
             plan.slots[step.out_slots[0]] = step.kernel(step.ctx)
         elif step.op.type != "NoOp":
             plan.alone_steps.append(step)
+    _release_after_last_readers(plan.alone_steps, set(plan.fetch_slots))
     plan.feed_slots = [slot_of[t] for t in feed_tensors]
     plan.graph_version = graph.version
     plan.placements = devices
     return plan
 
 
-def _release_after_sole_readers(steps, kept):
-    """Let the one step reading a slot empty it, unless the slot is in ``kept`` (fetched).
+def _release_after_last_readers(steps, kept):
+    """Let the last of ``steps`` (in their order) to read a slot empty it, unless the slot is in
+    ``kept`` (fetched).
 
-    A value then lives only as long as it is needed, whatever order the units run in: less memory,
-    and a variable's read snapshot no longer forces the update that follows it to copy the buffer
-    (see ``VariableState.writable``). A slot with several readers lives until the run ends.
+    A run of the steps in this order (``alone_steps``, on one thread) then keeps each value only as
+    long as it is needed: less memory, and a variable's read snapshot no longer forces the update
+    that follows it to copy the buffer (see ``VariableState.writable``).
     """
-    readers = {}
+    last_reader = {}
     for step in steps:
-        for slot in set(step.in_slots):
-            readers.setdefault(slot, []).append(step)
-    for slot, (*others, last) in readers.items():
-        if not others and slot not in kept:
-            last.release += (slot,)
+        for slot in step.in_slots:
+            last_reader[slot] = step
+    for slot, step in last_reader.items():
+        if slot not in kept:
+            step.release += (slot,)
 
 
 def _value_inputs_from_refs(op):

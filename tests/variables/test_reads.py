@@ -85,3 +85,18 @@ def test_a_read_consumed_earlier_in_the_run_lets_the_update_write_in_place():
             address = _address(sess, "v")
             assert sess.run([total, step.op])[0] == i * (1 << 16)
             assert _address(sess, "v") == address
+
+
+def test_a_read_with_several_consumers_is_released_after_the_last_of_them():
+    # As each hidden layer's weights are read by the forward and the backward product.
+    v = tf.Variable(np.ones((256, 256), np.float32), name="v")
+    read = v.value()
+    first, second = tf.reduce_sum(read), tf.reduce_sum(tf.transpose(read))
+    with tf.control_dependencies([first, second]):
+        step = v.assign_add(np.ones((256, 256), np.float32))
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        for i in range(1, 4):
+            address = _address(sess, "v")
+            assert sess.run([first, second, step.op])[:2] == [i * 256 * 256] * 2
+            assert _address(sess, "v") == address
