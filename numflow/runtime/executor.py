@@ -26,9 +26,9 @@ running, then raises that error, so no worker is left writing into a finished ru
 Pool or caller's thread: ops written in Python hold the GIL, so a pool pays only where kernels
 that release it (BLAS, Numba) can overlap; elsewhere hand-offs and GIL waits make it slower than
 running every step on the caller's thread, where kernels may also use every core. A plan that
-runs again is timed both ways (wall time per run, smoothed, the first run each way left out) and
-runs the faster way; every ``PROBE_EVERY`` runs it tries the other way once more, in case the
-inputs or the load changed.
+runs again is timed both ways (the fastest of each way's last few runs, the first run each way
+left out) and runs the faster way; every ``PROBE_EVERY`` runs it tries the other way once more, in
+case the inputs or the load changed.
 A plan holding a blocking op always runs on the pool: the op may wait for another op of the run.
 
 Worked example: ``c = a + b`` with ``a = square(x)`` and ``b = square(y)`` on large fed arrays.
@@ -125,34 +125,42 @@ def _cores_for(plan):
 
 
 class Ways:
-    """A plan's time per run on the pool (``POOLED``) and on the caller's thread (``ALONE``).
+    """A plan's recent wall times per run on the pool (``POOLED``) and on the caller's thread (``ALONE``).
 
-    The first run each way is not counted: it loads kernels and starts thread pools.
+    Each way is judged by the fastest of its last ``SAMPLES`` runs: other work on the machine only
+    ever slows a run down, so the minimum is what the way itself costs. The first run each way is
+    not counted: it loads kernels and starts thread pools.
     """
 
-    __slots__ = ("seconds", "runs", "probing")
+    SAMPLES = 3
+    __slots__ = ("recent", "runs")
 
     def __init__(self):
-        self.seconds = [None, None]
+        self.recent = ([], [])
         self.runs = [0, 0]
-        self.probing = False
+
+    @property
+    def seconds(self):
+        """Each way's figure: the fastest of its recent runs (None before any was counted)."""
+        return [min(r) if r else None for r in self.recent]
 
     def choose(self):
-        """The way to run next: one not yet measured, else the faster, and every PROBE_EVERY runs the other."""
-        pooled, alone = self.seconds
-        if pooled is None or alone is None:
-            self.probing = True
+        """The way to run next: the less measured while either has fewer than SAMPLES runs counted,
+        then the faster, and every PROBE_EVERY runs the other."""
+        pooled, alone = self.recent
+        if len(pooled) < self.SAMPLES or len(alone) < self.SAMPLES:
             return POOLED if self.runs[POOLED] <= self.runs[ALONE] else ALONE
-        faster = POOLED if pooled <= alone else ALONE
-        self.probing = sum(self.runs) % PROBE_EVERY == 0
-        return 1 - faster if self.probing else faster
+        faster = POOLED if min(pooled) <= min(alone) else ALONE
+        return 1 - faster if sum(self.runs) % PROBE_EVERY == 0 else faster
 
     def record(self, way, seconds):
-        """Note a run's wall time: runs the faster way are averaged, a probe replaces its way's figure."""
+        """Note one run's wall time."""
         self.runs[way] += 1
-        old = self.seconds[way]
         if self.runs[way] > 1:
-            self.seconds[way] = seconds if old is None or self.probing else old + (seconds - old) / 4
+            recent = self.recent[way]
+            recent.append(seconds)
+            if len(recent) > self.SAMPLES:
+                del recent[0]
 
 
 def _schedule(plan, values, pool, run_unit):
