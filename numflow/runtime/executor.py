@@ -23,13 +23,16 @@ Ready policy: the ready units whose last run took longer than a hand-off costs
 measured as it runs. The first error stops new submissions; the run waits for units already
 running, then raises that error, so no worker is left writing into a finished run.
 
-Pool or caller's thread: ops written in Python hold the GIL, so a pool pays only where kernels
-that release it (BLAS, Numba) can overlap; elsewhere hand-offs and GIL waits make it slower than
-running every step on the caller's thread, where kernels may also use every core. A plan that
-runs again is timed both ways (the fastest of each way's last few runs, the first run each way
-left out) and runs the faster way; every ``PROBE_EVERY`` runs it tries the other way once more, in
-case the inputs or the load changed.
-A plan holding a blocking op always runs on the pool: the op may wait for another op of the run.
+Two ways to run a plan: ``ALL_CORES``, every step in order on the caller's thread, each kernel free
+to use every core; and ``ONE_CORE_EACH``, each kernel held to one thread (``cpu_threads``), the
+plan's independent units on the pool at once when it has some. Ops written in Python hold the
+GIL, so the pool pays only where kernels that release it (BLAS, Numba) can overlap; and a kernel's
+own threads pay only while the machine has idle cores (with other work on it, a two-thread matrix
+product waits for whichever of its threads lost its core). So a plan with costly units that runs
+again is timed both ways (the fastest of each way's last few runs, the first run each way left
+out) and runs the faster; every ``PROBE_EVERY`` runs it tries the other way once more, in case the
+inputs or the load changed. A plan holding a blocking op always runs one core each: the op may
+wait for another op of the run.
 
 Worked example: ``c = a + b`` with ``a = square(x)`` and ``b = square(y)`` on large fed arrays.
 Units: U0=[a], U1=[b], U2=[c]; pending = [0, 0, 2]; ready = [U0, U1], not yet measured, so both
@@ -53,9 +56,9 @@ from numflow_kernels import cpu_threads
 # thread and back costs about as much.
 INLINE_SECONDS = 50e-6
 
-# How often a plan tries the way of running (pool or caller's thread) that it has found slower.
+# How often a plan tries the way of running that it has found slower.
 PROBE_EVERY = 32
-POOLED, ALONE = 0, 1
+ONE_CORE_EACH, ALL_CORES = 0, 1
 
 
 class SyncExecutor(Executor):
@@ -79,7 +82,7 @@ def run(plan, values, pool, hooks=()):
     Changes ``values`` (the plan's slots) in place.
     """
     if not hooks:
-        if plan.serial or pool is None:
+        if plan.trivial:
             _run_alone(plan, values)
         else:
             _run_the_faster_way(plan, values, pool)
@@ -100,18 +103,21 @@ def run(plan, values, pool, hooks=()):
 
 
 def _run_the_faster_way(plan, values, pool):
-    """Run ``plan`` on the pool or on the caller's thread alone, whichever ran it faster lately."""
-    way = POOLED if plan.blocking else plan.ways.choose()
+    """Run ``plan`` with all cores for each kernel or one core each, whichever ran it faster lately."""
+    way = ONE_CORE_EACH if plan.blocking else plan.ways.choose()
     start = perf_counter()
-    if way == ALONE:
+    if way == ALL_CORES:
         _run_alone(plan, values)
+    elif plan.serial or pool is None:
+        with cpu_threads.one_thread_each():
+            _run_steps(plan.alone_steps, values, release=True)
     else:
         _schedule(plan, values, pool, _run_unit)
     plan.ways.record(way, perf_counter() - start)
 
 
 def _run_alone(plan, values):
-    """Every step of ``plan`` on the caller's thread, its kernels free to use every core."""
+    """Every step of ``plan`` in order on the caller's thread, its kernels free to use every core."""
     if not plan.calls_blas:
         _run_steps(plan.alone_steps, values, release=True)
         return
@@ -125,7 +131,7 @@ def _cores_for(plan):
 
 
 class Ways:
-    """A plan's recent wall times per run on the pool (``POOLED``) and on the caller's thread (``ALONE``).
+    """A plan's recent wall times per run one core each (``ONE_CORE_EACH``) and all cores (``ALL_CORES``).
 
     Each way is judged by the fastest of its last ``SAMPLES`` runs: other work on the machine only
     ever slows a run down, so the minimum is what the way itself costs. The first run each way is
@@ -147,10 +153,10 @@ class Ways:
     def choose(self):
         """The way to run next: the less measured while either has fewer than SAMPLES runs counted,
         then the faster, and every PROBE_EVERY runs the other."""
-        pooled, alone = self.recent
-        if len(pooled) < self.SAMPLES or len(alone) < self.SAMPLES:
-            return POOLED if self.runs[POOLED] <= self.runs[ALONE] else ALONE
-        faster = POOLED if min(pooled) <= min(alone) else ALONE
+        each, all_cores = self.recent
+        if len(each) < self.SAMPLES or len(all_cores) < self.SAMPLES:
+            return ONE_CORE_EACH if self.runs[ONE_CORE_EACH] <= self.runs[ALL_CORES] else ALL_CORES
+        faster = ONE_CORE_EACH if min(each) <= min(all_cores) else ALL_CORES
         return 1 - faster if sum(self.runs) % PROBE_EVERY == 0 else faster
 
     def record(self, way, seconds):

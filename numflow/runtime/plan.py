@@ -73,14 +73,17 @@ class Unit:
 
 class Plan:
     """``serial``: True when running units at once cannot pay for the hand-offs, because no two units
-    that do more than trivial work (see ``_is_cheap``) could run at once: the caller's thread then
-    runs every step.
-    ``ways``: for the other plans, how fast runs went on the pool and on the caller's thread (the
-    executor keeps it up to date and picks the faster). ``blocking``: whether a unit holds a blocking op.
+    that do more than trivial work (see ``_is_cheap``) could run at once: every step then runs on the
+    caller's thread.
+    ``trivial``: True when no unit does more than trivial work; the caller's thread then runs every
+    step with nothing to choose. ``ways``: for the other plans, how fast runs went with each kernel
+    on every core and on one core each (the executor keeps it up to date and picks the faster).
+    ``blocking``: whether a unit holds a blocking op.
     ``calls_blas``: whether a step's kernel calls BLAS (``cpu_threads.BLAS_OP_TYPES``).
     """
 
-    __slots__ = ("steps", "alone_steps", "slots", "units", "roots", "serial", "ways", "blocking", "calls_blas",
+    __slots__ = ("steps", "alone_steps", "slots", "units", "roots", "serial", "trivial", "ways", "blocking",
+                 "calls_blas",
                  "feed_slots",
                  "fetch_slots", "fetch_fed", "graph_version", "placements")
 
@@ -175,7 +178,9 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     plan.steps = steps
     plan.fetch_slots = [slot_of[t] for t in fetch_tensors]
     plan.units, plan.roots = _chains(preds, steps)
-    plan.serial = _one_at_a_time([u for u in plan.units if not u.cheap])
+    costly = [u for u in plan.units if not u.cheap]
+    plan.serial = _one_at_a_time(costly)
+    plan.trivial = not costly
     plan.ways = executor.Ways()
     plan.blocking = any(u.blocking for u in plan.units)
     plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host for s in steps)

@@ -329,12 +329,12 @@ def test_running_a_graph_while_another_thread_adds_ops(graph):
 
 
 # -- pool or caller's thread: the faster way, measured -------------------------------------------
-def _measured_ways(pooled, alone):
+def _measured_ways(one_core_each, all_cores):
     """Ways past their measuring runs, each way having taken these seconds."""
     ways = executor.Ways()
     for _ in range(2 * (executor.Ways.SAMPLES + 1)):
         way = ways.choose()
-        ways.record(way, pooled if way == executor.POOLED else alone)
+        ways.record(way, one_core_each if way == executor.ONE_CORE_EACH else all_cores)
     return ways
 
 
@@ -344,32 +344,32 @@ def test_ways_measure_both_ways_in_turn_leaving_out_each_first_run():
     for seconds in (9.0, 9.0, 3.0, 1.0, 3.5, 1.5, 2.5, 1.2):  # the first run each way loads kernels: slow
         chosen.append(ways.choose())
         ways.record(chosen[-1], seconds)
-    assert chosen == [executor.POOLED, executor.ALONE] * 4
+    assert chosen == [executor.ONE_CORE_EACH, executor.ALL_CORES] * 4
     assert ways.seconds == [2.5, 1.0]
-    assert ways.choose() == executor.ALONE
+    assert ways.choose() == executor.ALL_CORES
 
 
 def test_ways_run_the_faster_and_probe_the_other_every_so_often():
-    ways = _measured_ways(pooled=3.0, alone=1.0)
+    ways = _measured_ways(one_core_each=3.0, all_cores=1.0)
     chosen = []
     for _ in range(2 * executor.PROBE_EVERY):
         chosen.append(ways.choose())
-        ways.record(chosen[-1], 3.0 if chosen[-1] == executor.POOLED else 1.0)
-    probes = [i for i, way in enumerate(chosen) if way == executor.POOLED]
+        ways.record(chosen[-1], 3.0 if chosen[-1] == executor.ONE_CORE_EACH else 1.0)
+    probes = [i for i, way in enumerate(chosen) if way == executor.ONE_CORE_EACH]
     assert len(probes) == 2 and probes[1] - probes[0] == executor.PROBE_EVERY
 
 
 def test_one_slow_run_under_load_does_not_change_the_way():
-    ways = _measured_ways(pooled=3.0, alone=1.0)
-    ways.record(executor.ALONE, 50.0)  # another process took the cores for a while
-    assert ways.choose() == executor.ALONE
+    ways = _measured_ways(one_core_each=3.0, all_cores=1.0)
+    ways.record(executor.ALL_CORES, 50.0)  # another process took the cores for a while
+    assert ways.choose() == executor.ALL_CORES
 
 
 def test_ways_switch_when_the_other_way_turns_out_faster_now():
-    ways = _measured_ways(pooled=3.0, alone=1.0)
-    for _ in range(executor.Ways.SAMPLES):  # the inputs grew: the caller's thread alone is slower now
-        ways.record(executor.ALONE, 5.0)
-    assert ways.choose() == executor.POOLED
+    ways = _measured_ways(one_core_each=3.0, all_cores=1.0)
+    for _ in range(executor.Ways.SAMPLES):  # other work took a core: a kernel's second thread waits for it
+        ways.record(executor.ALL_CORES, 5.0)
+    assert ways.choose() == executor.ONE_CORE_EACH
 
 
 def test_a_plan_run_again_and_again_is_timed_both_ways(graph):
@@ -392,7 +392,7 @@ def test_a_plan_with_a_blocking_op_always_runs_on_the_pool(graph, test_ops):
         for _ in range(executor.PROBE_EVERY + 2):
             sess.run([a, b])
         (plan,) = sess._plans.values()
-    assert plan.blocking and plan.ways.seconds[executor.ALONE] is None
+    assert plan.blocking and plan.ways.seconds[executor.ALL_CORES] is None
 
 
 def test_a_run_on_the_callers_thread_skips_constants_variable_states_and_no_ops(graph):

@@ -65,7 +65,10 @@ class _SerialLog(list):
         super().append(cpu_threads.serial_kernels())
 
 
-def test_a_run_that_calls_blas_leaves_it_the_cores_and_numba_kernels_run_serially(graph, test_ops):
+def test_a_run_that_calls_blas_leaves_it_the_cores_and_numba_kernels_run_serially(graph, test_ops, monkeypatch):
+    from numflow.runtime import executor
+
+    monkeypatch.setattr(executor.Ways, "choose", lambda self: executor.ALL_CORES)
     x = tf.placeholder(tf.float32, [None, None])
     log = _SerialLog()
     with_blas = test_ops.record(tf.matmul(x, x), log)
@@ -75,3 +78,17 @@ def test_a_run_that_calls_blas_leaves_it_the_cores_and_numba_kernels_run_seriall
             sess.run(fetch, {x: [[1.0]]})
     assert log == [True, False, True]
     assert not cpu_threads.serial_kernels()
+
+
+def test_a_run_one_core_each_holds_every_kernel_to_one_thread(graph, test_ops, monkeypatch):
+    from numflow.runtime import executor
+
+    monkeypatch.setattr(executor.Ways, "choose", lambda self: executor.ONE_CORE_EACH)
+    before = _blas_threads()
+    log = _BlasLog()
+    x = tf.placeholder(tf.float32, [None, None])
+    out = test_ops.record(tf.matmul(x, x), log)
+    with tf.Session() as sess:
+        sess.run(out, {x: [[2.0]]})
+    assert [counts for _, counts in log] == [[1] * len(before)]
+    assert _blas_threads() == before
