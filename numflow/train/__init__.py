@@ -7,6 +7,7 @@ from numflow.train.learning_rate_decay import (
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay, natural_exp_decay,
     piecewise_constant, piecewise_constant_decay, polynomial_decay,
 )
+from numflow.train.moving_averages import ExponentialMovingAverage
 from numflow.train.optimizer import Optimizer
 from numflow.train.optimizers import (
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, RMSPropOptimizer,
@@ -18,7 +19,8 @@ from numflow.train.training_util import (
 )
 
 __all__ = [
-    "AdagradOptimizer", "AdamOptimizer", "ClusterSpec", "GradientDescentOptimizer", "GreedyLoadBalancingStrategy",
+    "AdagradOptimizer", "AdamOptimizer", "ClusterSpec", "ExponentialMovingAverage", "GradientDescentOptimizer",
+    "GreedyLoadBalancingStrategy",
     "MomentumOptimizer", "Optimizer", "RMSPropOptimizer", "Saver", "Server", "assert_global_step",
     "cosine_decay", "cosine_decay_restarts", "exponential_decay", "inverse_time_decay", "linear_cosine_decay",
     "natural_exp_decay", "piecewise_constant", "piecewise_constant_decay", "polynomial_decay",
