@@ -8,6 +8,8 @@ LOSSES = ("absolute_difference", "mean_squared_error", "huber_loss", "log_loss",
 LOGIT_LOSSES = ("hinge_loss", "sigmoid_cross_entropy", "softmax_cross_entropy")
 REDUCTIONS = ("none", "weighted_sum", "weighted_mean", "weighted_sum_over_batch_size",
               "weighted_sum_by_nonzero_weights")
+METRICS = ("accuracy", "mean", "mean_squared_error", "mean_absolute_error", "precision", "recall",
+           "true_positives", "false_positives", "false_negatives", "true_negatives")
 TRAIN_CASES = ("softmax_smoothed", "sparse_weighted", "sigmoid_mse")
 
 
@@ -27,6 +29,32 @@ def loss_call(tf, name, a, weights, reduction="weighted_sum_by_nonzero_weights",
         labels = a["onehot"] if name == "softmax_cross_entropy" else a["binary"]
         return getattr(tf.losses, name)(labels, a["logits"] if x is None else x, **kw)
     return getattr(tf.losses, name)(a["labels"], a["predictions"] if x is None else x, **kw)
+
+
+def metric_sequence(tf, name, a, weighted):
+    """``(update_op results, value after each update)`` of metric ``name`` over three batches."""
+    with tf.Graph().as_default():
+        labels = tf.placeholder(tf.int64, [6])
+        predictions = tf.placeholder(tf.int64, [6])
+        values = tf.placeholder(tf.float32, [6])
+        weights = tf.placeholder(tf.float32, [6]) if weighted else None
+        if name == "mean":
+            value, update = tf.metrics.mean(values, weights=weights)
+        elif name in ("mean_squared_error", "mean_absolute_error"):
+            value, update = getattr(tf.metrics, name)(tf.cast(labels, tf.float32), values, weights=weights)
+        else:
+            value, update = getattr(tf.metrics, name)(labels, predictions, weights=weights)
+        updates, after = [], []
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            for i in range(3):
+                feed = {labels: a["metric_labels"][i], predictions: a["metric_predictions"][i],
+                        values: a["metric_values"][i]}
+                if weighted:
+                    feed[weights] = a["metric_weights"][i]
+                updates.append(sess.run(update, feed))
+                after.append(sess.run(value))
+        return np.array(updates, np.float32), np.array(after, np.float32)
 
 
 def train_losses(tf, a, case, steps=25):

@@ -4,7 +4,8 @@
 
 The graphs are those of ``tests/ops/loss_cases.py``. Keys: the inputs;
 ``loss/<loss>/<weights>/<reduction>``; ``grad/<loss>/<weights>`` (of the default reduction with
-respect to the predictions or logits); ``train/<case>`` (the loss before each training step).
+respect to the predictions or logits); ``metric/<metric>/<plain or weighted>/update`` and
+``.../value`` (after each batch); ``train/<case>`` (the loss before each training step).
 """
 
 import pathlib
@@ -17,10 +18,12 @@ sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
 from loss_cases import (  # noqa: E402
     LOGIT_LOSSES,
     LOSSES,
+    METRICS,
     REDUCTIONS,
     TRAIN_CASES,
     loss_call,
     loss_weights,
+    metric_sequence,
     train_losses,
 )
 
@@ -81,6 +84,10 @@ def main():
         fetches["l2_normalize"] = tf.nn.l2_normalize(logits, axis=1)
         with tf.Session() as sess:
             out.update(sess.run(fetches))
+    for name in METRICS:
+        for kind in ("plain", "weighted"):
+            updates, values = metric_sequence(tf, name, a, kind == "weighted")
+            out[f"metric/{name}/{kind}/update"], out[f"metric/{name}/{kind}/value"] = updates, values
     for case in TRAIN_CASES:
         out[f"train/{case}"] = train_losses(tf, a, case)
     np.savez_compressed(pathlib.Path(__file__).with_name("tf_losses_golden.npz"), **out)

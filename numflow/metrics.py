@@ -1,0 +1,19 @@
+"""``tf.metrics``: the compat.v1 streaming metrics, each a ``(value, update_op)`` pair; re-exports only."""
+
+from numflow.ops.metric_ops import (
+    accuracy,
+    false_negatives,
+    false_positives,
+    mean,
+    mean_absolute_error,
+    mean_squared_error,
+    precision,
+    recall,
+    true_negatives,
+    true_positives,
+)
+
+__all__ = [
+    "accuracy", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_squared_error",
+    "precision", "recall", "true_negatives", "true_positives",
+]
