@@ -101,6 +101,8 @@ def _is_cheap(op):
     return all(n is not None and n <= CHEAP_ELEMENTS for n in sizes)
 
 
+_PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
+
 # Ops whose output is the same object in every run of one session (a Const's value, a variable's
 # state: a session's containers never drop a state once made).
 _SESSION_CONSTANT = frozenset({"Const", "VariableV2"})
@@ -324,7 +326,11 @@ def _topological_order(ops, preds):
 
 
 def _prune(nxg, roots, feeds):
-    """Names of the ops the roots need: ancestors through data and control edges, stopping at feeds."""
+    """Names of the ops the roots need: ancestors through data and control edges, stopping at feeds.
+
+    A fed placeholder stands for its feed even where an op depends on it by a control edge, as in
+    TensorFlow; any other op with a control edge to it still runs, fed outputs or not.
+    """
     needed = set(roots)
     queue = deque(roots)
     while queue:
@@ -333,6 +339,8 @@ def _prune(nxg, roots, feeds):
             if pred in needed:
                 continue
             producer = nxg.nodes[pred]["op"]
+            if producer.type in _PLACEHOLDERS and producer._outputs[0] in feeds:
+                continue
             fed_only = not edge["control"] and all(
                 producer._outputs[out] in feeds for out, _ in edge["data"]
             )

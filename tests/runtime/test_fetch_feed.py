@@ -145,6 +145,23 @@ def test_a_fed_tensor_does_not_run_its_producer(graph, test_ops):
         assert list(sess.run(y, {broken: [1.0, 2.0]})) == [2.0, 4.0]
 
 
+def test_a_control_dependency_on_a_fed_placeholder_is_met_by_the_feed(graph):
+    # Checked against TF 2.21: 2.0, and the assign_add whose output is fed still runs.
+    x = tf.placeholder(tf.float32, name="x")
+    with tf.control_dependencies([x]):
+        y = tf.identity(tf.constant(2.0))
+    v = tf.Variable(0.0)
+    increment = tf.assign_add(v, 1.0)
+    with tf.control_dependencies([increment]):
+        z = tf.identity(tf.constant(3.0))
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(y, {x: 1.0}) == 2.0
+        assert sess.run(z, {increment: 5.0}) == 3.0 and sess.run(v) == 1.0
+        with pytest.raises(tf.errors.InvalidArgumentError, match="You must feed a value for placeholder tensor 'x'"):
+            sess.run(y)
+
+
 def test_feed_key_from_another_graph(g):
     sess, a, *_ = g
     with tf.Graph().as_default():
