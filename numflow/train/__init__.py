@@ -1,11 +1,21 @@
-"""``tf.train``: savers, optimizers, the global step, device setters, clusters and servers."""
+"""``tf.train``: savers, optimizers, learning-rate schedules, moving averages, the global step, monitored
+sessions and their hooks, device setters, clusters and servers."""
 
 from numflow.checkpoint.reader import list_variables, load_checkpoint, load_variable
+from numflow.train.basic_session_run_hooks import (
+    CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook, LoggingTensorHook,
+    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StopAtStepHook,
+)
 from numflow.train.cluster import ClusterSpec
+from numflow.train.coordinator import Coordinator
 from numflow.train.device_setter import GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter
 from numflow.train.learning_rate_decay import (
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay, natural_exp_decay,
     piecewise_constant, piecewise_constant_decay, polynomial_decay,
+)
+from numflow.train.monitored_session import (
+    ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, Scaffold, SessionCreator,
+    SingularMonitoredSession, WorkerSessionCreator,
 )
 from numflow.train.moving_averages import ExponentialMovingAverage
 from numflow.train.optimizer import Optimizer
@@ -14,17 +24,22 @@ from numflow.train.optimizers import (
 )
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
+from numflow.train.session_manager import SessionManager
+from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.training_util import (
     assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
 )
 
 __all__ = [
-    "AdagradOptimizer", "AdamOptimizer", "ClusterSpec", "ExponentialMovingAverage", "GradientDescentOptimizer",
-    "GreedyLoadBalancingStrategy",
-    "MomentumOptimizer", "Optimizer", "RMSPropOptimizer", "Saver", "Server", "assert_global_step",
-    "cosine_decay", "cosine_decay_restarts", "exponential_decay", "inverse_time_decay", "linear_cosine_decay",
-    "natural_exp_decay", "piecewise_constant", "piecewise_constant_decay", "polynomial_decay",
-    "byte_size_load_fn", "checkpoint_exists", "create_global_step", "get_checkpoint_state", "get_global_step",
-    "get_or_create_global_step", "global_step", "latest_checkpoint", "list_variables", "load_checkpoint",
-    "load_variable", "replica_device_setter",
+    "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook", "CheckpointSaverListener", "ChiefSessionCreator",
+    "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook",
+    "GradientDescentOptimizer", "GreedyLoadBalancingStrategy", "LoggingTensorHook", "MomentumOptimizer",
+    "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
+    "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
+    "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
+    "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "byte_size_load_fn", "checkpoint_exists",
+    "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "get_checkpoint_state",
+    "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
+    "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
+    "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
 ]
