@@ -181,11 +181,8 @@ class CheckpointSaverHook(SessionRunHook):
         self._scaffold = scaffold
         self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
         self._listeners = listeners or []
-        self._steps_per_run = 1000000
+        self._steps_per_run = 1000000  # TF's default: ask for the real step whenever the timer may trigger
         self._save_graph_def = save_graph_def
-
-    def _set_steps_per_run(self, steps_per_run):
-        self._steps_per_run = steps_per_run
 
     def begin(self):
         self._global_step_tensor = _get_or_create_global_step_read()

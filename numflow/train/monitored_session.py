@@ -355,9 +355,6 @@ class _MonitoredSession:
                 if not self._graph_was_finalized:
                     get_default_graph()._unsafe_unfinalize()
 
-    def _is_closed(self):
-        return self._coordinated_creator.tf_sess is None
-
     def _tf_sess(self):
         return self._coordinated_creator.tf_sess
 
@@ -398,14 +395,6 @@ class _WrappedSession:
     def __init__(self, sess):
         self._sess = sess
         self._wrapped_is_stoppable = isinstance(sess, _WrappedSession)
-
-    @property
-    def graph(self):
-        return self._sess.graph
-
-    @property
-    def sess_str(self):
-        return self._sess.sess_str
 
     def should_stop(self):
         if self._check_stop():
