@@ -59,5 +59,6 @@ from numflow.ops.array_ops import (  # noqa: E402, I001
 from numflow.ops.math_ops import (  # noqa: E402, I001
     add_n, argmax, argmin, div, to_double, to_int32, to_int64,
 )
-from numflow import nn  # noqa: E402, I001
+from numflow import math, nn  # noqa: E402, I001
+from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
