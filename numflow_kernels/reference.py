@@ -430,5 +430,146 @@ def strided_slice(ctx, x, begin, end, strides):
     return np.array(x[tuple(key)])
 
 
+
+@kernel("Tile")
+def tile(ctx, x, multiples):
+    times = multiples.tolist()
+    if multiples.ndim != 1 or len(times) != x.ndim:
+        raise _invalid(f"Expected multiples argument to be a vector of length {x.ndim} but got length "
+                       f"{multiples.size}")
+    for i, m in enumerate(times):
+        if m < 0:
+            raise _invalid(f"Expected multiples[{i}] >= 0, but got {m}")
+    return np.tile(x, times)
+
+
+@kernel("Slice")
+def slice_(ctx, x, begin, size):
+    if begin.ndim != 1 or size.ndim != 1 or begin.size != x.ndim or size.size != x.ndim:
+        raise _invalid(f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, but got shapes "
+                       f"{dims_text(begin.shape)} and {dims_text(size.shape)} instead.")
+    key = []
+    for i, (b, s, n) in enumerate(zip(begin.tolist(), size.tolist(), x.shape)):
+        if s == -1:
+            s = n - b
+        if n == 0:
+            if b != 0 or s != 0:
+                raise _invalid(f"Expected begin[{i}] == 0 (got {b}) and size[{i}] == 0 (got {s}) when "
+                               f"input.dim_size({i}) == 0")
+        elif not 0 <= b <= n:
+            raise _invalid(f"Expected begin[{i}] in [0, {n}], but got {b}")
+        elif not 0 <= s <= n - b:
+            raise _invalid(f"Expected size[{i}] in [0, {n - b}], but got {s}")
+        key.append(slice(b, b + s))
+    return np.array(x[tuple(key)])
+
+
+def _paddings(shape, paddings, mirror=False):
+    """``paddings`` of an input of ``shape`` as ``[(before, after), ...]``, after TensorFlow's checks, which
+    word Pad's and MirrorPad's messages slightly differently."""
+    sep, word = (", ", "paddings") if mirror else (" ", "Paddings")
+    if paddings.ndim != 2 or paddings.shape[1] != 2:
+        raise _invalid(f"paddings must be a matrix with 2 columns: {dims_text(paddings.shape)}")
+    if paddings.shape[0] != len(shape):
+        raise _invalid(f"The first dimension of paddings must be the rank of inputs{dims_text(paddings.shape)}{sep}"
+                       f"{dims_text(shape)}")
+    pairs = [tuple(p) for p in paddings.tolist()]
+    for before, after in pairs:
+        if before < 0 or after < 0:
+            raise _invalid(f"{word} must be non-negative: {before} {after}")
+    return pairs
+
+
+@kernel("Pad")
+def pad(ctx, x, paddings):
+    return np.pad(x, _paddings(x.shape, paddings))
+
+
+@kernel("PadV2")
+def pad_v2(ctx, x, paddings, constant_values):
+    if constant_values.ndim != 0:
+        raise _invalid(f"constant_values must be a scalar. Found: {dims_text(constant_values.shape)}")
+    return np.pad(x, _paddings(x.shape, paddings), constant_values=constant_values[()])
+
+
+def _mirror_paddings(shape, paddings, mode):
+    pairs = _paddings(shape, paddings, mirror=True)
+    for (before, after), n in zip(pairs, shape):
+        if mode == "SYMMETRIC" and (before > n or after > n):
+            raise _invalid(f"paddings must be no greater than the dimension size: {before}, {after} greater than {n}")
+        if mode == "REFLECT" and (before >= n or after >= n):
+            raise _invalid(f"paddings must be less than the dimension size: {before}, {after} not less than {n}")
+    return pairs
+
+
+@kernel("MirrorPad")
+def mirror_pad(ctx, x, paddings):
+    mode = ctx.attrs["mode"]
+    return np.pad(x, _mirror_paddings(x.shape, paddings, mode), mode=mode.lower())
+
+
+@kernel("MirrorPadGrad")
+def mirror_pad_grad(ctx, grad, paddings):
+    """The gradient of MirrorPad: each padded element's gradient added to the element it mirrors."""
+    mode = ctx.attrs["mode"]
+    pairs = _paddings(grad.shape, paddings, mirror=True)
+    shape = [n - before - after for n, (before, after) in zip(grad.shape, pairs)]
+    _mirror_paddings(shape, paddings, mode)
+    edge = 1 if mode == "REFLECT" else 0
+    out = grad
+    for axis, ((before, after), n) in enumerate(zip(pairs, shape)):
+        moved = np.moveaxis(out, axis, 0)
+        core = np.array(moved[before:before + n])
+        core[edge:edge + before] += moved[:before][::-1]
+        core[n - edge - after:n - edge] += moved[before + n:][::-1]
+        out = np.moveaxis(core, 0, axis)
+    return np.ascontiguousarray(out)
+
+
+def _split_axis(x, axis):
+    a = int(axis)
+    if not -x.ndim <= a < x.ndim:
+        raise _invalid(f"-input rank(-{x.ndim}) <= split_dim < input rank ({x.ndim}), but got {a}")
+    return a % x.ndim
+
+
+@kernel("Split")
+def split(ctx, axis, x):
+    num = ctx.attrs["num_split"]
+    if num == 1:
+        return x
+    a = _split_axis(x, axis)
+    if x.shape[a] % num:
+        raise _invalid(f"Number of ways to split should evenly divide the split dimension, but got split_dim {a} "
+                       f"(size = {x.shape[a]}) and num_split {num}")
+    return tuple(np.split(x, num, axis=a))
+
+
+@kernel("SplitV")
+def split_v(ctx, x, size_splits, axis):
+    num = ctx.attrs["num_split"]
+    if size_splits.ndim != 1 or size_splits.size != num:
+        raise _invalid(f"size of the split_tensor must be 1-D and have the same elements as outputs got "
+                       f"{size_splits.ndim} -D and {size_splits.size} elements")
+    a = _split_axis(x, axis)
+    if num == 1:
+        return x
+    sizes = size_splits.tolist()
+    if sizes.count(-1) > 1:
+        raise _invalid("There can only be one -1 in the input.")
+    determined = sum(s for s in sizes if s != -1)
+    n = x.shape[a]
+    if determined > n or (-1 not in sizes and determined != n):
+        raise _invalid("Determined shape must either match input shape along split_dim exactly if fully specified, "
+                       "or be less than the size of the input along split_dim if not fully specified.  Got: "
+                       f"{determined}")
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = n - determined
+    for i, s in enumerate(sizes):
+        if s < 0:
+            raise _invalid(f"Split size at index {i} must be >= 0. Got: {s}")
+    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=a))
+
+
 # The nn ops' kernels (softmax, losses, conv2d) live beside this module.
 from numflow_kernels import reference_nn  # noqa: E402, F401  (registration by import)

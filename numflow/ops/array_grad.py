@@ -1,12 +1,13 @@
-"""Gradients of the array ops (reshape, transpose, concat, stack, slices, casts...) and the
-broadcasting helpers every gradient uses.
+"""Gradients of the array ops (reshape, transpose, concat, split, stack, slices, pads,
+casts...) and the broadcasting helpers every gradient uses.
 
 Also declares the ops that only gradients build, with TensorFlow's names and inputs where
-TensorFlow has one: ``BroadcastTo(input, shape)`` and ``StridedSliceGrad(shape, begin, end, strides,
-dy)``, and ``NfSumToShape(grad, shape)``: ``grad`` summed down to ``shape`` (what TensorFlow builds
-from ``BroadcastGradientArgs``, ``Sum`` and ``Reshape`` when the shapes are only known at run time;
-numflow's ``Sum`` takes its axes as an attribute). They are declared here only when the array ops do
-not declare them already. Kernels: ``numflow_kernels/grad.py``.
+TensorFlow has one: ``BroadcastTo(input, shape)``, ``StridedSliceGrad(shape, begin, end, strides,
+dy)`` and ``MirrorPadGrad(input, paddings)``, and ``NfSumToShape(grad, shape)``: ``grad`` summed down
+to ``shape`` (what TensorFlow builds from ``BroadcastGradientArgs``, ``Sum`` and ``Reshape`` when the
+shapes are only known at run time; numflow's ``Sum`` takes its axes as an attribute). They are
+declared here only when the array ops do not declare them already. Kernels:
+``numflow_kernels/grad.py``, and ``reference.py`` for ``MirrorPadGrad``.
 """
 
 import numpy as np
@@ -80,6 +81,18 @@ def _sum_to_shape_infer(op):
 def _strided_slice_grad_infer(op):
     shape, _, _, _, dy = op.inputs
     return [(dy.dtype, shape_from_tensor(shape))]
+
+
+@declare_once("MirrorPadGrad")
+def _mirror_pad_grad_infer(op):
+    grad, paddings = op.inputs
+    if grad.shape.ndims is None:
+        return [(grad.dtype, grad.shape)]
+    amounts = static_value(paddings)
+    if amounts is None:
+        return [(grad.dtype, [None] * grad.shape.ndims)]
+    return [(grad.dtype, [None if d is None else d - int(before) - int(after)
+                          for d, (before, after) in zip(grad.shape.dims, amounts)])]
 
 
 def _graph():
@@ -272,3 +285,76 @@ def zeros_like_output(t):
     """Zeros shaped as ``t`` (the gradient of an output nothing depends on)."""
     return array_ops.zeros_like(t)
 
+
+
+def _static_rank(op, x):
+    if x.shape.ndims is None:
+        raise ValueError(f"The gradient of {op.name} ({op.type}) needs its input's rank; it is unknown.")
+    return x.shape.ndims
+
+
+@gradient("Tile")
+def _tile_grad(op, grad):
+    """The sum over the tiles: ``grad`` reshaped to ``[m0, d0, m1, d1, ...]`` and summed over the ``m`` axes."""
+    x, multiples = op.inputs
+    rank = _static_rank(op, x)
+    times = static_value(multiples)
+    if times is not None and x.shape.is_fully_defined():
+        split_shape = [d for pair in zip(times.tolist(), x.shape.as_list()) for d in pair]
+    else:
+        pairs = array_ops.stack([multiples, array_ops.shape(x, out_type=multiples.dtype)])
+        split_shape = array_ops.reshape(array_ops.transpose(pairs), [-1])
+    summed = math_ops.reduce_sum(array_ops.reshape(grad, split_shape), list(range(0, 2 * rank, 2)))
+    return [summed, None]
+
+
+@gradient("Slice")
+def _slice_grad(op, grad):
+    """``grad`` padded back to the input's shape with zeros (op ``Pad``)."""
+    x, begin, _ = op.inputs
+    out = op.outputs[0]
+    starts = static_value(begin)
+    if starts is not None and x.shape.is_fully_defined() and out.shape.is_fully_defined():
+        ends = np.array(x.shape.as_list()) - starts - np.array(out.shape.as_list())
+        paddings = np.stack([starts, ends], axis=1).astype(begin.dtype.as_numpy_dtype)
+    else:
+        index_type = begin.dtype.base_dtype
+        ends = math_ops.subtract(math_ops.subtract(array_ops.shape(x, out_type=index_type), begin),
+                                 array_ops.shape(out, out_type=index_type))
+        paddings = array_ops.stack([begin, ends], axis=1)
+    return [array_ops.pad(grad, paddings), None, None]
+
+
+@gradient("Pad", "PadV2")
+def _pad_grad(op, grad):
+    """The slice of ``grad`` the input was padded into; the constant value gets no gradient, as in TensorFlow."""
+    x, paddings = op.inputs[:2]
+    amounts = static_value(paddings)
+    if amounts is not None and x.shape.is_fully_defined():
+        begin, size = amounts[:, 0], x.shape.as_list()
+    else:
+        begin, size = paddings[:, 0], array_ops.shape(x, out_type=paddings.dtype.base_dtype)
+    return [array_ops.slice(grad, begin, size), None] + [None] * (len(op.inputs) - 2)
+
+
+@gradient("MirrorPad")
+def _mirror_pad_grad(op, grad):
+    paddings = op.inputs[1]
+    dx = _graph().create_op("MirrorPadGrad", [grad, paddings], {"mode": op._attrs["mode"]},
+                            name="MirrorPadGrad").outputs[0]
+    return [dx, None]
+
+
+@gradient("MirrorPadGrad")
+def _mirror_pad_grad_grad(op, grad):
+    return [array_ops.pad(grad, op.inputs[1], mode=op._attrs["mode"]), None]
+
+
+@gradient("Split")
+def _split_grad(op, *grads):
+    return [None, array_ops.concat(list(grads), op.inputs[0])]
+
+
+@gradient("SplitV")
+def _split_v_grad(op, *grads):
+    return [array_ops.concat(list(grads), op.inputs[2]), None, None]
