@@ -50,6 +50,7 @@ from numflow.ops.math_ops import (
     subtract,
     tanh,
     truediv,
+    unsorted_segment_sum,
 )
 from numflow.ops.nn_impl import l2_normalize
 from numflow.ops.nn_ops import log_softmax, softmax
@@ -60,5 +61,5 @@ __all__ = [
     "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
     "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
     "reduce_prod", "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "sin", "softmax", "sqrt", "square",
-    "squared_difference", "subtract", "tanh", "truediv",
+    "squared_difference", "subtract", "tanh", "truediv", "unsorted_segment_sum",
 ]

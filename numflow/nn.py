@@ -5,6 +5,7 @@ from numflow.ops.nn_impl import l2_normalize, sigmoid_cross_entropy_with_logits
 from numflow.ops.nn_ops import (
     bias_add,
     conv2d,
+    embedding_lookup,
     l2_loss,
     log_softmax,
     relu,
@@ -16,7 +17,7 @@ from numflow.ops.nn_ops import (
 )
 
 __all__ = [
-    "bias_add", "conv2d", "l2_loss", "l2_normalize", "log_softmax", "relu", "relu6", "sigmoid",
+    "bias_add", "conv2d", "embedding_lookup", "l2_loss", "l2_normalize", "log_softmax", "relu", "relu6", "sigmoid",
     "sigmoid_cross_entropy_with_logits", "softmax",
     "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
     "sparse_softmax_cross_entropy_with_logits", "tanh",

@@ -431,6 +431,12 @@ def strided_slice(ctx, x, begin, end, strides):
 
 
 
+def _first_bad(bad, values):
+    """``"[i,j] = v"`` for the first element of ``values`` that ``bad`` marks (``" = v"`` for a scalar)."""
+    where = tuple(int(i) for i in np.argwhere(bad)[0])
+    return f"{dims_text(where) if where else ''} = {values[where]}"
+
+
 @kernel("Tile")
 def tile(ctx, x, multiples):
     times = multiples.tolist()
@@ -524,6 +530,80 @@ def mirror_pad_grad(ctx, grad, paddings):
         core[n - edge - after:n - edge] += moved[before + n:][::-1]
         out = np.moveaxis(core, 0, axis)
     return np.ascontiguousarray(out)
+
+
+@kernel("GatherV2")
+def gather(ctx, params, indices, axis):
+    if params.ndim == 0:
+        raise _invalid("params must be at least 1 dimensional")
+    a = int(axis)
+    if not -params.ndim <= a < params.ndim:
+        raise _invalid(f"Shape must be at least rank {a + 1 if a >= 0 else -a} but is rank {params.ndim}")
+    size = params.shape[a]
+    bad = (indices < 0) | (indices >= size)
+    if bad.any():
+        raise _invalid(f"indices{_first_bad(bad, indices)} is not in [0, {size})")
+    return np.take(params, indices, axis=a)
+
+
+@kernel("UnsortedSegmentSum")
+def unsorted_segment_sum(ctx, data, segment_ids, num_segments):
+    n = int(num_segments)
+    if n < 0:
+        raise _invalid(f"Input num_segments == {n} must not be negative.")
+    if data.shape[:segment_ids.ndim] != segment_ids.shape:
+        raise _invalid(f"data.shape = {dims_text(data.shape)} does not start with segment_ids.shape = "
+                       f"{dims_text(segment_ids.shape)}")
+    bad = segment_ids >= n
+    if bad.any():
+        raise _invalid(f"segment_ids{_first_bad(bad, segment_ids)} is out of range [0, {n})")
+    out = np.zeros((n,) + data.shape[segment_ids.ndim:], dtype=data.dtype)
+    kept = segment_ids >= 0  # negative ids are dropped, as TensorFlow drops them
+    np.add.at(out, segment_ids[kept], data[kept])
+    return out
+
+
+@kernel("Where")
+def where(ctx, x):
+    if x.ndim == 0:
+        raise _invalid("WhereOp : Unhandled input dimensions: 0")
+    return np.argwhere(x).astype(np.int64)
+
+
+def _same_size(then, else_):
+    if then.shape != else_.shape:
+        raise _invalid(f"'then' and 'else' must have the same size.  but received: {dims_text(then.shape)} vs. "
+                       f"{dims_text(else_.shape)}")
+
+
+@kernel("Select")
+def select(ctx, condition, then, else_):
+    if condition.ndim == 0:
+        _same_size(then, else_)
+        return then if condition else else_
+    if condition.ndim == 1 and then.ndim != 1:
+        if then.ndim == 0:
+            raise _invalid("'then' must be at least a vector, but saw shape: []")
+        if then.shape[0] != condition.size:
+            raise _invalid(f"Number of batches of 'then' must match size of 'cond', but saw: {then.shape[0]} vs. "
+                           f"{condition.size}")
+        _same_size(then, else_)
+        return np.where(condition.reshape((-1,) + (1,) * (then.ndim - 1)), then, else_)
+    for i, value in ((1, then), (2, else_)):
+        if value.shape != condition.shape:
+            raise _invalid(f"Inputs to operation {ctx.op_name} of type Select must have the same size and shape.  "
+                           f"Input 0: {dims_text(condition.shape)} != input {i}: {dims_text(value.shape)}")
+    return np.where(condition, then, else_)
+
+
+@kernel("SelectV2")
+def select_v2(ctx, condition, then, else_):
+    try:
+        np.broadcast_shapes(condition.shape, then.shape, else_.shape)
+    except ValueError:
+        raise _invalid(f"condition {dims_text(condition.shape)}, then {dims_text(then.shape)}, and else "
+                       f"{dims_text(else_.shape)} must be broadcastable") from None
+    return np.where(condition, then, else_)
 
 
 def _split_axis(x, axis):

@@ -1,4 +1,4 @@
-"""Gradients of the array ops (reshape, transpose, concat, split, stack, slices, pads,
+"""Gradients of the array ops (reshape, transpose, concat, split, stack, slices, pads, gathers, selects,
 casts...) and the broadcasting helpers every gradient uses.
 
 Also declares the ops that only gradients build, with TensorFlow's names and inputs where
@@ -187,7 +187,7 @@ def reduced_grad(grad, op):
 # -- gradients -------------------------------------------------------------------------------------
 not_differentiable("Const", "Shape", "Rank", "ZerosLike", "OnesLike", "StopGradient", "Placeholder",
                    "Assign", "AssignAdd", "AssignSub", "ScatterUpdate", "ScatterAdd", "ScatterSub",
-                   "IsVariableInitialized", "NfSumToShape", "StridedSliceGrad")
+                   "IsVariableInitialized", "NfSumToShape", "StridedSliceGrad", "Where")
 
 
 @gradient("Identity", "PlaceholderWithDefault")
@@ -358,3 +358,55 @@ def _split_grad(op, *grads):
 @gradient("SplitV")
 def _split_v_grad(op, *grads):
     return [array_ops.concat(list(grads), op.inputs[2]), None, None]
+
+
+@gradient("Select")
+def _select_grad(op, grad):
+    condition, x = op.inputs[:2]
+    zeros = array_ops.zeros_like(x)
+    return [None, array_ops.where(condition, grad, zeros), array_ops.where(condition, zeros, grad)]
+
+
+@gradient("SelectV2")
+def _select_v2_grad(op, grad):
+    condition, x, y = op.inputs
+    zero = array_ops.zeros([], dtype=grad.dtype.base_dtype)
+    gx = array_ops.where_v2(condition, grad, zero)
+    gy = array_ops.where_v2(condition, zero, grad)
+    return [None, sum_to(gx, x), sum_to(gy, y)]
+
+
+@gradient("GatherV2")
+def _gather_grad(op, grad):
+    """A dense gradient: the rows of ``grad`` summed into the rows of ``params`` they were gathered from
+    (``UnsortedSegmentSum``), where TensorFlow returns the rows as an ``IndexedSlices``; see ``tf.gather``."""
+    params, indices, axis_t = op.inputs
+    rank = _static_rank(op, params)
+    axis = static_value(axis_t)
+    if axis is None:
+        raise ValueError(f"The gradient of {op.name} (GatherV2) needs its axis known when the graph is built.")
+    axis = int(axis) % rank
+    size = params.shape[axis] if params.shape[axis] is not None else array_ops.shape(params)[axis]
+    if axis == 0:
+        return [math_ops.unsorted_segment_sum(grad, indices, size), None, None]
+    if indices.shape.ndims is None:
+        raise ValueError(f"The gradient of {op.name} (GatherV2) along axis {axis} needs the rank of its indices.")
+    # Move the indices' dimensions to the front, sum into params' rows there, and move that axis back.
+    k = indices.shape.ndims
+    front = list(range(axis, axis + k)) + list(range(axis)) + list(range(axis + k, rank - 1 + k))
+    summed = math_ops.unsorted_segment_sum(array_ops.transpose(grad, front), indices, size)
+    back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
+    return [array_ops.transpose(summed, back), None, None]
+
+
+@gradient("UnsortedSegmentSum")
+def _unsorted_segment_sum_grad(op, grad):
+    """Each data row gets its segment's gradient; rows of negative (dropped) ids get zeros."""
+    data, segment_ids, _ = op.inputs
+    extra = _static_rank(op, data) - _static_rank(op, segment_ids)
+    gathered = array_ops.gather(grad, math_ops.maximum(segment_ids, 0))
+    kept = math_ops.greater_equal(segment_ids, 0)
+    for _ in range(extra):
+        kept = array_ops.expand_dims(kept, -1)
+    zero = array_ops.zeros([], dtype=grad.dtype.base_dtype)
+    return [array_ops.where_v2(kept, gathered, zero), None, None]

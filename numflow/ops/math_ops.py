@@ -544,3 +544,43 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
             dtype = builtins.max((t.dtype.base_dtype for t in args), key=_RANGE_TYPES.index)
         args = [cast(t, dtype) for t in args]
         return _out("Range", args, {"Tidx": dtypes.as_dtype(dtype)}, name=scope)[0]
+
+
+# -- segment sums -------------------------------------------------------------------------------
+@declare("UnsortedSegmentSum")
+def _unsorted_segment_sum_infer(op):
+    data, segment_ids, num_segments = op.inputs
+    check_dtype(data, REAL, "data")
+    check_dtype(segment_ids, (dtypes.int16, dtypes.int32, dtypes.int64), "segment_ids")
+    check_dtype(num_segments, INDEX_TYPES, "num_segments")
+    check_rank(num_segments.shape, 0)
+    n = static_value(num_segments)
+    if n is not None and n < 0:
+        raise ValueError(f"Dimension size, given by scalar input 2, must be non-negative but is {int(n)}")
+    n = None if n is None else int(n)
+    if data.shape.ndims is None or segment_ids.shape.ndims is None:
+        return [(data.dtype, TensorShape(None))]
+    k = segment_ids.shape.ndims
+    check_rank(data.shape, k, at_least=True)
+    for d, s in zip(data.shape.dims, segment_ids.shape.dims):
+        if d is not None and s is not None and d != s:
+            raise ValueError(f"Dimensions must be equal, but are {d} and {s}")
+    return [(data.dtype, TensorShape([n] + data.shape.dims[k:]))]
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """``output[i] = sum(data[j...] for j where segment_ids[j...] == i)`` for ``i`` in ``[0, num_segments)``.
+
+    ``segment_ids`` has the shape of a prefix of ``data``'s dimensions; negative ids are dropped, ids
+    from ``num_segments`` up fail at run time (op ``UnsortedSegmentSum``).
+
+    >>> import numflow as tf
+    >>> with tf.Session() as sess:
+    ...     sess.run(tf.unsorted_segment_sum([1, 2, 3, 4], [0, 2, 0, -1], 3)).tolist()
+    [4, 0, 2]
+    """
+    with get_default_graph().name_scope(name or "UnsortedSegmentSum") as scope:
+        data = convert_to_tensor(data, name="data")
+        segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
+        num_segments = convert_to_tensor(num_segments, name="num_segments", preferred_dtype=dtypes.int32)
+        return _out("UnsortedSegmentSum", [data, segment_ids, num_segments], name=scope)[0]

@@ -1,4 +1,4 @@
-"""Gradients of tile, slice, pad and split:
+"""Gradients of tile, slice, gather, unsorted_segment_sum, where/select, pad and split:
 central finite differences, and TensorFlow's values (``data/tf_array_golden.npz``, made by
 ``data/make_tf_array_golden.py``) for the gradients that sum several output elements into one."""
 
@@ -23,6 +23,15 @@ CASES = {
     "tile_scalar": (lambda x: tf.tile(x, tf.constant([], tf.int32)), [()]),
     "slice": (lambda x: tf.slice(x, [1, 0], [1, -1]), [(3, 4)]),
     "slice_unknown_dims": (lambda x: tf.slice(_unknown_dims(x), [1, 1], [-1, 2]), [(3, 4)]),
+    "gather": (lambda x: tf.gather(x, [[2, 0], [2, 2]]), [(4, 3)]),
+    "gather_axis1": (lambda x: tf.gather(x, [[2, 0], [1, 2]], axis=1), [(2, 4, 3)]),
+    "gather_last_axis": (lambda x: tf.gather(x, [3, 0, 3], axis=-1), [(2, 3, 4)]),
+    "gather_unknown_dims": (lambda x: tf.gather(_unknown_dims(x), [2, 0, 2]), [(4, 3)]),
+    "embedding_lookup": (lambda x: tf.nn.embedding_lookup(x, [[1, 1], [0, 3]]), [(4, 2)]),
+    "unsorted_segment_sum": (lambda x: tf.unsorted_segment_sum(x, [[0, -1], [2, 0]], 3), [(2, 2, 3)]),
+    "select": (lambda x, y: tf.where([[True, False, True], [False, False, True]], x, y), [(2, 3), (2, 3)]),
+    "select_rows": (lambda x, y: tf.where([True, False], x, y), [(2, 3), (2, 3)]),
+    "select_v2_broadcast": (lambda x, y: tf.where_v2([[True], [False]], x, y), [(2, 3), (3,)]),
     "pad": (lambda x: tf.pad(x, [[1, 2], [0, 1]]), [(2, 3)]),
     "pad_v2": (lambda x: tf.pad(x, [[1, 2], [0, 1]], constant_values=3.0), [(2, 3)]),
     "pad_unknown_dims": (lambda x: tf.pad(_unknown_dims(x), [[1, 2], [0, 1]]), [(2, 3)]),
@@ -64,10 +73,29 @@ def _weighted_grad(build, x):
     ("grad_reflect", lambda t: tf.pad(t, [[2, 1], [3, 2]], mode="REFLECT")),
     ("grad_symmetric", lambda t: tf.pad(t, [[3, 0], [1, 4]], mode="SYMMETRIC")),
     ("grad_tile", lambda t: tf.tile(t, [2, 3])),
+    ("grad_gather_axis1", lambda t: tf.gather(t, [[3, 0], [3, 3]], axis=1)),
 ])
 def test_gradients_match_tensorflow(key, build):
     got = _weighted_grad(build, np.arange(12, dtype=np.float64).reshape(3, 4))
     np.testing.assert_array_equal(got, GOLDEN[key])
+
+
+def test_gather_gradient_is_a_dense_segment_sum_shaped_as_params():
+    params = tf.placeholder(tf.float32, [5, 2])
+    (grad,) = tf.gradients(tf.reduce_sum(tf.gather(params, [3, 1, 3])), [params])
+    assert grad.op.type == "UnsortedSegmentSum" and grad.shape.as_list() == [5, 2]
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(grad, {params: np.zeros((5, 2))}),
+                                      [[0, 0], [1, 1], [0, 0], [2, 2], [0, 0]])
+
+
+def test_select_routes_the_gradient_by_the_condition():
+    x, y = tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0, 5.0, 6.0])
+    out = tf.where([True, False, True], x, y)
+    dx, dy = tf.gradients(out * [10.0, 20.0, 30.0], [x, y])
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(dx), [10, 0, 30])
+        np.testing.assert_array_equal(sess.run(dy), [0, 20, 0])
 
 
 def test_split_gives_zeros_for_parts_without_a_gradient():
