@@ -103,6 +103,12 @@ def _is_cheap(op):
 
 _PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
 
+# Ops whose TensorFlow kernels forward a variable's buffer (a variable's read, ``tf.identity`` of one):
+# there, a consumer that runs after an update in the same run sees the updated value, and a fetch
+# sees the value at the end of the run. Here their output is the variable's state itself, and each
+# consumer (and the fetch) takes its snapshot when it runs.
+_ALIASING = frozenset({"Identity", "StopGradient"})
+
 # Ops whose output is the same object in every run of one session (a Const's value, a variable's
 # state: a session's containers never drop a state once made).
 _SESSION_CONSTANT = frozenset({"Const", "VariableV2"})
@@ -156,6 +162,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
         for t in op._inputs:
             readers[t] = readers.get(t, 0) + 1
     fetched = set(fetch_tensors)
+    aliases = set()  # tensors that stand for a variable at run time (see _ALIASING)
     for op in order:
         device = devices[op]
         kernel = device.kernel(op.type)
@@ -170,8 +177,13 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
         if crossing:
             kernel = _copying_in(kernel, crossing, device)
         value_inputs = _value_inputs_from_refs(op)
-        if value_inputs:
-            kernel = _dereferencing(kernel, value_inputs)
+        if op.type in _ALIASING and (value_inputs or op._inputs[0] in aliases):
+            kernel = _alias
+            aliases.update(t for t in op._outputs if t not in feeds)
+        else:
+            value_inputs += tuple(i for i, t in enumerate(op._inputs) if t in aliases and i not in value_inputs)
+            if value_inputs:
+                kernel = _dereferencing(kernel, value_inputs)
         in_slots = [slot_of[t] for t in op._inputs]
         out_slots = [slot_of[t] if t not in feeds else discard for t in op._outputs]
         steps.append(Step(op, kernel, ctx, in_slots, out_slots))
@@ -255,6 +267,14 @@ def _copying_in(kernel, positions, device):
         return kernel(ctx, *inputs)
 
     return run
+
+
+def _alias(ctx, ref):
+    """An aliasing op's kernel: the variable's state passed on, after TensorFlow's check that the
+    variable is initialized (the error names this op, as TF's names the read)."""
+    if type(ref) is VariableState and ref.value is None:
+        raise ref.uninitialized_error()
+    return ref
 
 
 def _dereferencing(kernel, positions):

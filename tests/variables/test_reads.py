@@ -1,9 +1,12 @@
-"""Reads are snapshots that copy nothing: an update copies only while a snapshot of the buffer is alive.
+"""Reads of variables: TensorFlow's aliasing, seen through snapshots that copy nothing.
 
-A read of a host variable is a read-only view of its buffer. An update that finds one alive (held
-by a later op of the run, by a fetched result, or by a view of either) writes into a copy that
-becomes the variable's value, so every read keeps the value it saw; with none alive, the update
-writes in place.
+TensorFlow's read of a variable (``v/read``, ``tf.identity(v)``) forwards the variable's buffer: an
+op that runs after an update in the same run sees the updated value, and a fetch sees the value at
+the end of the run. Here such a read passes the variable itself on, and each consumer takes a
+snapshot when it runs: a read-only view of the buffer. An update that finds a snapshot alive (held
+by a value computed from it, a fetched result, or a view of either) writes into a copy that becomes
+the variable's value, so every snapshot keeps the value it saw; with none alive, the update writes
+in place.
 """
 
 import numpy as np
@@ -27,20 +30,33 @@ def test_a_fetched_value_is_the_callers_own():
             np.testing.assert_array_equal(sess.run(v), [1.0, 2.0, 3.0])
 
 
-def test_a_read_keeps_its_value_when_its_run_then_updates_the_variable():
+def test_reads_alias_the_variable_as_tensorflows_do():
+    # Checked against TF 2.21: [11, 12, 13] for the read, the product taken after the update and the
+    # update; [1, 2, 3] for the product taken before it and what was computed from that.
     v = tf.Variable([1.0, 2.0, 3.0], name="v")
     read = tf.identity(v.value(), name="read")
-    with tf.control_dependencies([read]):
+    copied = v.value() * 1.0
+    with tf.control_dependencies([read, copied]):
         update = v.assign_add([10.0, 10.0, 10.0])
     with tf.control_dependencies([update]):
-        after = read * 1.0  # runs after the update, from the snapshot taken before it
+        after = read * 1.0
+        after_copy = copied * 1.0
     with tf.Session() as sess:
         sess.run(v.initializer)
-        got_read, got_after, got_update = sess.run([read, after, update])
-        np.testing.assert_array_equal(got_read, [1.0, 2.0, 3.0])
-        np.testing.assert_array_equal(got_after, [1.0, 2.0, 3.0])
-        np.testing.assert_array_equal(got_update, [11.0, 12.0, 13.0])
-        np.testing.assert_array_equal(sess.run(v), [11.0, 12.0, 13.0])
+        got = sess.run([read, after, copied, after_copy, update])
+    for value, want in zip(got, [[11.0, 12.0, 13.0]] * 2 + [[1.0, 2.0, 3.0]] * 2 + [[11.0, 12.0, 13.0]]):
+        np.testing.assert_array_equal(value, want)
+
+
+def test_a_fetched_variable_is_its_value_at_the_end_of_the_run():
+    # Checked against TF 2.21: the training step's result, whichever order the fetches are in.
+    w = tf.Variable([1.0, 2.0], name="w")
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(w * w))
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        np.testing.assert_allclose(sess.run([train, w])[1], [0.8, 1.6], rtol=1e-6)
+        np.testing.assert_allclose(sess.run([w, train])[0], [0.64, 1.28], rtol=1e-6)
+        np.testing.assert_allclose(sess.run([w.assign_add([1.0, 1.0]), w])[1], [1.64, 2.28], rtol=1e-6)
 
 
 def test_a_fetched_snapshot_keeps_its_value_across_later_updates():
