@@ -60,6 +60,19 @@ def _select(pred, if_true, if_false, name):
         return array_ops.stack([if_false, if_true])[math_ops.cast(pred, dtypes.int32)]
 
 
+def _decay_terms(learning_rate, global_step, decay_steps, decay_rate, staircase):
+    """``(initial rate, decay rate, global_step / decay_steps)`` in the rate's dtype, the last floored
+    with ``staircase``: the ops the exponential and inverse-time schedules share, named as in TF."""
+    initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+    dtype = initial.dtype.base_dtype
+    steps = _cast(decay_steps, dtype)
+    rate = _cast(decay_rate, dtype)
+    p = _step(global_step, dtype) / steps
+    if staircase:
+        p = math_ops.floor(p)
+    return initial, rate, p
+
+
 def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
     """``learning_rate * decay_rate ** (global_step / decay_steps)``, the exponent floored with ``staircase``.
 
@@ -82,13 +95,7 @@ def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, stair
         ``global_step`` is None.
     """
     with get_default_graph().name_scope(name or "ExponentialDecay") as scope:
-        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
-        dtype = initial.dtype.base_dtype
-        steps = _cast(decay_steps, dtype)
-        rate = _cast(decay_rate, dtype)
-        p = _step(global_step, dtype) / steps
-        if staircase:
-            p = math_ops.floor(p)
+        initial, rate, p = _decay_terms(learning_rate, global_step, decay_steps, decay_rate, staircase)
         return math_ops.multiply(initial, math_ops.pow(rate, p), name=scope)
 
 
@@ -105,14 +112,8 @@ def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, stair
 def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
     """``learning_rate / (1 + decay_rate * global_step / decay_steps)``, floored with ``staircase``."""
     with get_default_graph().name_scope(name or "InverseTimeDecay") as scope:
-        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
-        dtype = initial.dtype.base_dtype
-        steps = _cast(decay_steps, dtype)
-        rate = _cast(decay_rate, dtype)
-        p = _step(global_step, dtype) / steps
-        if staircase:
-            p = math_ops.floor(p)
-        one = _cast(constant(1), dtype)
+        initial, rate, p = _decay_terms(learning_rate, global_step, decay_steps, decay_rate, staircase)
+        one = _cast(constant(1), initial.dtype.base_dtype)
         return math_ops.truediv(initial, math_ops.add(one, math_ops.multiply(rate, p)), name=scope)
 
 
