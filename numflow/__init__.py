@@ -53,12 +53,13 @@ from numflow import train  # noqa: E402, I001
 from numflow.framework.device_spec import DeviceSpec  # noqa: E402, I001
 from numflow import test  # noqa: E402, I001
 from numflow.ops.array_ops import (  # noqa: E402, I001
-    concat, expand_dims, fill, gather, newaxis, ones, ones_like, pad, rank, reshape, slice, split, squeeze, stack,
-    stop_gradient, strided_slice, tile, transpose, unstack, where, where_v2, zeros, zeros_like,
+    concat, expand_dims, fill, gather, newaxis, one_hot, ones, ones_like, pad, rank, reshape, slice, split, squeeze,
+    stack, stop_gradient, strided_slice, tile, transpose, unstack, where, where_v2, zeros, zeros_like,
 )
 from numflow.ops.math_ops import (  # noqa: E402, I001
     add_n, argmax, argmin, div, to_double, to_int32, to_int64, unsorted_segment_sum,
 )
+from numflow.ops.clip_ops import clip_by_global_norm, clip_by_value, global_norm  # noqa: E402, I001
 from numflow import math, nn  # noqa: E402, I001
 from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001

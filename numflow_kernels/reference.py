@@ -606,6 +606,16 @@ def select_v2(ctx, condition, then, else_):
     return np.where(condition, then, else_)
 
 
+@kernel("OneHot")
+def one_hot(ctx, indices, depth, on_value, off_value):
+    d = int(depth)
+    if d < 0:
+        raise _invalid(f"depth must be non-negative, got: {d}")
+    out = np.where(indices[..., None] == np.arange(d), on_value, off_value).astype(on_value.dtype, copy=False)
+    axis = ctx.attrs["axis"]
+    return out if axis == -1 else np.ascontiguousarray(np.moveaxis(out, -1, axis))
+
+
 def _split_axis(x, axis):
     a = int(axis)
     if not -x.ndim <= a < x.ndim:

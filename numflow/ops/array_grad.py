@@ -187,7 +187,7 @@ def reduced_grad(grad, op):
 # -- gradients -------------------------------------------------------------------------------------
 not_differentiable("Const", "Shape", "Rank", "ZerosLike", "OnesLike", "StopGradient", "Placeholder",
                    "Assign", "AssignAdd", "AssignSub", "ScatterUpdate", "ScatterAdd", "ScatterSub",
-                   "IsVariableInitialized", "NfSumToShape", "StridedSliceGrad", "Where")
+                   "IsVariableInitialized", "NfSumToShape", "StridedSliceGrad", "Where", "OneHot")
 
 
 @gradient("Identity", "PlaceholderWithDefault")

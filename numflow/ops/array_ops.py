@@ -841,6 +841,62 @@ def where_v2(condition, x=None, y=None, name=None):
     return _select("SelectV2", condition, x, y, name)
 
 
+@declare("OneHot")
+def _one_hot_infer(op):
+    indices, depth, on_value, off_value = op.inputs
+    check_dtype(indices, (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64), "indices")
+    check_dtype(depth, (dtypes.int32,), "depth")
+    check_same_dtype(on_value, off_value, "OneHot", "on_value", "off_value")
+    for t in (depth, on_value, off_value):
+        check_rank(t.shape, 0)
+    axis = op._attrs["axis"]
+    if axis < -1:
+        raise ValueError("axis must be >= -1")
+    n = static_value(depth)
+    if n is not None and n < 0:
+        raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative but is {int(n)}")
+    if indices.shape.ndims is None:
+        return [(on_value.dtype, TensorShape(None))]
+    dims = indices.shape.dims
+    at = len(dims) if axis == -1 else axis
+    return [(on_value.dtype, TensorShape(dims[:at] + [None if n is None else int(n)] + dims[at:]))]
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """A tensor with ``on_value`` where the new dimension ``axis`` (default: last) equals ``indices``, and
+    ``off_value`` elsewhere; an index outside ``[0, depth)`` gives a row of ``off_value`` (op ``OneHot``).
+
+    The dtype is ``dtype``, else that of ``on_value`` or ``off_value``, else float32.
+    """
+    with get_default_graph().name_scope(name or "one_hot") as scope:
+        given = {}
+        for key, value in (("on_value", on_value), ("off_value", off_value)):
+            if value is not None:
+                given[key] = convert_to_tensor(value, preferred_dtype=dtype)
+        kinds = {key: t.dtype.base_dtype for key, t in given.items()}
+        if dtype is not None:
+            dtype = dtypes.as_dtype(dtype).base_dtype
+            for key, kind in kinds.items():
+                if kind != dtype:
+                    raise TypeError(f"dtype {_dtype_repr(kind)} of {key} does not match dtype parameter "
+                                    f"{_dtype_repr(dtype)}")
+        elif len(set(kinds.values())) > 1:
+            raise TypeError(f"dtype {_dtype_repr(kinds['on_value'])} of on_value does not match dtype "
+                            f"{_dtype_repr(kinds['off_value'])} of off_value")
+        if dtype is None:
+            dtype = next(iter(kinds.values()), dtypes.float32)
+        on = given["on_value"] if "on_value" in given else convert_to_tensor(1, dtype=dtype, name="on_value")
+        off = given["off_value"] if "off_value" in given else convert_to_tensor(0, dtype=dtype, name="off_value")
+        indices = convert_to_tensor(indices, name="indices")
+        depth = convert_to_tensor(depth, name="depth", preferred_dtype=dtypes.int32)
+        axis = -1 if axis is None else int(axis)
+        return _out("OneHot", [indices, depth, on, off], {"axis": axis, "T": dtype}, name=scope)[0]
+
+
+def _dtype_repr(dtype):
+    return f"<dtype: '{dtype.name}'>"
+
+
 # -- splitting ----------------------------------------------------------------------------------
 def _split_axis(axis, rank):
     """The static split axis in ``[0, rank)``, or None when it is known only at run time."""

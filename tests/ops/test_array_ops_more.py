@@ -1,6 +1,6 @@
-"""tile, slice, gather, embedding_lookup, unsorted_segment_sum, where, pad and split: values against
-numpy, static shapes, op names and errors. Expected names, shapes and messages are TensorFlow
-2.21's (``tf.compat.v1`` in graph mode), checked op by op."""
+"""tile, slice, gather, embedding_lookup, unsorted_segment_sum, where, pad, split, one_hot and the clip
+functions: values against numpy, static shapes, op names and errors. Expected names, shapes and
+messages are TensorFlow 2.21's (``tf.compat.v1`` in graph mode), checked op by op."""
 
 import numpy as np
 import pytest
@@ -72,6 +72,13 @@ ROWS = [
     _row("split_neg_axis", lambda x: tf.split(x, 4, axis=-1)[3], lambda x: x[..., 3:], C3, rank_free=False),
     _row("split_sizes", lambda x: tf.split(x, [1, -1, 1], axis=1)[1], lambda x: x[:, 1:3], F),
     _row("split_sizes_axis0", lambda x: tf.split(x, [2, 1])[0], lambda x: x[:2], F),
+    _row("one_hot", lambda x: tf.one_hot(x, 5), lambda x: _one_hot(x, 5), IDS),
+    _row("one_hot_axis", lambda x: tf.one_hot(x, 3, axis=0), lambda x: _one_hot(x, 3, axis=0), IDS),
+    _row("one_hot_values", lambda x: tf.one_hot(x, 4, on_value=5, off_value=-1),
+         lambda x: np.where(x[..., None] == np.arange(4), 5, -1).astype(np.int32), I),
+    _row("clip_by_value", lambda x: tf.clip_by_value(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5), F),
+    _row("clip_by_value_tensors", lambda x, lo: tf.clip_by_value(x, lo, 0.7), lambda x, lo: np.clip(x, lo, 0.7),
+         F, -np.abs(G[0])),
 ]
 
 
@@ -111,6 +118,33 @@ def test_every_row_in_one_run(pool):
         got = sess.run(fetches)
     for value, param in zip(got, ROWS):
         _check(value, np.asarray(param.values[1](*param.values[2])), param.values[3])
+
+
+def test_one_hot_out_of_range_indices_give_off_values():
+    with tf.Session() as sess:
+        got = sess.run(tf.one_hot([[1, -1], [5, 0]], 3, axis=0))
+    np.testing.assert_array_equal(got, [[[0, 0], [0, 1]], [[1, 0], [0, 0]], [[0, 0], [0, 0]]])
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in subtract")  # inf - inf, on purpose
+def test_clip_by_global_norm_scales_every_tensor_by_one_factor():
+    a, b = np.array([3.0, 0.0], np.float32), np.array([[0.0, 4.0]], np.float32)  # global norm 5
+    clipped, norm = tf.clip_by_global_norm([a, None, b], 2.0)
+    assert clipped[1] is None
+    with tf.Session() as sess:
+        got_a, got_b, got_norm = sess.run([clipped[0], clipped[2], norm])
+        unclipped = sess.run(tf.clip_by_global_norm([a, b], 10.0)[0])
+        nan = sess.run(tf.clip_by_global_norm([a], 1.0, use_norm=tf.constant(np.inf))[0][0])
+    assert got_norm == pytest.approx(5.0)
+    np.testing.assert_allclose(got_a, [1.2, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(got_b, [[0.0, 1.6]], rtol=1e-6)
+    np.testing.assert_allclose(unclipped[0], a, rtol=1e-6)
+    assert np.isnan(nan).all()
+
+
+def test_global_norm_skips_none():
+    with tf.Session() as sess:
+        assert sess.run(tf.global_norm([[1.0, 2.0], None, [[2.0]]])) == pytest.approx(3.0)
 
 
 # -- static shapes ----------------------------------------------------------------------------------
@@ -161,6 +195,9 @@ def _ph(shape, dtype=tf.float32):
     (lambda: tf.split(_ph([None, 3]), tf.constant([1, 2]), axis=1)[0], [None, 1]),
     (lambda: tf.split(_ph([2, 4]), 2, axis=_ph([], tf.int32))[0], [None, None]),
     (lambda: tf.split(_ph(None), 2, axis=0)[0], None),
+    (lambda: tf.one_hot(_ph([None, 3], tf.int32), 5, axis=1), [None, 5, 3]),
+    (lambda: tf.one_hot(_ph([None, 3], tf.int32), _ph([], tf.int32)), [None, 3, None]),
+    (lambda: tf.clip_by_value(_ph([None, 3]), 0.0, 1.0), [None, 3]),
 ])
 def test_static_shapes(build, want):
     out = build()
@@ -234,6 +271,22 @@ def test_split_names():
     assert [p.name for p in sized] == ["split_1:0", "split_1:1"] and sized[0].op.type == "SplitV"
     assert _input_names(sized[0]) == ["Placeholder:0", "Const:0", "split_1/split_dim:0"]
     assert [p.name for p in tf.split(x, [1, 2], 1, name="foo")] == ["foo:0", "foo:1"]
+
+
+def test_one_hot_and_clip_names():
+    hot = tf.one_hot([1, 2], 4)
+    assert hot.name == "one_hot:0" and hot.dtype == tf.float32
+    assert _input_names(hot) == ["one_hot/indices:0", "one_hot/depth:0", "one_hot/on_value:0", "one_hot/off_value:0"]
+    assert tf.one_hot([1], 3, on_value=5).dtype == tf.int32
+    assert tf.one_hot([1], 3, dtype=tf.int64).dtype == tf.int64
+    clipped = tf.clip_by_value(_ph([None, 3]), 0.0, 1.0)
+    assert clipped.name == "clip_by_value:0" and clipped.op.type == "Maximum"
+    assert _input_names(clipped) == ["clip_by_value/Minimum:0", "clip_by_value/y:0"]
+    assert tf.global_norm([_ph([2])]).name == "global_norm/global_norm:0"
+    out, norm = tf.clip_by_global_norm([_ph([2]), _ph([3])], 1.0)
+    assert [t.name for t in out] == ["clip_by_global_norm/clip_by_global_norm/_0:0",
+                                     "clip_by_global_norm/clip_by_global_norm/_1:0"]
+    assert norm.name == "global_norm_1/global_norm:0"
 
 
 # -- errors ------------------------------------------------------------------------------------------
@@ -333,6 +386,20 @@ BUILD = [
      "Cannot infer argument `num` from shape"),
     ("split_float", lambda: tf.split(_f(2, 3), 1.5, axis=1), ValueError,
      "Rank-0 tensors are not supported as the num_or_size_splits argument to split. Argument provided: 1.5"),
+    ("one_hot_float", lambda: tf.one_hot([1.0], 3), TypeError,
+     "Value passed to parameter 'indices' has DataType float32 not in list of allowed values: uint8, int8, int32, "
+     "int64"),
+    ("one_hot_depth", lambda: tf.one_hot([1], -1), ValueError,
+     "Dimension size, given by scalar input 1, must be non-negative but is -1"),
+    ("one_hot_axis", lambda: tf.one_hot([1], 3, axis=-2), ValueError, "axis must be >= -1"),
+    ("one_hot_on_off", lambda: tf.one_hot([1], 3, on_value=1, off_value=0.0), TypeError,
+     "dtype <dtype: 'int32'> of on_value does not match dtype <dtype: 'float32'> of off_value"),
+    ("one_hot_dtype", lambda: tf.one_hot([1], 3, on_value=1.0, dtype=tf.int32), TypeError,
+     "dtype <dtype: 'float32'> of on_value does not match dtype parameter <dtype: 'int32'>"),
+    ("clip_broadcast", lambda: tf.clip_by_value(_f(2, 3), _f(4), 1.0), ValueError,
+     "Dimensions must be equal, but are 3 and 4"),
+    ("clip_grows", lambda: tf.clip_by_value(_f(3), _f(2, 3), 1.0), ValueError, "are incompatible"),
+    ("global_norm_not_list", lambda: tf.global_norm(_f(3)), TypeError, "`t_list` should be a sequence of tensors"),
 ]
 
 
@@ -418,6 +485,7 @@ RUN = [
      "There can only be one -1 in the input."),
     ("split_count", lambda: tf.split(_late(np.ones((2, 4))), _late([1, 1, 2]), num=2, axis=1),
      "size of the split_tensor must be 1-D and have the same elements as outputs got 1 -D and 3 elements"),
+    ("one_hot_depth", lambda: tf.one_hot([1], _late(-1)), "depth must be non-negative, got: -1"),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Gradients of tile, slice, gather, unsorted_segment_sum, where/select, pad and split:
+"""Gradients of tile, slice, gather, unsorted_segment_sum, where/select, pad, split and clip_by_value:
 central finite differences, and TensorFlow's values (``data/tf_array_golden.npz``, made by
 ``data/make_tf_array_golden.py``) for the gradients that sum several output elements into one."""
 
@@ -40,6 +40,8 @@ CASES = {
     "split": (lambda x: tf.split(x, 3, axis=1), [(2, 6)]),
     "split_one_part_used": (lambda x: tf.split(x, 3, axis=1)[1], [(2, 6)]),
     "split_sizes": (lambda x: tf.split(x, [1, -1, 2], axis=0)[::2], [(5, 2)]),
+    "clip_by_value": (lambda x: tf.clip_by_value(x, -1.0, 1.0), [(3, 4)]),
+    "clip_by_global_norm": (lambda x, y: tf.clip_by_global_norm([x, y], 1.0)[0], [(3,), (2, 2)]),
 }
 
 
@@ -104,3 +106,8 @@ def test_split_gives_zeros_for_parts_without_a_gradient():
     (dx,) = tf.gradients(first * 2.0 + last, [x])
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(dx), [[2, 0, 1], [2, 0, 1]])
+
+
+def test_one_hot_has_no_gradient():
+    x = tf.constant([1.0, -2.0, 3.0])
+    assert tf.gradients(tf.one_hot([1, 2], 3, on_value=x[0]), [x]) == [None]
