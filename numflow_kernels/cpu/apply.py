@@ -22,14 +22,14 @@ The op kernels hold the locks of the variable and of every slot while they updat
 op's ``use_locking`` says (numflow's rule: every update holds its variable's lock).
 """
 
-import types
-
 import numpy as np
 
 from numflow_kernels.buffer_ops import update_buffers
+from numflow_kernels.cpu import twins
+from numflow_kernels.cpu.twins import LazyTwin
 from numflow_kernels.registry import register
 
-# Numba is imported when a kernel first runs (``_Twin``), not when the kernels are registered: a
+# Numba is imported when a kernel first runs (``LazyTwin``), not when the kernels are registered: a
 # program that never trains never loads it. Until then the loops below see Python's range.
 prange = range
 
@@ -122,64 +122,28 @@ def _centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum, epsi
         var[i] -= mo
 
 
-def twin(fn):
-    """``(serial, parallel)`` dispatchers of ``fn``, as ``parallel.twin`` builds them, with numpy's
-    error model: a division by zero gives inf or nan as in TensorFlow, not ZeroDivisionError, and
-    leaves the loops free to vectorize."""
-    import numba
-
-    globals()["prange"] = numba.prange  # read by the loops when Numba compiles them
-    options = dict(nogil=True, cache=True, error_model="numpy")
-    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-    copy.__qualname__ = fn.__qualname__ + "_parallel"
-    copy.__module__ = fn.__module__
-    return numba.njit(**options)(fn), numba.njit(parallel=True, **options)(copy)
-
-
-class _Twin:
-    """``twin(fn)``, built when first unpacked as ``serial, parallel = kernels`` (by ``launch``)."""
-
-    def __init__(self, fn):
-        self._fn = fn
-        self._pair = None
-
-    def __iter__(self):
-        if self._pair is None:
-            self._pair = twin(self._fn)
-        return iter(self._pair)
-
-
-_GD = _Twin(_gradient_descent)
-_MOMENTUM = _Twin(_momentum)
-_MOMENTUM_NESTEROV = _Twin(_momentum_nesterov)
-_ADAM = _Twin(_adam)
-_ADAM_NESTEROV = _Twin(_adam_nesterov)
-_ADAGRAD = _Twin(_adagrad)
-_ADAGRAD_NO_SLOT_UPDATE = _Twin(_adagrad_no_slot_update)
-_RMS_PROP = _Twin(_rms_prop)
-_CENTERED_RMS_PROP = _Twin(_centered_rms_prop)
+_GD = LazyTwin(_gradient_descent)
+_MOMENTUM = LazyTwin(_momentum)
+_MOMENTUM_NESTEROV = LazyTwin(_momentum_nesterov)
+_ADAM = LazyTwin(_adam)
+_ADAM_NESTEROV = LazyTwin(_adam_nesterov)
+_ADAGRAD = LazyTwin(_adagrad)
+_ADAGRAD_NO_SLOT_UPDATE = LazyTwin(_adagrad_no_slot_update)
+_RMS_PROP = LazyTwin(_rms_prop)
+_CENTERED_RMS_PROP = LazyTwin(_centered_rms_prop)
 
 
 # -- host functions: flat arrays of one dtype, updated in place -------------------------------
-def _launch(*args):
-    """``parallel.launch``, imported (with Numba) on the first call, which then rebinds this name."""
-    global _launch
-    from numflow_kernels.parallel import launch
-
-    _launch = launch
-    return launch(*args)
-
-
 def _run(kernels, arrays, *scalars):
     """Launch ``kernels`` over ``arrays``; dtypes without a Numba path (float16) go through float32."""
     dtype = arrays[0].dtype
     if dtype in _NUMBA_DTYPES:
         # Scalars in the arrays' own dtype: a Python float would turn a float32 loop into float64.
         t = dtype.type
-        _launch(kernels, arrays[0].shape[0], *arrays, *[t(s) for s in scalars])
+        twins.launch(kernels, arrays[0].shape[0], *arrays, *[t(s) for s in scalars])
         return
     work = [a.astype(np.float32) for a in arrays]
-    _launch(kernels, work[0].shape[0], *work, *[np.float32(s) for s in scalars])
+    twins.launch(kernels, work[0].shape[0], *work, *[np.float32(s) for s in scalars])
     for a, w in zip(arrays[:-1], work[:-1]):  # the last array is the gradient: read only
         a[...] = w
 
