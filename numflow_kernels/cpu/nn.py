@@ -1,19 +1,23 @@
-"""Numba kernels of the softmax cross-entropy losses, one pass per row of logits.
+"""Numba kernels of the nn ops a training step runs at every layer: relu, its gradient, and the
+softmax cross-entropy losses.
 
-The numpy references (``reference_nn.py``) take one numpy call per step, and numpy's reductions
-along a short last axis cost microseconds each: at a training batch the loss took longer than the
-matrix product feeding it. These compute the same formulas as TensorFlow's kernels (logits shifted
-by their row maximum, in the logits' dtype) in one loop, for 2-D float32/float64 logits; other
-inputs (float16, broadcast labels, no classes) go to the references. Numba is imported when a loss
-first runs.
+The numpy references (``reference_nn.py``, ``grad.py``) take one numpy call per step: numpy's
+reductions along a short last axis cost microseconds each (at a training batch the loss took
+longer than the matrix product feeding it), and relu and its gradient make two passes over memory
+(a mask, then the product). These compute TensorFlow's formulas in one pass, for float32 and
+float64 C-contiguous arrays; other inputs (float16, broadcast labels, no classes) go to the
+references. Numba is imported when one of them first runs.
 """
 
 import threading
 
 import numpy as np
 
-from numflow_kernels import reference_nn
+from numflow_kernels import grad, reference_nn
+from numflow_kernels.cpu import twins
 from numflow_kernels.registry import register
+
+prange = range  # Numba's once a twin is compiled (see twins.LazyTwin)
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -103,3 +107,49 @@ def softmax_xent(ctx, logits, labels):
     backprop = np.empty_like(logits)
     _kernel(_dense_xent)(logits, labels, loss, backprop)
     return loss, backprop
+
+
+def _relu(x, out):
+    zero = x.dtype.type(0)
+    for i in prange(x.shape[0]):
+        v = x[i]
+        out[i] = v if v > zero or v != v else zero  # as TF: a NaN stays NaN, -0.0 becomes 0.0
+
+
+def _relu_grad(dy, features, out):
+    zero = dy.dtype.type(0)
+    for i in prange(dy.shape[0]):
+        out[i] = dy[i] * (features[i] > zero)  # dy * 0 where cut: an infinite dy gives NaN, as in TF
+
+
+_RELU = twins.LazyTwin(_relu)
+_RELU_GRAD = twins.LazyTwin(_relu_grad)
+
+
+def _flat_floats(*arrays):
+    """The arrays as flat views when all are C-contiguous ndarrays of one float dtype and shape, else None."""
+    first = arrays[0]
+    if not all(isinstance(a, np.ndarray) and a.dtype == first.dtype and a.shape == first.shape
+               and a.flags.c_contiguous for a in arrays) or first.dtype not in _FLOATS:
+        return None
+    return [a.reshape(a.size) for a in arrays]
+
+
+@register("Relu")
+def relu(ctx, x):
+    flat = _flat_floats(x)
+    if flat is None:
+        return reference_nn.relu(ctx, x)
+    out = np.empty_like(x)
+    twins.launch(_RELU, x.size, flat[0], out.reshape(out.size))
+    return out
+
+
+@register("ReluGrad")
+def relu_grad(ctx, dy, features):
+    flat = _flat_floats(dy, features)
+    if flat is None:
+        return grad.relu_grad(ctx, dy, features)
+    out = np.empty_like(dy)
+    twins.launch(_RELU_GRAD, dy.size, *flat, out.reshape(out.size))
+    return out

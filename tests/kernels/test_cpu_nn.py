@@ -1,10 +1,11 @@
-"""The Numba cross-entropy kernels against the numpy references, including the inputs they hand back."""
+"""The Numba nn kernels (relu, its gradient, the cross entropies) against the numpy references, including the
+inputs they hand back to them."""
 
 import numpy as np
 import pytest
 
 from numflow.framework import errors
-from numflow_kernels import reference_nn
+from numflow_kernels import grad, reference_nn
 from numflow_kernels.cpu import nn
 
 
@@ -67,3 +68,42 @@ def test_other_inputs_go_to_the_reference(logits, labels):
     got = nn.sparse_softmax_xent(_Ctx, logits, labels)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+SPECIAL = [np.nan, -0.0, 0.0, np.inf, -np.inf, -1.5, 2.5, 1e-45]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_and_its_gradient_match_tensorflows_formulas(dtype):
+    # TF 2.21: relu(-0.0) is +0.0 and relu(nan) is nan; relu_grad is dy * (features > 0), so an
+    # infinite or NaN dy where the feature is cut gives NaN.
+    x = np.array(SPECIAL * 3, dtype)
+    dy = np.array([np.inf, np.nan, 1.0] * 8, dtype)
+    got = nn.relu(_Ctx, x)
+    np.testing.assert_array_equal(got, reference_nn.relu(_Ctx, x))
+    assert not np.signbit(got[1])
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(nn.relu_grad(_Ctx, dy, x), dy * (x > 0))
+
+
+def test_relu_twins_agree_on_an_array_past_the_parallel_threshold():
+    from numflow_kernels import parallel
+
+    x = np.random.default_rng(2).standard_normal(parallel.PARALLEL_THRESHOLD + 7).astype(np.float32)
+    serial, parallel_kernel = nn._RELU
+    a, b = np.empty_like(x), np.empty_like(x)
+    serial(x, a)
+    parallel_kernel(x, b)
+    np.testing.assert_array_equal(a, np.maximum(x, 0))
+    np.testing.assert_array_equal(b, a)
+
+
+@pytest.mark.parametrize("x", [
+    np.arange(-3.0, 3.0, dtype=np.float16),  # float16: numpy
+    np.arange(-6.0, 6.0, dtype=np.float32).reshape(3, 4).T,  # not C-contiguous
+    np.arange(-3, 3, dtype=np.int32),  # integers
+])
+def test_relu_of_other_inputs_goes_to_the_reference(x):
+    np.testing.assert_array_equal(nn.relu(_Ctx, x), reference_nn.relu(_Ctx, x))
+    dy = np.ones_like(x)
+    np.testing.assert_array_equal(nn.relu_grad(_Ctx, dy, x), grad.relu_grad(_Ctx, dy, x))
