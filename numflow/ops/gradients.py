@@ -321,5 +321,5 @@ def _final_grad(grads, x, unconnected):
 
 
 # Registration by import: each module registers the gradients of one family of ops.
-from numflow.ops import nn_ops, slice_ops  # noqa: E402, F401, I001  (declare the ops first)
+from numflow.ops import nn_ops, selection_ops, slice_ops  # noqa: E402, F401, I001  (declare the ops first)
 from numflow.ops import array_grad, math_grad, nn_grad  # noqa: E402, F401

@@ -1,5 +1,5 @@
-"""Helpers the op families share: dtype and rank checks in TensorFlow's words, and what is known of a
-tensor at build time (its value, or the shape a shape tensor describes)."""
+"""Helpers the op families share: dtype and rank checks and conversions in TensorFlow's words, and what is
+known of a tensor at build time (its value, or the shape a shape tensor describes)."""
 
 from types import SimpleNamespace
 
@@ -8,6 +8,7 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import constant_value, get_default_graph
 from numflow.framework.shapes import TensorShape, dims_text
+from numflow.ops.constant_op import convert_to_tensor, is_tensor
 
 INDEX_TYPES = (dtypes.int32, dtypes.int64)
 
@@ -60,6 +61,17 @@ def merge_dims(a, b, i, shape_a, shape_b):
 
 def _out(op_type, inputs, attrs=None, name=None):
     return get_default_graph().create_op(op_type, inputs, attrs, name=name).outputs
+
+
+def _typed_operand(op_type, value, dtype, name):
+    """``value`` converted to ``dtype`` (one type attr with the other operand), in TensorFlow's words when not."""
+    if is_tensor(value):
+        return convert_to_tensor(value, name=name)
+    try:
+        return convert_to_tensor(value, dtype=dtype, name=name)
+    except TypeError as e:
+        raise TypeError(f"Expected {dtype.name} passed to parameter '{name}' of op '{op_type}', got {value!r} of "
+                        f"type '{type(value).__name__}' instead. Error: {e}") from None
 
 
 # Ops whose small outputs static_value computes from static inputs by running their reference kernel,
