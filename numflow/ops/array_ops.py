@@ -516,7 +516,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
         return _out("Unpack", [x], {"num": int(num), "axis": int(axis)}, name=scope)
 
 
-# -- tiling, slicing, padding -----------------------------------------------------------------
+# -- tiling, padding --------------------------------------------------------------------------
 def _multiply_dims(a, b):
     """A product of dimensions as TensorFlow's shape inference takes it: 0 and 1 decide even an unknown."""
     if a == 0 or b == 0:
@@ -551,63 +551,6 @@ def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's argument nam
         x = convert_to_tensor(input, name="input")
         multiples = shape_tensor(multiples, name="multiples")
         return _out("Tile", [x, multiples], name=scope)[0]
-
-
-@declare("Slice")
-def _slice_infer(op):
-    x, begin, size = op.inputs
-    check_dtype(begin, INDEX_TYPES, "begin")
-    check_same_dtype(begin, size, "Slice", "begin", "size")
-    check_rank(begin.shape, 1)
-    check_rank(size.shape, 1)
-    n = merge_dims(begin.shape[0] if begin.shape.ndims == 1 else None, size.shape[0] if size.shape.ndims == 1 else None,
-                   0, begin.shape.dims, size.shape.dims)
-    if n is not None:
-        check_rank(x.shape, n)
-    rank = x.shape.ndims if x.shape.ndims is not None else n
-    if rank is None:
-        return [(x.dtype, TensorShape(None))]
-    sizes = static_value(size)
-    if sizes is None:
-        partial = shape_from_tensor(size)
-        return [(x.dtype, partial if partial.ndims is not None else TensorShape([None] * rank))]
-    starts = static_value(begin)
-    dims = x.shape.dims if x.shape.ndims is not None else [None] * rank
-    out = []
-    for i, s in enumerate(sizes.tolist()):
-        if s < -1:
-            raise ValueError(f"Invalid value in tensor used for shape: {s}")
-        if s >= 0:
-            out.append(s)
-        elif dims[i] is None or starts is None:
-            out.append(None)
-        elif dims[i] < int(starts[i]):
-            raise ValueError(f"Negative dimension size caused by subtracting {int(starts[i])} from {dims[i]}")
-        else:
-            out.append(dims[i] - int(starts[i]))
-    return [(x.dtype, TensorShape(out))]
-
-
-def _index_tensor_like(value, like, name):
-    """``value`` as an index tensor of ``like``'s dtype when it is a Python value (one ``Index`` attr)."""
-    if is_tensor(value) or _contains_tensor(value):
-        return shape_tensor(value, name=name)
-    return convert_to_tensor(value, dtype=like.dtype.base_dtype, name=name)
-
-
-def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's public name
-    """The block of ``input_`` starting at ``begin`` with extent ``size``; a size of -1 takes the rest of that
-    dimension (op ``Slice``).
-
-    >>> import numflow as tf
-    >>> tf.slice(tf.placeholder(tf.float32, [None, 5]), [0, 1], [-1, 3]).shape.as_list()
-    [None, 3]
-    """
-    with get_default_graph().name_scope(name or "Slice") as scope:
-        x = convert_to_tensor(input_, name="input")
-        begin = shape_tensor(begin, name="begin")
-        size = _index_tensor_like(size, begin, "size")
-        return _out("Slice", [x, begin, size], name=scope)[0]
 
 
 def _check_paddings(x, paddings):
@@ -786,4 +729,4 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 # The other array families live in their own modules; their functions stay importable from here
 # (``Tensor.__getitem__`` finds ``_slice_helper`` here).
 from numflow.ops.selection_ops import gather, one_hot, where, where_v2  # noqa: E402, F401
-from numflow.ops.slice_ops import _slice_helper, strided_slice  # noqa: E402, F401
+from numflow.ops.slice_ops import _slice_helper, slice, strided_slice  # noqa: E402, F401

@@ -1,4 +1,5 @@
-"""Slicing: ``tensor[key]`` and ``strided_slice`` (op ``StridedSlice``), with TensorFlow's masks.
+"""Slicing: ``tensor[key]`` and ``strided_slice`` (op ``StridedSlice``), with TensorFlow's masks, and
+``slice`` (op ``Slice``), a block given by its start and size.
 
 A key entry is an int (an index: its dimension is dropped), a slice (steps of either sign, bounds
 clamped as Python does), ``...`` or ``tf.newaxis``; ints and slice bounds may be scalar int32/int64
@@ -13,6 +14,7 @@ per entry, exactly as TensorFlow encodes it, so a ``StridedSliceGrad`` can be bu
 1
 """
 
+import builtins
 import numbers
 
 import numpy as np
@@ -20,9 +22,18 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape
-from numflow.ops.array_ops import shape_tensor, stack
-from numflow.ops.constant_op import constant, convert_to_tensor
-from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, static_value
+from numflow.ops.array_ops import _contains_tensor, shape_tensor, stack
+from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
+from numflow.ops.op_util import (
+    INDEX_TYPES,
+    _out,
+    check_dtype,
+    check_rank,
+    check_same_dtype,
+    merge_dims,
+    shape_from_tensor,
+    static_value,
+)
 from numflow.ops.registry import declare
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
@@ -95,7 +106,7 @@ def _slice_size(size, dim, i, kind, values, attrs):
     begin_masked, end_masked = attrs["begin_mask"] >> i & 1, attrs["end_mask"] >> i & 1
     if size is None or s is None or (b is None and not begin_masked) or (e is None and not end_masked):
         return [None]
-    return [len(range(*slice(None if begin_masked else b, None if end_masked else e, s).indices(size)))]
+    return [len(range(*builtins.slice(None if begin_masked else b, None if end_masked else e, s).indices(size)))]
 
 
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
@@ -132,7 +143,7 @@ def _slice_helper(tensor, slice_spec, var=None):
     masks = dict.fromkeys(_MASKS, 0)
     for i, s in enumerate(slice_spec):
         bit = 1 << i
-        if isinstance(s, slice):
+        if isinstance(s, builtins.slice):
             for part, out, mask in ((s.start, begin, "begin_mask"), (s.stop, end, "end_mask")):
                 if part is None:
                     out.append(0)
@@ -157,3 +168,60 @@ def _slice_helper(tensor, slice_spec, var=None):
         else:
             packed = [constant([], dtype=dtypes.int32)] * 3
         return _out("StridedSlice", [tensor, *packed], masks, name=scope)[0]
+
+
+@declare("Slice")
+def _slice_infer(op):
+    x, begin, size = op.inputs
+    check_dtype(begin, INDEX_TYPES, "begin")
+    check_same_dtype(begin, size, "Slice", "begin", "size")
+    check_rank(begin.shape, 1)
+    check_rank(size.shape, 1)
+    n = merge_dims(begin.shape[0] if begin.shape.ndims == 1 else None, size.shape[0] if size.shape.ndims == 1 else None,
+                   0, begin.shape.dims, size.shape.dims)
+    if n is not None:
+        check_rank(x.shape, n)
+    rank = x.shape.ndims if x.shape.ndims is not None else n
+    if rank is None:
+        return [(x.dtype, TensorShape(None))]
+    sizes = static_value(size)
+    if sizes is None:
+        partial = shape_from_tensor(size)
+        return [(x.dtype, partial if partial.ndims is not None else TensorShape([None] * rank))]
+    starts = static_value(begin)
+    dims = x.shape.dims if x.shape.ndims is not None else [None] * rank
+    out = []
+    for i, s in enumerate(sizes.tolist()):
+        if s < -1:
+            raise ValueError(f"Invalid value in tensor used for shape: {s}")
+        if s >= 0:
+            out.append(s)
+        elif dims[i] is None or starts is None:
+            out.append(None)
+        elif dims[i] < int(starts[i]):
+            raise ValueError(f"Negative dimension size caused by subtracting {int(starts[i])} from {dims[i]}")
+        else:
+            out.append(dims[i] - int(starts[i]))
+    return [(x.dtype, TensorShape(out))]
+
+
+def _index_tensor_like(value, like, name):
+    """``value`` as an index tensor of ``like``'s dtype when it is a Python value (one ``Index`` attr)."""
+    if is_tensor(value) or _contains_tensor(value):
+        return shape_tensor(value, name=name)
+    return convert_to_tensor(value, dtype=like.dtype.base_dtype, name=name)
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's public name
+    """The block of ``input_`` starting at ``begin`` with extent ``size``; a size of -1 takes the rest of that
+    dimension (op ``Slice``).
+
+    >>> import numflow as tf
+    >>> tf.slice(tf.placeholder(tf.float32, [None, 5]), [0, 1], [-1, 3]).shape.as_list()
+    [None, 3]
+    """
+    with get_default_graph().name_scope(name or "Slice") as scope:
+        x = convert_to_tensor(input_, name="input")
+        begin = shape_tensor(begin, name="begin")
+        size = _index_tensor_like(size, begin, "size")
+        return _out("Slice", [x, begin, size], name=scope)[0]
