@@ -320,6 +320,7 @@ def _final_grad(grads, x, unconnected):
     return g
 
 
-# Registration by import: each module registers the gradients of one family of ops.
-from numflow.ops import nn_ops, selection_ops, slice_ops  # noqa: E402, F401, I001  (declare the ops first)
+# Registration by import: each module registers the gradients of one family of ops, whose declarations
+# are imported first.
+from numflow.ops import nn_ops, selection_ops, slice_ops, tile_pad_split_ops  # noqa: E402, F401, I001
 from numflow.ops import array_grad, math_grad, nn_grad  # noqa: E402, F401
