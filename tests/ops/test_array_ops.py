@@ -58,6 +58,27 @@ def test_small_constant_subgraphs_give_static_shapes():
     assert tf.reshape(c, tf.shape(c)[::-1]).shape.as_list() == [4, 3]
 
 
+@pytest.mark.parametrize("build, want", [
+    (lambda x, y: tf.reshape(x, tf.slice(tf.shape(y), [0], [2])), [2, 3]),
+    (lambda x, y: tf.reshape(x, tf.slice(tf.shape(y), [1], [-1])), [3, 4]),
+    (lambda x, y: tf.reshape(x, tf.tile(tf.shape(tf.zeros([2])), [3])), [2, 2, 2]),
+    (lambda x, y: tf.reshape(x, tf.gather(tf.shape(y), [2, 0, 1])), [4, 2, 3]),
+    (lambda x, y: tf.tile(tf.zeros([2, 3]), tf.slice(tf.shape(y), [0], [2])), [4, 9]),
+    (lambda x, y: tf.slice(tf.zeros([5, 6]), tf.gather(tf.shape(y), [0, 1]), [-1, -1]), [3, 3]),
+    (lambda x, y: tf.gather(tf.zeros([5, 6, 7]), [0], axis=tf.slice(tf.shape(y), [0], [1])[0] - 1), [5, 1, 7]),
+    # Not foldable: a shape known only in part, an index out of range (an error only at run time).
+    (lambda x, y: tf.reshape(x, tf.slice(tf.shape(_ph([None, 3, 4])), [1], [2])), [None, None]),
+    (lambda x, y: tf.reshape(x, tf.gather(tf.shape(y), [5, 1])), [None, None]),
+])
+def test_slice_tile_and_gather_of_static_shapes_give_static_shapes(build, want):
+    assert build(_ph([None]), _ph([2, 3, 4])).shape.as_list() == want
+
+
+def test_a_folded_shape_fails_an_impossible_reshape_when_built():
+    with pytest.raises(ValueError, match=r"Cannot reshape a tensor with 24 elements to shape \[2,3\] \(6 elements\)"):
+        tf.reshape(tf.zeros([24]), tf.slice(tf.shape(_ph([2, 3, 4])), [0], [2]))
+
+
 def test_shape_of_a_scalar_tensor_is_reshaped_to_a_vector():
     n = tf.placeholder(tf.int32, [])
     out = tf.zeros(n)
