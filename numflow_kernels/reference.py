@@ -73,7 +73,7 @@ def _check_int_divisor(x, y):
 
 def _floordiv(x, y):
     _check_int_divisor(x, y)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return np.floor_divide(x, y)
 
 
@@ -89,7 +89,7 @@ def _realdiv(x, y):
         _check_int_divisor(x, y)
         q = np.floor_divide(x, y)
         return q + ((np.mod(x, y) != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return np.true_divide(x, y).astype(np.result_type(x, y), copy=False)
 
 
@@ -109,9 +109,9 @@ def _quiet(fn):
 
 
 for _op_type, _fn in {
-    "AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": _realdiv, "FloorDiv": _floordiv,
-    "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum, "Minimum": np.minimum,
-    "SquaredDifference": lambda x, y: np.square(np.subtract(x, y)),
+    "AddV2": _quiet(np.add), "Sub": _quiet(np.subtract), "Mul": _quiet(np.multiply), "RealDiv": _realdiv,
+    "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum, "Minimum": np.minimum,
+    "SquaredDifference": _quiet(lambda x, y: np.square(np.subtract(x, y))),
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
     "Neg": np.negative, "Abs": np.abs, "Square": np.square, "Sqrt": _quiet(np.sqrt),
@@ -216,8 +216,9 @@ _arg("ArgMin", np.argmin)
 @kernel("AddN")
 def add_n(ctx, *inputs):
     out = np.array(inputs[0], copy=True)
-    for x in inputs[1:]:
-        out += x
+    with np.errstate(invalid="ignore", over="ignore"):
+        for x in inputs[1:]:
+            out += x
     return out
 
 

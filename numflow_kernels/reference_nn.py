@@ -60,7 +60,8 @@ def bias_add(ctx, value, bias):
         )
     if nchw:
         bias = bias.reshape((-1,) + (1,) * (value.ndim - 2))
-    return value + bias
+    with np.errstate(invalid="ignore", over="ignore"):
+        return value + bias
 
 
 @kernel("SoftmaxCrossEntropyWithLogits")

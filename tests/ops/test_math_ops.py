@@ -1,6 +1,8 @@
 """Math ops beyond their values: TensorFlow's dtype rules, op names, range and reductions' edge cases.
 Each expectation was checked against TensorFlow 2.21's ``tf.compat.v1`` in graph mode."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -48,6 +50,31 @@ def test_float_division_by_zero_gives_infinities_and_nans_quietly(recwarn):
     assert np.isnan(_run(tf.constant([7.0]) % 0.0)).all()
     np.testing.assert_array_equal(_run(tf.constant([1.0, -1.0]) / 0.0), [np.inf, -np.inf])
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.float32, tf.float64])
+def test_infinities_and_overflows_give_nans_and_infinities_quietly(dtype):
+    """inf - inf, inf + -inf, 0 * inf and results past the largest float, without numpy's RuntimeWarnings."""
+    big = np.finfo(dtype.as_numpy_dtype).max
+    inf, nan = np.inf, np.nan
+    a, b = tf.placeholder(dtype, [5]), tf.placeholder(dtype, [5])
+    cases = {
+        "add": (a + b, [nan, inf, inf, inf, -big]),
+        "sub": (a - b, [inf, nan, -inf, 0, -big]),
+        "mul": (a * b, [-inf, inf, nan, inf, -big * 0.5]),
+        "squared_difference": (tf.squared_difference(a, b), [inf, nan, inf, 0, inf]),
+        "add_n": (tf.add_n([a, b]), [nan, inf, inf, inf, -big]),
+        "bias_add": (tf.nn.bias_add(tf.reshape(a, [5, 1]), b[:1]), [[nan], [nan], [-inf], [-inf], [-inf]]),
+        "truediv": (a / b, [nan, nan, 0, 1, -inf]),
+        "floordiv": (a // b, [nan, nan, 0, 1, -inf]),
+    }
+    feed = {a: np.array([inf, inf, 0, big, -big], dtype.as_numpy_dtype),
+            b: np.array([-inf, inf, inf, big, 0.5], dtype.as_numpy_dtype)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = _run({name: t for name, (t, _) in cases.items()}, feed)
+    for name, (_, want) in cases.items():
+        np.testing.assert_array_equal(got[name], np.array(want, dtype.as_numpy_dtype), err_msg=name)
 
 
 def test_comparisons_give_bool():
