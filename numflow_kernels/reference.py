@@ -114,12 +114,12 @@ for _op_type, _fn in {
     "SquaredDifference": _quiet(lambda x, y: np.square(np.subtract(x, y))),
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
-    "Neg": np.negative, "Abs": np.abs, "Square": np.square, "Sqrt": _quiet(np.sqrt),
+    "Neg": np.negative, "Abs": np.abs, "Square": _quiet(np.square), "Sqrt": _quiet(np.sqrt),
     "Rsqrt": _quiet(lambda x: (1 / np.sqrt(x)).astype(x.dtype, copy=False)), "Exp": _quiet(np.exp),
     "Log": _quiet(np.log), "Log1p": _quiet(np.log1p), "Sign": np.sign, "Floor": np.floor, "Ceil": np.ceil,
     "Round": np.rint, "Reciprocal": _quiet(lambda x: (1 / x).astype(x.dtype, copy=False)), "Tanh": np.tanh,
-    "Sigmoid": _quiet(lambda x: (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)), "Sin": np.sin,
-    "Cos": np.cos, "LogicalNot": np.logical_not,
+    "Sigmoid": _quiet(lambda x: (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)), "Sin": _quiet(np.sin),
+    "Cos": _quiet(np.cos), "LogicalNot": np.logical_not,
 }.items():
     _elementwise(_op_type, _fn)
 

@@ -77,6 +77,17 @@ def test_infinities_and_overflows_give_nans_and_infinities_quietly(dtype):
         np.testing.assert_array_equal(got[name], np.array(want, dtype.as_numpy_dtype), err_msg=name)
 
 
+@pytest.mark.parametrize("dtype", [tf.float16, tf.float32, tf.float64])
+def test_square_overflow_and_sin_cos_of_infinities_are_quiet(dtype):
+    big = np.finfo(dtype.as_numpy_dtype).max
+    a = tf.placeholder(dtype, [3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = _run([tf.square(a), tf.sin(a), tf.cos(a)], {a: np.array([big, np.inf, -np.inf], dtype.as_numpy_dtype)})
+    np.testing.assert_array_equal(got[0], [np.inf, np.inf, np.inf])
+    assert np.isnan(got[1][1:]).all() and np.isnan(got[2][1:]).all()
+
+
 def test_comparisons_give_bool():
     for out in (tf.constant([1, 2]) < 2, tf.equal(tf.constant([1.0]), 1.0), tf.not_equal("a", "b"),
                 tf.constant([1], tf.uint8) >= 1, tf.logical_not(True)):
