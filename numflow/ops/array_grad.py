@@ -14,7 +14,7 @@ import numpy as np
 
 from numflow.ops import array_ops, math_ops
 from numflow.ops import registry as _registry
-from numflow.ops.array_ops import shape_from_tensor, static_value
+from numflow.ops.op_util import shape_from_tensor, static_value
 from numflow.ops.registry import declare
 
 

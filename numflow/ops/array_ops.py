@@ -16,7 +16,7 @@ from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape, as_shape, dims_text
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
-from numflow.ops.op_util import (  # noqa: F401 - INDEX_TYPES, merge_dims, shape_from_tensor: shared from here
+from numflow.ops.op_util import (
     INDEX_TYPES,
     _out,
     check_dtype,

@@ -10,7 +10,7 @@ Kernels: ``numflow_kernels/grad.py``.
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import declare_once, gradient, shape_of
-from numflow.ops.array_ops import shape_from_tensor
+from numflow.ops.op_util import shape_from_tensor
 
 _CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu")
 
