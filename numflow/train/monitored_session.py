@@ -154,13 +154,10 @@ class SessionCreator(metaclass=abc.ABCMeta):
         raise NotImplementedError(f"create_session is not implemented for {self}.")
 
 
-class ChiefSessionCreator(SessionCreator):
-    """The chief's session: restored from ``checkpoint_dir`` (or one checkpoint file), else initialized."""
+class _ScaffoldSessionCreator(SessionCreator):
+    """A session creator that builds its session through a scaffold's session manager."""
 
-    def __init__(self, scaffold=None, master="", config=None, checkpoint_dir=None,
-                 checkpoint_filename_with_path=None):
-        self._checkpoint_dir = checkpoint_dir
-        self._checkpoint_filename_with_path = checkpoint_filename_with_path
+    def __init__(self, scaffold, master, config):
         self._scaffold = scaffold or Scaffold()
         self._session_manager = None
         self._master = master
@@ -170,6 +167,16 @@ class ChiefSessionCreator(SessionCreator):
         if self._session_manager is None:
             self._session_manager = _session_manager(self._scaffold)
         return self._session_manager
+
+
+class ChiefSessionCreator(_ScaffoldSessionCreator):
+    """The chief's session: restored from ``checkpoint_dir`` (or one checkpoint file), else initialized."""
+
+    def __init__(self, scaffold=None, master="", config=None, checkpoint_dir=None,
+                 checkpoint_filename_with_path=None):
+        super().__init__(scaffold, master, config)
+        self._checkpoint_dir = checkpoint_dir
+        self._checkpoint_filename_with_path = checkpoint_filename_with_path
 
     def create_session(self):
         self._scaffold.finalize()
@@ -180,20 +187,12 @@ class ChiefSessionCreator(SessionCreator):
             init_fn=self._scaffold.init_fn)
 
 
-class WorkerSessionCreator(SessionCreator):
+class WorkerSessionCreator(_ScaffoldSessionCreator):
     """A non-chief worker's session: waits (up to ``max_wait_secs``) until the chief made the model ready."""
 
     def __init__(self, scaffold=None, master="", config=None, max_wait_secs=30 * 60):
-        self._scaffold = scaffold or Scaffold()
-        self._session_manager = None
-        self._master = master
-        self._config = config
+        super().__init__(scaffold, master, config)
         self._max_wait_secs = max_wait_secs
-
-    def _get_session_manager(self):
-        if self._session_manager is None:
-            self._session_manager = _session_manager(self._scaffold)
-        return self._session_manager
 
     def create_session(self):
         self._scaffold.finalize()
