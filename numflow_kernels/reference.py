@@ -141,7 +141,8 @@ def matmul(ctx, a, b):
         raise errors.InvalidArgumentError(
             None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
         )
-    return np.matmul(a, b)
+    with np.errstate(invalid="ignore", over="ignore"):  # 0 * inf and overflows: NaN and inf, as in TF
+        return np.matmul(a, b)
 
 
 def _reduction(op_type, fn):

@@ -67,6 +67,8 @@ def test_infinities_and_overflows_give_nans_and_infinities_quietly(dtype):
         "bias_add": (tf.nn.bias_add(tf.reshape(a, [5, 1]), b[:1]), [[nan], [nan], [-inf], [-inf], [-inf]]),
         "truediv": (a / b, [nan, nan, 0, 1, -inf]),
         "floordiv": (a // b, [nan, nan, 0, 1, -inf]),
+        "matmul": (tf.matmul(tf.reshape(a[1:3], [1, 2]), tf.reshape(b[1:3], [2, 1])), [[nan]]),  # inf + 0 * inf
+        "matmul_overflow": (tf.matmul(tf.reshape(a[3:4], [1, 1]), tf.ones([1, 1], dtype) * 2), [[inf]]),
     }
     feed = {a: np.array([inf, inf, 0, big, -big], dtype.as_numpy_dtype),
             b: np.array([-inf, inf, inf, big, 0.5], dtype.as_numpy_dtype)}
