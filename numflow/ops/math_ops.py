@@ -228,9 +228,11 @@ def _add_n_infer(op):
 
 
 def add_n(inputs, name=None):
-    """The elementwise sum of a list of tensors of one shape and dtype (op ``AddN``)."""
-    if not isinstance(inputs, list | tuple) or not inputs:
-        raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the same dtype and shape")
+    """The elementwise sum of an iterable of tensors of one shape and dtype (op ``AddN``)."""
+    inputs = list(inputs)
+    if not inputs:
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and "
+                         "shape.")
     if len(inputs) == 1:
         x = convert_to_tensor(inputs[0])
         if name:

@@ -217,8 +217,13 @@ def test_add_n():
     assert tf.add_n([x], name="one").op.name == "one"
     with pytest.raises(ValueError, match="Shapes must be equal rank, but are 0 and 1"):
         tf.add_n([x, tf.constant([1.0, 2.0])])
-    with pytest.raises(ValueError, match="inputs must be a list of at least one Tensor"):
+    # TF 2.21's errors and messages.
+    with pytest.raises(ValueError, match=r"^Inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                                         r"the same dtype and shape\.$"):
         tf.add_n([])
+    with pytest.raises(TypeError, match="'NoneType' object is not iterable"):
+        tf.add_n(None)
+    assert tf.add_n(t for t in (x, x)).op.type == "AddN"
 
 
 def test_ref_tensors_of_variables_mix_with_their_base_dtype():
