@@ -74,9 +74,8 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
             values = math_ops.multiply(values, weights)
             num_values = math_ops.reduce_sum(weights)
         update_total = state_ops.assign_add(total, math_ops.reduce_sum(values))
-        # TF also makes this update wait on ``values`` by a control dependency, which orders nothing
-        # the results depend on; without it, a fed ``values`` placeholder is never run.
-        update_count = state_ops.assign_add(count, num_values)
+        with get_default_graph().control_dependencies([values]):
+            update_count = state_ops.assign_add(count, num_values)
         value = div_no_nan(total, math_ops.maximum(count, 0), name="value")
         _add_to(metrics_collections, value)
         update_op = div_no_nan(update_total, math_ops.maximum(update_count, 0), name="update_op")
