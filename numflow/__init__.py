@@ -31,7 +31,7 @@ from numflow.ops.state_ops import (  # noqa: E402, I001
     assign, assign_add, assign_sub, scatter_add, scatter_sub, scatter_update,
 )
 from numflow.variables.variable import (  # noqa: E402, I001
-    IndexedSlices, Variable, all_variables, assert_variables_initialized, global_variables,
+    IndexedSlices, IndexedSlicesValue, Variable, all_variables, assert_variables_initialized, global_variables,
     global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
     local_variables_initializer, model_variables, moving_average_variables, report_uninitialized_variables,
     trainable_variables, variables_initializer,

@@ -12,10 +12,13 @@ declared here only when the array ops do not declare them already. Kernels:
 
 import numpy as np
 
+from numflow.framework import dtypes
 from numflow.ops import array_ops, math_ops
 from numflow.ops import registry as _registry
+from numflow.ops.constant_op import constant
 from numflow.ops.op_util import shape_from_tensor, static_value
 from numflow.ops.registry import declare
+from numflow.variables.variable import IndexedSlices
 
 
 # -- registration helpers ------------------------------------------------------------------------
@@ -192,7 +195,11 @@ not_differentiable("Const", "Shape", "Rank", "ZerosLike", "OnesLike", "StopGradi
 
 @gradient("Identity", "PlaceholderWithDefault")
 def _identity_grad(op, grad):
+    """``grad`` itself, an IndexedSlices included (a variable's read passes its gather's sparse gradient on)."""
     return [grad]
+
+
+_identity_grad.takes_indexed_slices = True
 
 
 @gradient("Fill")
@@ -378,17 +385,27 @@ def _select_v2_grad(op, grad):
 
 @gradient("GatherV2")
 def _gather_grad(op, grad):
-    """A dense gradient: the rows of ``grad`` summed into the rows of ``params`` they were gathered from
-    (``UnsortedSegmentSum``), where TensorFlow returns the rows as an ``IndexedSlices``; see ``tf.gather``."""
+    """Along axis 0, an ``IndexedSlices``: the rows of ``grad`` at ``indices`` (flattened), over the
+    shape of ``params``, as TensorFlow builds it. Along another axis, a dense gradient (``grad`` summed
+    into the rows of ``params`` by ``UnsortedSegmentSum``)."""
     params, indices, axis_t = op.inputs
     rank = _static_rank(op, params)
     axis = static_value(axis_t)
     if axis is None:
         raise ValueError(f"The gradient of {op.name} (GatherV2) needs its axis known when the graph is built.")
     axis = int(axis) % rank
-    size = params.shape[axis] if params.shape[axis] is not None else array_ops.shape(params)[axis]
     if axis == 0:
-        return [math_ops.unsorted_segment_sum(grad, indices, size), None, None]
+        graph = op.graph
+        with graph.colocate_with(params.op):
+            params_shape = array_ops.shape(params)
+        n = indices.shape.num_elements()
+        size = constant(n, dtype=dtypes.int32, name="Size") if n is not None else \
+            math_ops.reduce_prod(array_ops.shape(indices), name="Size")
+        indices_size = array_ops.expand_dims(size, 0)
+        values_shape = array_ops.concat([indices_size, params_shape[1:]], 0)
+        values = array_ops.reshape(grad, values_shape)
+        return [IndexedSlices(values, array_ops.reshape(indices, indices_size), params_shape), None, None]
+    size = params.shape[axis] if params.shape[axis] is not None else array_ops.shape(params)[axis]
     if indices.shape.ndims is None:
         raise ValueError(f"The gradient of {op.name} (GatherV2) along axis {axis} needs the rank of its indices.")
     # Move the indices' dimensions to the front, sum into params' rows there, and move that axis back.

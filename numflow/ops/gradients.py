@@ -8,10 +8,11 @@ Algorithm (TensorFlow's ``gradients_util``):
 2. *Count.* For each op between, count its consumers that are between too (``pending``).
 3. *Walk back.* Seed each ``y`` with ``grad_ys`` (ones by default). Take an op whose consumers have
    all been processed; sum the gradients its outputs received (``AddN`` when several consumers
-   sent one); call the op type's registered gradient function under the name scope
-   ``gradients/<op name>_grad``; hand each input its gradient; decrement the producers' counts.
-   An op of ``xs`` whose inputs need nothing is not differentiated further; nor are the ops of
-   ``stop_gradients``.
+   sent one, or one IndexedSlices concatenating them when all are sparse); call the op type's
+   registered gradient function under the name scope ``gradients/<op name>_grad`` (an IndexedSlices
+   reaches it densified, unless it is Identity's); hand each input its gradient; decrement the
+   producers' counts. An op of ``xs`` whose inputs need nothing is not differentiated further; nor
+   are the ops of ``stop_gradients``.
 4. *Answer.* The summed gradient of each ``x``, or None when ``x`` does not reach any ``y``
    (zeros with ``unconnected_gradients="zero"``).
 
@@ -36,10 +37,12 @@ None.
 
 import collections
 
+from numflow.framework import dtypes
 from numflow.framework.graph import Operation, Tensor, get_default_graph
 from numflow.ops import array_ops, control_flow_ops, math_ops
 from numflow.ops import registry as _registry
 from numflow.ops.constant_op import convert_to_tensor
+from numflow.variables.variable import IndexedSlices
 
 __all__ = ["gradients", "NotDifferentiable", "no_gradient", "AggregationMethod"]
 
@@ -163,15 +166,26 @@ def _aggregate(grads, op, colocate):
     out = []
     for received in slots:
         received = [g for g in received if g is not None]
-        if not received:
-            out.append(None)
-        elif len(received) == 1:
-            out.append(received[0])
-        else:
+        if len(received) > 1:
             with graph.colocate_with(received[0].op, ignore_existing=True):
-                out.append(math_ops.add_n(received))
+                out.append(_sum(received))
+        else:
+            out.append(received[0] if received else None)
     grads[op] = [[g] if g is not None else [] for g in out]
     return out
+
+
+def _sum(received):
+    """Several gradients of one tensor summed as TensorFlow sums them: ``AddN`` when any is dense (the
+    IndexedSlices densified), else one IndexedSlices of the concatenated values and indices (int64
+    indices for all when their dtypes differ)."""
+    if any(isinstance(g, Tensor) for g in received):
+        return math_ops.add_n(received)
+    indices = [g.indices for g in received]
+    if len({i.dtype.base_dtype for i in indices}) > 1:
+        indices = [math_ops.cast(i, dtypes.int64) if i.dtype.base_dtype != dtypes.int64 else i for i in indices]
+    return IndexedSlices(array_ops.concat([g.values for g in received], 0), array_ops.concat(indices, 0),
+                         received[0].dense_shape)
 
 
 def _gradient_function(op):
@@ -210,7 +224,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     Returns
     -------
     list
-        One Tensor (or None) per ``x``, shaped and typed as the ``x``.
+        One Tensor (or None) per ``x``, shaped and typed as the ``x``; an ``IndexedSlices`` where every
+        gradient reaching ``x`` is one (from ``tf.gather`` along axis 0), as in TensorFlow.
 
     Raises
     ------
@@ -285,13 +300,16 @@ def _backprop_op(op, out_grads, stop_ops, gate_gradients, between):
             out_grads[i] = array_ops.zeros_like(op._outputs[i])
     graph = op.graph
     with graph.name_scope(op.name + "_grad"):
+        if not getattr(fn, "takes_indexed_slices", False):
+            out_grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in out_grads]
         in_grads = fn(op, *out_grads)
         in_grads = list(in_grads) if isinstance(in_grads, list | tuple) else [in_grads]
         if len(in_grads) != len(op._inputs):
             raise ValueError(
                 f"Num gradients {len(in_grads)} generated for op {op.name} ({op.type}) do not match num inputs "
                 f"{len(op._inputs)}")
-        in_grads = [convert_to_tensor(g) if g is not None and not isinstance(g, Tensor) else g for g in in_grads]
+        in_grads = [convert_to_tensor(g) if g is not None and not isinstance(g, Tensor | IndexedSlices) else g
+                    for g in in_grads]
         if gate_gradients and sum(g is not None for g in in_grads) > 1:
             with graph.device(None), graph.colocate_with(None):
                 needed = [g for t, g in zip(op._inputs, in_grads) if t.op in between]
@@ -312,7 +330,7 @@ def _final_grad(grads, x, unconnected):
     if slots is not None:
         received = [r for r in slots[x.value_index] if r is not None]
         if len(received) > 1:
-            g = math_ops.add_n(received)
+            g = _sum(received)
         elif received:
             g = received[0]
     if g is None and unconnected == "zero":

@@ -49,12 +49,9 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     outside ``[0, params.shape[axis])`` fails at run time with InvalidArgumentError. Only
     ``batch_dims=0`` is supported. ``validate_indices`` is ignored, as in TensorFlow.
 
-    The gradient with respect to ``params`` is a dense tensor (``UnsortedSegmentSum`` of the incoming
-    gradient at ``indices``) where TensorFlow gives an ``IndexedSlices``. Gradient descent, Adam and
-    Adagrad update the variable as TensorFlow's sparse updates do (Adam's ``_apply_sparse`` decays m
-    and v on every row too); Momentum and RMSProp differ on rows not gathered in a step, which
-    TensorFlow's sparse kernels leave as they are while a dense update decays their slots and
-    moves them.
+    The gradient with respect to ``params`` is an ``IndexedSlices`` along axis 0 (the incoming
+    gradient's rows and the flattened ``indices``, as TensorFlow gives it), a dense tensor along
+    another axis.
 
     >>> import numflow as tf
     >>> p = tf.placeholder(tf.float32, [5, 4, 3])

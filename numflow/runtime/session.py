@@ -14,6 +14,7 @@ from numflow.runtime import executor
 from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
 from numflow.runtime.resources import VariableState
+from numflow.variables.variable import IndexedSlices, IndexedSlicesValue
 
 
 class _DefaultSessionStack(threading.local):
@@ -367,6 +368,10 @@ def _flatten_fetches(fetches, graph):
     def walk(f):
         if f is None:
             raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
+        if isinstance(f, IndexedSlices):
+            parts = [walk(x) for x in (f.values, f.indices)]
+            parts.append(walk(f.dense_shape) if f.dense_shape is not None else lambda vals: None)
+            return lambda vals: IndexedSlicesValue(*[b(vals) for b in parts])
         if isinstance(f, list | tuple):
             builders = [walk(x) for x in f]
             if isinstance(f, tuple) and hasattr(f, "_fields"):

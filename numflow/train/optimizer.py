@@ -210,7 +210,7 @@ class Optimizer:
         if isinstance(grad, IndexedSlices):
             if var.constraint is not None:
                 raise RuntimeError("Cannot use a constraint function on a sparse variable.")
-            return self._apply_sparse(grad, var)
+            return self._apply_sparse_duplicate_indices(grad, var)
         update = self._apply_dense(grad, var)
         if isinstance(update, Tensor):
             update = update.op
@@ -287,10 +287,11 @@ class Optimizer:
     def _apply_dense(self, grad, var):
         raise NotImplementedError()
 
-    def _apply_sparse(self, grad, var):
-        raise NotImplementedError(
-            f"{type(self).__name__} does not apply sparse (IndexedSlices) gradients in numflow; convert the "
-            "gradient with tf.convert_to_tensor first.")
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """The update for an IndexedSlices gradient, whose indices may repeat: the dense update of its
+        dense tensor."""
+        update = self._apply_dense(convert_to_tensor(grad), var)
+        return update.op if isinstance(update, Tensor) else update
 
     def _finish(self, update_ops, name_scope):
         """The op that runs once every update has (a NoOp named ``name_scope``)."""

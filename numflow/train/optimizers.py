@@ -34,7 +34,8 @@ class GradientDescentOptimizer(Optimizer):
         return training_ops.apply_gradient_descent(var, self._cast(self._learning_rate_tensor, var), grad,
                                                    use_locking=self._use_locking).op
 
-    def _apply_sparse(self, grad, var):
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """``scatter_sub`` of the rows times the rate: repeated indices subtract each of their rows, as in TF."""
         from numflow.ops import math_ops
         from numflow.variables.variable import IndexedSlices
 

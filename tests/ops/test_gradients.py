@@ -27,7 +27,8 @@ def check_gradient(build_fn, input_shapes, values=None, low=-2.0, high=2.0, seed
         outs = out if isinstance(out, list | tuple) else [out]
         weights = [tf.placeholder(tf.float64, name=f"r{i}") for i in range(len(outs))]
         loss = tf.add_n([tf.reduce_sum(o * w) for o, w in zip(outs, weights)])
-        grads = tf.gradients(loss, xs)
+        # An IndexedSlices (the gradient of a gather) is checked as its dense tensor.
+        grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in tf.gradients(loss, xs)]
         if values is None:
             values = [rng.uniform(low, high, size=shape) for shape in input_shapes]
         values = [np.array(v, dtype=np.float64) for v in values]

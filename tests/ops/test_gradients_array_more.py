@@ -82,12 +82,14 @@ def test_gradients_match_tensorflow(key, build):
     np.testing.assert_array_equal(got, GOLDEN[key])
 
 
-def test_gather_gradient_is_a_dense_segment_sum_shaped_as_params():
+def test_gather_gradient_is_indexed_slices_whose_dense_tensor_is_a_segment_sum():
     params = tf.placeholder(tf.float32, [5, 2])
     (grad,) = tf.gradients(tf.reduce_sum(tf.gather(params, [3, 1, 3])), [params])
-    assert grad.op.type == "UnsortedSegmentSum" and grad.shape.as_list() == [5, 2]
+    assert isinstance(grad, tf.IndexedSlices) and grad.values.shape.as_list() == [3, 2]
+    dense = tf.convert_to_tensor(grad)
+    assert dense.op.type == "UnsortedSegmentSum" and dense.shape.as_list() == [5, 2]
     with tf.Session() as sess:
-        np.testing.assert_array_equal(sess.run(grad, {params: np.zeros((5, 2))}),
+        np.testing.assert_array_equal(sess.run(dense, {params: np.zeros((5, 2))}),
                                       [[0, 0], [1, 1], [0, 0], [2, 2], [0, 0]])
 
 

@@ -1,0 +1,105 @@
+"""The gradient of a gather as TensorFlow's IndexedSlices: its graph, fetching it, summing several, and
+the optimizers applying it."""
+
+import numpy as np
+import pytest
+
+import numflow as tf
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    with tf.Graph().as_default():
+        yield
+
+
+def _embedding():
+    return tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3), name="emb")
+
+
+def test_gather_gradient_is_indexed_slices_built_as_tensorflow_builds_it():
+    w = _embedding()
+    e = tf.nn.embedding_lookup(w, tf.constant([[0, 2], [0, 1]]))
+    (g,) = tf.gradients(tf.reduce_sum(e * e), [w])
+    assert isinstance(g, tf.IndexedSlices)
+    assert g.values.name == "gradients/embedding_lookup_grad/Reshape:0"
+    assert g.indices.name == "gradients/embedding_lookup_grad/Reshape_1:0"
+    assert g.dense_shape.name == "gradients/embedding_lookup_grad/Shape:0"
+    assert g.values.shape.as_list() == [4, 3] and g.indices.shape.as_list() == [4]
+    assert g.dtype == tf.float32 and g.name == g.values.name and g.op is g.values.op
+
+
+def test_fetching_indexed_slices_gives_indexed_slices_value():
+    w = _embedding()
+    (g,) = tf.gradients(tf.reduce_sum(tf.gather(w, [2, 0, 2]) * 2.0), [w])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        value = sess.run(g)
+        nested = sess.run({"g": [g]})
+    assert type(value) is tf.IndexedSlicesValue
+    np.testing.assert_array_equal(value.values, np.full((3, 3), 2.0, np.float32))
+    np.testing.assert_array_equal(value.indices, [2, 0, 2])
+    np.testing.assert_array_equal(value.dense_shape, [4, 3])
+    assert type(nested["g"][0]) is tf.IndexedSlicesValue
+
+
+def test_two_gathers_of_one_params_concatenate_their_slices():
+    w = _embedding()
+    loss = tf.reduce_sum(tf.gather(w, [1, 3])) + tf.reduce_sum(tf.gather(w, [[3]]) * 5.0)
+    (g,) = tf.gradients(loss, [w])
+    assert isinstance(g, tf.IndexedSlices)
+    assert g.values.op.type == "ConcatV2" and g.values.name == "gradients/concat:0"
+    assert g.indices.name == "gradients/concat_1:0"
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        value = sess.run(g)
+        dense = sess.run(tf.convert_to_tensor(g))
+    np.testing.assert_array_equal(value.indices, [1, 3, 3])
+    np.testing.assert_array_equal(value.values, [[1] * 3, [1] * 3, [5] * 3])
+    np.testing.assert_array_equal(dense, [[0] * 3, [1] * 3, [0] * 3, [6] * 3])
+
+
+def test_a_dense_and_a_sparse_gradient_sum_to_a_dense_one():
+    w = _embedding()
+    (g,) = tf.gradients(tf.reduce_sum(tf.gather(w, [1, 1])) + tf.reduce_sum(w * 2.0), [w])
+    assert isinstance(g, tf.Tensor) and g.op.type == "AddN"
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(g), [[2] * 3, [4] * 3, [2] * 3, [2] * 3])
+
+
+def test_an_op_receiving_indexed_slices_gets_them_densified():
+    p = tf.placeholder(tf.float32, [4, 2])
+    q = tf.identity(p * 3.0)
+    (g,) = tf.gradients(tf.reduce_sum(tf.gather(q, [0, 0, 3])), [p])
+    assert isinstance(g, tf.Tensor)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(g, {p: np.zeros((4, 2))}), [[6, 6], [0, 0], [0, 0], [3, 3]])
+
+
+def test_an_index_out_of_range_names_the_gather():
+    w = _embedding()
+    ids = tf.placeholder(tf.int32, [None])
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(tf.nn.embedding_lookup(w, ids)))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1\] = 7 is not in \[0, 4\)"):
+            sess.run(train, {ids: [0, 7]})
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.train.GradientDescentOptimizer(0.1),
+    lambda: tf.train.MomentumOptimizer(0.1, 0.9),
+    lambda: tf.train.AdamOptimizer(0.1),
+    lambda: tf.train.AdagradOptimizer(0.1),
+    lambda: tf.train.RMSPropOptimizer(0.1, centered=True),
+])
+def test_every_optimizer_trains_an_embedding(make):
+    w = _embedding()
+    train = make().minimize(tf.reduce_sum(tf.square(tf.nn.embedding_lookup(w, [1, 2, 1]))))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        before = sess.run(w)
+        sess.run(train)
+        after = sess.run(w)
+    assert (after[1:3] != before[1:3]).all()
