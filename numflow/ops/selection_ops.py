@@ -213,3 +213,28 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 def _dtype_repr(dtype):
     return f"<dtype: '{dtype.name}'>"
+
+
+@declare("Unique")
+def _unique_infer(op):
+    (x,) = op.inputs
+    check_rank(x.shape, 1)
+    return [(x.dtype, TensorShape([None])), (op._attrs["out_idx"], x.shape)]
+
+
+def unique(x, out_idx=dtypes.int32, name=None):
+    """``(y, idx)``: the distinct elements of the 1-D ``x`` in the order they first appear, and the
+    position in ``y`` of each element of ``x`` (``x == gather(y, idx)``; op ``Unique``).
+
+    >>> import numflow as tf
+    >>> with tf.Session() as sess:
+    ...     [a.tolist() for a in sess.run(tf.unique([4, 1, 4, 2]))]
+    [[4, 1, 2], [0, 1, 0, 2]]
+    """
+    with get_default_graph().name_scope(name or "Unique") as scope:
+        x = convert_to_tensor(x, name="x")
+        out_idx = dtypes.as_dtype(out_idx)
+        if out_idx not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"Value for attr 'out_idx' of {out_idx.name} is not in the list of allowed values: "
+                            "int32, int64")
+        return tuple(_out("Unique", [x], {"out_idx": out_idx}, name=scope))

@@ -7,9 +7,13 @@ attributes follow TensorFlow's op definitions, so a graph reads the same in both
     ApplyAdam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
 
 The builders colocate the op with the variable (``graph.colocate_with(var.op)``); the kernels are
-``numflow_kernels/cpu/apply.py`` (one Numba pass over memory per op) and its CUDA twin.
+``numflow_kernels/cpu/apply.py`` (one Numba pass over memory per op) and its CUDA twin. The
+``SparseApply*`` ops update only the rows of an IndexedSlices gradient (``SparseApplyMomentum(var,
+accum, lr, grad, indices, momentum)``); their kernels are ``numflow_kernels/cpu/sparse_apply.py``,
+CPU only.
 """
 
+from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.registry import declare
@@ -131,3 +135,104 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, 
     scalars = {"lr": lr, "rho": rho, "momentum": momentum, "epsilon": epsilon}
     return _apply("ApplyCenteredRMSProp", var, (mg, ms, mom), scalars, grad,
                   {"use_locking": bool(use_locking)}, name)
+
+
+# -- sparse updates: the rows ``indices`` (no index twice) of var and its slots, by the rows of grad ----
+# op type -> (names of the ref inputs (var first), names of the scalar inputs); then grad, indices.
+SPARSE_APPLY_OPS = {
+    "SparseApplyMomentum": (("var", "accum"), ("lr",)),
+    "SparseApplyAdagrad": (("var", "accum"), ("lr",)),
+    "SparseApplyRMSProp": (("var", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+    "SparseApplyCenteredRMSProp": (("var", "mg", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+}
+
+
+def sparse_input_names(op_type):
+    """The names of ``op_type``'s inputs in TensorFlow's order (SparseApplyMomentum's momentum comes last)."""
+    refs, scalars = SPARSE_APPLY_OPS[op_type]
+    return refs + scalars + ("grad", "indices") + (("momentum",) if op_type == "SparseApplyMomentum" else ())
+
+
+def _sparse_apply_infer(op_type):
+    names = sparse_input_names(op_type)
+    refs, _ = SPARSE_APPLY_OPS[op_type]
+
+    def infer(op):
+        inputs = dict(zip(names, op.inputs))
+        var, grad, indices = inputs["var"], inputs["grad"], inputs["indices"]
+        dtype = var.dtype.base_dtype
+        for name, t in inputs.items():
+            if name == "indices":
+                if t.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
+                    raise TypeError(f"Value for attr 'Tindices' of {t.dtype.base_dtype.name} is not in the list of "
+                                    "allowed values: int32, int64")
+            elif t.dtype.base_dtype != dtype:
+                raise TypeError(
+                    f"Input '{name}' of '{op_type}' Op has type {t.dtype.base_dtype.name} that does not match "
+                    f"type {dtype.name} of argument 'var'.")
+            elif name in refs and not t.dtype._is_ref_dtype:
+                raise TypeError(f"Input '{name}' of '{op_type}' Op must be a variable (a reference), "
+                                f"got a {t.dtype.name} tensor {t.name}.")
+            elif name in refs and not t.shape.is_compatible_with(var.shape):
+                raise ValueError(f"Shapes of var and {name} must be equal: {var.shape} vs {t.shape}")
+            elif name not in refs + ("grad",) and t.shape.ndims not in (None, 0):
+                raise ValueError(f"{name} is not a scalar: {t.shape}")
+        if indices.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {indices.shape.ndims} for indices of {op_type}")
+        if var.shape.ndims is not None and grad.shape.ndims is not None:
+            if not grad.shape[1:].is_compatible_with(var.shape[1:]):
+                raise ValueError(f"var and grad do not match beyond their first dimension: {var.shape} vs "
+                                 f"{grad.shape}")
+        if grad.shape.ndims is not None and not grad.shape[:1].is_compatible_with(indices.shape):
+            raise ValueError(f"grad and indices do not have the same length: {grad.shape} vs {indices.shape}")
+        return [(dtype, var.shape)]
+
+    return infer
+
+
+for _op_type, (_refs, _) in SPARSE_APPLY_OPS.items():
+    _ref_positions = tuple(i for i, n in enumerate(sparse_input_names(_op_type)) if n in _refs)
+    declare(_op_type, stateful=True, ref_inputs=_ref_positions, ref_output=True)(_sparse_apply_infer(_op_type))
+
+
+def _sparse_apply(op_type, var, slots, scalars, grad, indices, attrs, name):
+    """Add ``op_type`` updating the rows ``indices`` of ``var`` and ``slots`` (Variables), colocated with ``var``."""
+    graph = get_default_graph()
+    dtype = var.dtype.base_dtype
+    values = {n: (s._ref() if hasattr(s, "_ref") else s)
+              for n, s in zip(SPARSE_APPLY_OPS[op_type][0], (var, *slots))}
+    for n, s in scalars.items():
+        values[n] = convert_to_tensor(s) if is_tensor(s) else convert_to_tensor(s, dtype=dtype, name=n)
+    values["grad"] = convert_to_tensor(grad)
+    values["indices"] = convert_to_tensor(indices)
+    inputs = [values[n] for n in sparse_input_names(op_type)]
+    with graph.colocate_with(values["var"].op):
+        return graph.create_op(op_type, inputs, attrs, name=name or op_type).outputs[0]
+
+
+def sparse_apply_momentum(var, accum, lr, grad, indices, momentum, use_locking=False, use_nesterov=False,
+                          name=None):
+    """``apply_momentum`` on the rows ``indices`` of ``var`` and ``accum`` only."""
+    return _sparse_apply("SparseApplyMomentum", var, (accum,), {"lr": lr, "momentum": momentum}, grad, indices,
+                         {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}, name)
+
+
+def sparse_apply_adagrad(var, accum, lr, grad, indices, use_locking=False, update_slots=True, name=None):
+    """``apply_adagrad`` on the rows ``indices`` of ``var`` and ``accum`` only."""
+    return _sparse_apply("SparseApplyAdagrad", var, (accum,), {"lr": lr}, grad, indices,
+                         {"use_locking": bool(use_locking), "update_slots": bool(update_slots)}, name)
+
+
+def sparse_apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, indices, use_locking=False, name=None):
+    """``apply_rms_prop`` on the rows ``indices`` of ``var``, ``ms`` and ``mom`` only."""
+    scalars = {"lr": lr, "rho": rho, "momentum": momentum, "epsilon": epsilon}
+    return _sparse_apply("SparseApplyRMSProp", var, (ms, mom), scalars, grad, indices,
+                         {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices, use_locking=False,
+                                   name=None):
+    """``apply_centered_rms_prop`` on the rows ``indices`` of ``var``, ``mg``, ``ms`` and ``mom`` only."""
+    scalars = {"lr": lr, "rho": rho, "momentum": momentum, "epsilon": epsilon}
+    return _sparse_apply("SparseApplyCenteredRMSProp", var, (mg, ms, mom), scalars, grad, indices,
+                         {"use_locking": bool(use_locking)}, name)

@@ -288,8 +288,18 @@ class Optimizer:
         raise NotImplementedError()
 
     def _apply_sparse_duplicate_indices(self, grad, var):
-        """The update for an IndexedSlices gradient, whose indices may repeat: the dense update of its
-        dense tensor."""
+        """The update for an IndexedSlices gradient, whose indices may repeat: :meth:`_apply_sparse` of
+        its rows summed by index (``Unique``, then ``UnsortedSegmentSum``), as TensorFlow builds it."""
+        from numflow.ops import array_ops, math_ops, selection_ops
+        from numflow.variables.variable import IndexedSlices
+
+        unique_indices, positions = selection_ops.unique(grad.indices)
+        summed = math_ops.unsorted_segment_sum(grad.values, positions, array_ops.shape(unique_indices)[0])
+        return self._apply_sparse(IndexedSlices(summed, unique_indices, grad.dense_shape), var)
+
+    def _apply_sparse(self, grad, var):
+        """The update for an IndexedSlices gradient without repeated indices: the dense update of its
+        dense tensor, where an optimizer has no sparse update of its own."""
         update = self._apply_dense(convert_to_tensor(grad), var)
         return update.op if isinstance(update, Tensor) else update
 

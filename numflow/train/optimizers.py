@@ -71,6 +71,13 @@ class MomentumOptimizer(Optimizer):
             self._cast(self._momentum_tensor, var), use_locking=self._use_locking,
             use_nesterov=self._use_nesterov).op
 
+    def _apply_sparse(self, grad, var):
+        """``SparseApplyMomentum``: rows absent from ``grad`` keep their variable and accumulator."""
+        return training_ops.sparse_apply_momentum(
+            var, self.get_slot(var, "momentum"), self._cast(self._learning_rate_tensor, var), grad.values,
+            grad.indices, self._cast(self._momentum_tensor, var), use_locking=self._use_locking,
+            use_nesterov=self._use_nesterov).op
+
 
 class AdamOptimizer(Optimizer):
     """Adam (Kingma and Ba): slots ``m`` (``w/Adam``) and ``v`` (``w/Adam_1``), and the non-slot

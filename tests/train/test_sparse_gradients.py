@@ -1,10 +1,15 @@
 """The gradient of a gather as TensorFlow's IndexedSlices: its graph, fetching it, summing several, and
 the optimizers applying it."""
 
+import importlib.util
+import pathlib
+
 import numpy as np
 import pytest
 
 import numflow as tf
+
+DATA = pathlib.Path(__file__).with_name("data")
 
 
 @pytest.fixture(autouse=True)
@@ -103,3 +108,53 @@ def test_every_optimizer_trains_an_embedding(make):
         sess.run(train)
         after = sess.run(w)
     assert (after[1:3] != before[1:3]).all()
+
+
+_spec = importlib.util.spec_from_file_location("make_tf_sparse_golden", DATA / "make_tf_sparse_golden.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
+REGENERATE = "run `/opt/tfenv/bin/python tests/train/data/make_tf_sparse_golden.py` to rewrite the golden file"
+
+
+_DENSE_UPDATE = {"rmsprop", "rmsprop_centered"}  # applies the dense tensor, moving rows TF's sparse kernel leaves
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="dense update"))
+                                  if n in _DENSE_UPDATE else n for n in sorted(golden.OPTIMIZERS)])
+def test_embedding_trains_as_in_tensorflow(name):
+    expected = np.load(golden.GOLDEN)
+    train, ids, variables = golden.build(tf, name)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step, step_ids in enumerate(golden.IDS, 1):
+            sess.run(train, {ids: step_ids})
+            got = sess.run(variables)
+            keys = sorted(k.split("/", 2)[2] for k in expected.files if k.startswith(f"{name}/{step}/"))
+            assert sorted(got) == keys, REGENERATE
+            for key, value in got.items():
+                np.testing.assert_allclose(value, expected[f"{name}/{step}/{key}"], rtol=2e-6, atol=1e-7,
+                                           err_msg=f"{name}, step {step}, {key}")
+
+
+def test_repeated_indices_are_summed_before_the_sparse_update():
+    w = _embedding()
+    opt = tf.train.MomentumOptimizer(0.1, 0.9)
+    train = opt.apply_gradients([(tf.IndexedSlices(tf.ones([3, 3]), tf.constant([2, 0, 2]), tf.constant([4, 3])), w)])
+    update = tf.get_default_graph().get_operation_by_name("Momentum/update_emb/SparseApplyMomentum")
+    assert [t.op.type for t in update.inputs[3:5]] == ["UnsortedSegmentSum", "Unique"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train)
+        np.testing.assert_allclose(sess.run(opt.get_slot(w, "momentum")), [[1] * 3, [0] * 3, [2] * 3, [0] * 3])
+
+
+def test_a_sparse_update_out_of_range_names_its_op():
+    w = _embedding()
+    grad = tf.IndexedSlices(tf.ones([2, 3]), tf.constant([1, 9]), tf.constant([4, 3]))
+    train = tf.train.MomentumOptimizer(0.1, 0.9).apply_gradients([(grad, w)])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Index 9 at offset 1 in indices is out of range") as info:
+            sess.run(train)
+    assert "SparseApplyMomentum" in str(info.value)

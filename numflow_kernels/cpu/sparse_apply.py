@@ -1,0 +1,127 @@
+"""CPU kernels of the sparse training ops, and of ``Unique``, which the optimizers use to sum the rows
+of a repeated index before them.
+
+Spec: TensorFlow's ``training_ops.cc`` (``SparseApplyMomentum``, ``SparseApplyAdagrad``,
+``SparseApplyRMSProp``, ``SparseApplyCenteredRMSProp``). Row ``i`` of ``grad`` updates row
+``indices[i]`` of the variable and of its slots, with TensorFlow's operations in the variable's
+dtype; other rows stay as they are::
+
+    momentum:  accum = accum * momentum + g;  var -= accum * lr  (nesterov: var -= g * lr + accum * momentum * lr)
+    adagrad:   accum += g * g;  var -= lr * g * rsqrt(accum)
+    rmsprop:   ms = ms * rho + g * g * (1 - rho);  mom = mom * momentum + rsqrt(ms + epsilon) * lr * g;  var -= mom
+    centered:  also mg = mg * rho + g * (1 - rho), and the rsqrt of ms + epsilon - mg * mg
+
+The rows are gathered and scattered with numpy fancy indexing, so an index must not repeat (the
+optimizers remove repeats first, as TensorFlow's do). Every index is checked before anything is
+written, and the kernels hold the locks of the variable and of every slot while they update.
+"""
+
+import numpy as np
+
+from numflow.framework import errors
+from numflow.framework.shapes import dims_text
+from numflow_kernels.registry import register
+
+
+@register("Unique")
+def unique(ctx, x):
+    """``(y, idx)`` with ``y`` in the order of first appearance, as TensorFlow's ``Unique``."""
+    values, first, inverse = np.unique(x, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return values[order], rank[inverse.reshape(-1)].astype(ctx.attrs["out_idx"].as_numpy_dtype)
+
+
+def _tables(states, names, grad, indices):
+    """The variable's and slots' buffers as ``(rows, width)`` tables, ``grad``'s rows and the indices,
+    after TensorFlow's checks. Call with every state's lock held."""
+    for state in states:
+        if state.value is None:
+            raise state.uninitialized_error()
+    var = states[0].value
+    for state, name in zip(states[1:], names[1:]):
+        if state.value.shape != var.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
+                            f"{dims_text(state.value.shape)}")
+    if var.ndim < 1:
+        raise errors.InvalidArgumentError(None, None, "var must be at least 1 dimensional")
+    if indices.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, "indices must be one-dimensional")
+    for d in range(1, var.ndim):
+        if d >= grad.ndim or grad.shape[d] != var.shape[d]:
+            raise errors.InvalidArgumentError(None, None, f"var and grad must match in dimension {d}")
+    if grad.ndim != var.ndim or grad.shape[0] != indices.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, None, "grad must be the same size as indices in the first dimension.")
+    rows = var.shape[0]
+    bad = np.flatnonzero((indices < 0) | (indices >= rows))
+    if bad.size:
+        i = int(bad[0])
+        raise errors.InvalidArgumentError(
+            None, None, f"Index {int(indices[i])} at offset {i} in indices is out of range")
+    width = var.size // max(rows, 1)
+    tables = [state.writable().reshape(rows, width) for state in states]
+    return tables, np.asarray(grad, dtype=var.dtype).reshape(len(indices), width), indices.astype(np.intp)
+
+
+def _scalars(dtype, *values):
+    t = np.dtype(dtype).type
+    return [t(v) for v in values]
+
+
+@register("SparseApplyMomentum")
+def sparse_apply_momentum(ctx, var, accum, lr, grad, indices, momentum):
+    with var.lock, accum.lock:
+        (v, a), g, idx = _tables((var, accum), ("var", "accum"), grad, indices)
+        lr, momentum = _scalars(v.dtype, lr, momentum)
+        a_rows = a[idx] * momentum + g
+        a[idx] = a_rows
+        if ctx.attrs.get("use_nesterov", False):
+            v[idx] -= g * lr + a_rows * momentum * lr
+        else:
+            v[idx] -= a_rows * lr
+    return var
+
+
+@register("SparseApplyAdagrad")
+def sparse_apply_adagrad(ctx, var, accum, lr, grad, indices):
+    with var.lock, accum.lock:
+        (v, a), g, idx = _tables((var, accum), ("var", "accum"), grad, indices)
+        (lr,) = _scalars(v.dtype, lr)
+        a_rows = a[idx]
+        if ctx.attrs.get("update_slots", True):
+            a_rows = a_rows + g * g
+            a[idx] = a_rows
+        v[idx] -= lr * g / np.sqrt(a_rows)
+    return var
+
+
+@register("SparseApplyRMSProp")
+def sparse_apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad, indices):
+    with var.lock, ms.lock, mom.lock:
+        (v, s, m), g, idx = _tables((var, ms, mom), ("var", "ms", "mom"), grad, indices)
+        lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
+        s_rows = s[idx] * rho + g * g * (v.dtype.type(1) - rho)
+        s[idx] = s_rows
+        m_rows = m[idx] * momentum + lr * g / np.sqrt(s_rows + epsilon)
+        m[idx] = m_rows
+        v[idx] -= m_rows
+    return var
+
+
+@register("SparseApplyCenteredRMSProp")
+def sparse_apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices):
+    with var.lock, mg.lock, ms.lock, mom.lock:
+        (v, mgt, s, m), g, idx = _tables((var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad, indices)
+        lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
+        one_minus_rho = v.dtype.type(1) - rho
+        s_rows = s[idx] * rho + g * g * one_minus_rho
+        s[idx] = s_rows
+        mg_rows = mgt[idx] * rho + g * one_minus_rho
+        mgt[idx] = mg_rows
+        m_rows = m[idx] * momentum + lr * g / np.sqrt(s_rows + epsilon - mg_rows * mg_rows)
+        m[idx] = m_rows
+        v[idx] -= m_rows
+    return var

@@ -1,0 +1,68 @@
+"""Regenerate tf_sparse_golden.npz with real TensorFlow (not a numflow dependency; run it by hand).
+
+    /opt/tfenv/bin/python tests/train/data/make_tf_sparse_golden.py   # any Python with tensorflow installed
+
+Each optimizer of ``OPTIMIZERS`` trains an embedding ``emb`` (float32, 5 rows) and a dense weight
+``w`` for three steps on the ``IDS`` fed at each step, so TensorFlow applies its sparse updates
+to ``emb``. It records ``emb``, ``w`` and every slot after each step, keyed
+``<optimizer>/<step>/<variable name>``.
+``tests/train/test_sparse_gradients.py`` builds the same graphs with numflow and compares.
+
+This module imports TensorFlow only in ``main``: the tests import the model from it.
+"""
+
+import pathlib
+
+import numpy as np
+
+GOLDEN = pathlib.Path(__file__).with_name("tf_sparse_golden.npz")
+# The ids of each step: rows repeat within a step, row 3 is never named, rows 1 and 2 skip a step
+# (where a sparse update leaves them and their slots as they are).
+IDS = [[[0, 2, 0], [4, 0, 1]], [[2, 2, 4], [4, 0, 0]], [[1, 1, 1], [0, 4, 4]]]
+EMB0 = (np.arange(15, dtype=np.float32).reshape(5, 3) - 7.0) / 10.0
+W0 = np.array([[0.5], [-1.0], [0.25]], dtype=np.float32)
+
+# name: (optimizer class name, keyword arguments)
+OPTIMIZERS = {
+    "sgd": ("GradientDescentOptimizer", {"learning_rate": 0.1}),
+    "momentum": ("MomentumOptimizer", {"learning_rate": 0.1, "momentum": 0.9}),
+    "nesterov": ("MomentumOptimizer", {"learning_rate": 0.1, "momentum": 0.9, "use_nesterov": True}),
+    "adagrad": ("AdagradOptimizer", {"learning_rate": 0.1}),
+    "rmsprop": ("RMSPropOptimizer", {"learning_rate": 0.1, "momentum": 0.5}),
+    "rmsprop_centered": ("RMSPropOptimizer", {"learning_rate": 0.1, "momentum": 0.5, "centered": True}),
+    "adam": ("AdamOptimizer", {"learning_rate": 0.1}),
+}
+
+
+def build(tf, name):
+    """``(train op, ids placeholder, {variable name: variable})`` for the optimizer ``name``: the loss is
+    ``sum((rows of embedding_lookup(emb, IDS) @ w - 1) ** 2)``."""
+    cls, kwargs = OPTIMIZERS[name]
+    emb = tf.Variable(EMB0, name="emb")
+    w = tf.Variable(W0, name="w")
+    ids = tf.placeholder(tf.int32, [2, 3], name="ids")
+    out = tf.matmul(tf.reshape(tf.nn.embedding_lookup(emb, ids), [-1, 3]), w)
+    train = getattr(tf.train, cls)(**kwargs).minimize(tf.reduce_sum(tf.square(out - 1.0)))
+    variables = {v.op.name: v for v in tf.global_variables()}
+    return train, ids, variables
+
+
+def main():
+    import tensorflow.compat.v1 as tf
+
+    tf.disable_v2_behavior()
+    arrays = {}
+    for name in OPTIMIZERS:
+        with tf.Graph().as_default():
+            train, ids, variables = build(tf, name)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                for step, step_ids in enumerate(IDS, 1):
+                    sess.run(train, {ids: step_ids})
+                    for var_name, value in sess.run(variables).items():
+                        arrays[f"{name}/{step}/{var_name}"] = value
+    np.savez(GOLDEN, **arrays)
+
+
+if __name__ == "__main__":
+    main()
