@@ -210,3 +210,15 @@ class RMSPropOptimizer(Optimizer):
             return training_ops.apply_centered_rms_prop(var, self.get_slot(var, "mg"), rms, mom, *args, grad,
                                                         use_locking=self._use_locking).op
         return training_ops.apply_rms_prop(var, rms, mom, *args, grad, use_locking=self._use_locking).op
+
+    def _apply_sparse(self, grad, var):
+        """``SparseApplyRMSProp`` (or the centered one): rows absent from ``grad`` keep their variable and slots."""
+        args = [self._cast(t, var) for t in (self._learning_rate_tensor, self._decay_tensor, self._momentum_tensor,
+                                             self._epsilon_tensor)]
+        rms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
+        if self._centered:
+            return training_ops.sparse_apply_centered_rms_prop(var, self.get_slot(var, "mg"), rms, mom, *args,
+                                                               grad.values, grad.indices,
+                                                               use_locking=self._use_locking).op
+        return training_ops.sparse_apply_rms_prop(var, rms, mom, *args, grad.values, grad.indices,
+                                                  use_locking=self._use_locking).op

@@ -116,11 +116,7 @@ _spec.loader.exec_module(golden)
 REGENERATE = "run `/opt/tfenv/bin/python tests/train/data/make_tf_sparse_golden.py` to rewrite the golden file"
 
 
-_DENSE_UPDATE = {"rmsprop", "rmsprop_centered"}  # applies the dense tensor, moving rows TF's sparse kernel leaves
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="dense update"))
-                                  if n in _DENSE_UPDATE else n for n in sorted(golden.OPTIMIZERS)])
+@pytest.mark.parametrize("name", sorted(golden.OPTIMIZERS))
 def test_embedding_trains_as_in_tensorflow(name):
     expected = np.load(golden.GOLDEN)
     train, ids, variables = golden.build(tf, name)
