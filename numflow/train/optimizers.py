@@ -166,6 +166,12 @@ class AdagradOptimizer(Optimizer):
                                           self._cast(self._learning_rate_tensor, var), grad,
                                           use_locking=self._use_locking).op
 
+    def _apply_sparse(self, grad, var):
+        """``SparseApplyAdagrad``: the rows of ``grad`` only."""
+        return training_ops.sparse_apply_adagrad(var, self.get_slot(var, "accumulator"),
+                                                 self._cast(self._learning_rate_tensor, var), grad.values,
+                                                 grad.indices, use_locking=self._use_locking).op
+
 
 class RMSPropOptimizer(Optimizer):
     """RMSProp: slots ``rms`` (``w/RMSProp``, starting at ones), ``momentum`` and, when

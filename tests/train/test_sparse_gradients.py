@@ -154,3 +154,14 @@ def test_a_sparse_update_out_of_range_names_its_op():
                            match="Index 9 at offset 1 in indices is out of range") as info:
             sess.run(train)
     assert "SparseApplyMomentum" in str(info.value)
+
+
+@pytest.mark.parametrize("name, op_type", [
+    ("sgd", "ScatterSub"), ("momentum", "SparseApplyMomentum"), ("nesterov", "SparseApplyMomentum"),
+    ("adagrad", "SparseApplyAdagrad"), ("rmsprop", "SparseApplyRMSProp"),
+    ("rmsprop_centered", "SparseApplyCenteredRMSProp"),
+])
+def test_each_optimizer_updates_the_embedding_with_tensorflows_sparse_op(name, op_type):
+    golden.build(tf, name)
+    types = {op.type for op in tf.get_default_graph().get_operations() if "/update_emb/" in op.name}
+    assert op_type in types and not any(t.startswith("Apply") for t in types)
