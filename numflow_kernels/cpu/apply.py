@@ -1,22 +1,11 @@
 """CPU kernels of the training ops: one Numba pass over the variable and its slots per update.
 
-Spec: TensorFlow's ``training_ops.cc`` (``ApplyGradientDescent``, ``ApplyMomentum``, ``ApplyAdam``,
-``ApplyAdagrad``, ``ApplyRMSProp``, ``ApplyCenteredRMSProp``), computed in the variable's dtype
-with the same operations in the same order, so float32 results match TensorFlow's to rounding::
-
-    adam:      m += (g - m) * (1 - beta1);  v += (g*g - v) * (1 - beta2)
-               var -= (m * lr_t) / (sqrt(v) + epsilon),  lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t)
-    momentum:  accum = accum * momentum + g;  var -= accum * lr
-               (nesterov: var -= g * lr + accum * momentum * lr)
-    adagrad:   accum += g*g;  var -= g * lr / sqrt(accum)
-    rmsprop:   ms += (g*g - ms) * (1 - rho);  mom = mom * momentum + g * lr / sqrt(ms + epsilon);  var -= mom
-    centered:  also mg += (g - mg) * (1 - rho), and the denominator is sqrt(ms - mg*mg + epsilon)
-
 The host functions (``adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov)``...) take
 1-D C-contiguous arrays of one dtype and scalars of that dtype, and update the arrays in place;
-``numflow_kernels/cuda/apply.py`` has the same functions for device arrays. Each element is read
-once and written once: every slot is updated in the same loop as the variable. Arrays of
-``parallel.PARALLEL_THRESHOLD`` elements or more run the ``parallel=True`` twin.
+``numflow_kernels/cuda/apply.py`` has the same functions for device arrays. Both run the update of
+one element written in ``numflow_kernels/apply_steps.py`` (the spec and the formulas are there), so
+every element is read once and written once: every slot is updated in the same loop as the
+variable. Arrays of ``parallel.PARALLEL_THRESHOLD`` elements or more run the ``parallel=True`` twin.
 
 The op kernels hold the locks of the variable and of every slot while they update, whatever the
 op's ``use_locking`` says (numflow's rule: every update holds its variable's lock).
@@ -30,8 +19,10 @@ from numflow_kernels.cpu.twins import LazyTwin
 from numflow_kernels.registry import register
 
 # Numba is imported when a kernel first runs (``LazyTwin``), not when the kernels are registered: a
-# program that never trains never loads it. Until then the loops below see Python's range.
+# program that never trains never loads it. Until then the loops below see Python's range, and
+# ``steps`` (``apply_steps``, compiled with Numba) is imported by ``_run`` before the first launch.
 prange = range
+steps = None
 
 __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
 
@@ -41,109 +32,58 @@ _NUMBA_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 # -- the loops -------------------------------------------------------------------------------
 def _gradient_descent(var, grad, alpha):
     for i in prange(var.shape[0]):
-        var[i] -= grad[i] * alpha
+        steps.gradient_descent(var, grad, i, alpha)
 
 
-def _momentum(var, accum, grad, lr, momentum):
+def _momentum(var, accum, grad, lr, momentum, nesterov):
     for i in prange(var.shape[0]):
-        a = accum[i] * momentum + grad[i]
-        accum[i] = a
-        var[i] -= a * lr
+        steps.momentum(var, accum, grad, i, lr, momentum, nesterov)
 
 
-def _momentum_nesterov(var, accum, grad, lr, momentum):
+def _adam(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1, nesterov):
     for i in prange(var.shape[0]):
-        g = grad[i]
-        a = accum[i] * momentum + g
-        accum[i] = a
-        var[i] -= g * lr + a * momentum * lr
+        steps.adam(var, m, v, grad, i, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1, nesterov)
 
 
-def _adam(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon):
+def _adagrad(var, accum, grad, lr, update_slots):
     for i in prange(var.shape[0]):
-        g = grad[i]
-        mi = m[i]
-        vi = v[i]
-        mi += (g - mi) * one_minus_beta1
-        vi += (g * g - vi) * one_minus_beta2
-        m[i] = mi
-        v[i] = vi
-        var[i] -= (mi * lr_t) / (np.sqrt(vi) + epsilon)
-
-
-def _adam_nesterov(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1):
-    for i in prange(var.shape[0]):
-        g = grad[i]
-        mi = m[i]
-        vi = v[i]
-        mi += (g - mi) * one_minus_beta1
-        vi += (g * g - vi) * one_minus_beta2
-        m[i] = mi
-        v[i] = vi
-        var[i] -= ((g * one_minus_beta1 + beta1 * mi) * lr_t) / (np.sqrt(vi) + epsilon)
-
-
-def _adagrad(var, accum, grad, lr):
-    for i in prange(var.shape[0]):
-        g = grad[i]
-        a = accum[i] + g * g
-        accum[i] = a
-        var[i] -= g * lr / np.sqrt(a)
-
-
-def _adagrad_no_slot_update(var, accum, grad, lr):
-    for i in prange(var.shape[0]):
-        g = grad[i]
-        var[i] -= g * lr / np.sqrt(accum[i])
+        steps.adagrad(var, accum, grad, i, lr, update_slots)
 
 
 def _rms_prop(var, ms, mom, grad, lr, one_minus_rho, momentum, epsilon):
     for i in prange(var.shape[0]):
-        g = grad[i]
-        s = ms[i]
-        s += (g * g - s) * one_minus_rho
-        ms[i] = s
-        mo = mom[i] * momentum + (g * lr) / np.sqrt(s + epsilon)
-        mom[i] = mo
-        var[i] -= mo
+        steps.rms_prop(var, ms, mom, grad, i, lr, one_minus_rho, momentum, epsilon)
 
 
 def _centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum, epsilon):
     for i in prange(var.shape[0]):
-        g = grad[i]
-        s = ms[i]
-        s += (g * g - s) * one_minus_rho
-        ms[i] = s
-        a = mg[i]
-        a += (g - a) * one_minus_rho
-        mg[i] = a
-        mo = mom[i] * momentum + (g * lr) / np.sqrt(s - a * a + epsilon)
-        mom[i] = mo
-        var[i] -= mo
+        steps.centered_rms_prop(var, mg, ms, mom, grad, i, lr, one_minus_rho, momentum, epsilon)
 
 
 _GD = LazyTwin(_gradient_descent)
 _MOMENTUM = LazyTwin(_momentum)
-_MOMENTUM_NESTEROV = LazyTwin(_momentum_nesterov)
 _ADAM = LazyTwin(_adam)
-_ADAM_NESTEROV = LazyTwin(_adam_nesterov)
 _ADAGRAD = LazyTwin(_adagrad)
-_ADAGRAD_NO_SLOT_UPDATE = LazyTwin(_adagrad_no_slot_update)
 _RMS_PROP = LazyTwin(_rms_prop)
 _CENTERED_RMS_PROP = LazyTwin(_centered_rms_prop)
 
 
 # -- host functions: flat arrays of one dtype, updated in place -------------------------------
-def _run(kernels, arrays, *scalars):
-    """Launch ``kernels`` over ``arrays``; dtypes without a Numba path (float16) go through float32."""
+def _run(kernels, arrays, *scalars, flag=None):
+    """Launch ``kernels`` over ``arrays``, then ``flag`` (a bool) where the kernel takes one; dtypes
+    without a Numba path (float16) go through float32."""
+    global steps
+    if steps is None:
+        from numflow_kernels import apply_steps as steps
+    flags = () if flag is None else (bool(flag),)
     dtype = arrays[0].dtype
     if dtype in _NUMBA_DTYPES:
         # Scalars in the arrays' own dtype: a Python float would turn a float32 loop into float64.
         t = dtype.type
-        twins.launch(kernels, arrays[0].shape[0], *arrays, *[t(s) for s in scalars])
+        twins.launch(kernels, arrays[0].shape[0], *arrays, *[t(s) for s in scalars], *flags)
         return
     work = [a.astype(np.float32) for a in arrays]
-    twins.launch(kernels, work[0].shape[0], *work, *[np.float32(s) for s in scalars])
+    twins.launch(kernels, work[0].shape[0], *work, *[np.float32(s) for s in scalars], *flags)
     for a, w in zip(arrays[:-1], work[:-1]):  # the last array is the gradient: read only
         a[...] = w
 
@@ -155,22 +95,19 @@ def gradient_descent(var, grad, alpha):
 
 def momentum(var, accum, grad, lr, momentum, use_nesterov=False):
     """``accum = accum * momentum + grad``; ``var -= accum * lr`` (or TF's Nesterov step)."""
-    _run(_MOMENTUM_NESTEROV if use_nesterov else _MOMENTUM, (var, accum, grad), lr, momentum)
+    _run(_MOMENTUM, (var, accum, grad), lr, momentum, flag=use_nesterov)
 
 
 def adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov=False):
-    """One Adam step with the bias-corrected rate ``lr_t`` (see the module docstring)."""
+    """One Adam step with the bias-corrected rate ``lr_t`` (see ``apply_steps``)."""
     t = var.dtype.type
     one, b1 = t(1), t(beta1)
-    if use_nesterov:
-        _run(_ADAM_NESTEROV, (var, m, v, grad), lr_t, one - b1, one - t(beta2), epsilon, b1)
-    else:
-        _run(_ADAM, (var, m, v, grad), lr_t, one - b1, one - t(beta2), epsilon)
+    _run(_ADAM, (var, m, v, grad), lr_t, one - b1, one - t(beta2), epsilon, b1, flag=use_nesterov)
 
 
 def adagrad(var, accum, grad, lr, update_slots=True):
     """``accum += grad * grad`` (when ``update_slots``); ``var -= grad * lr / sqrt(accum)``."""
-    _run(_ADAGRAD if update_slots else _ADAGRAD_NO_SLOT_UPDATE, (var, accum, grad), lr)
+    _run(_ADAGRAD, (var, accum, grad), lr, flag=update_slots)
 
 
 def rms_prop(var, ms, mom, grad, lr, rho, momentum, epsilon):

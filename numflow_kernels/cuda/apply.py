@@ -2,15 +2,13 @@
 
 The host functions take the same arguments as the CPU ones (``adam(var, m, v, grad, lr_t, beta1,
 beta2, epsilon, use_nesterov)``...), with 1-D Numba device arrays of float32 or float64, and run one
-grid-stride kernel that reads and writes each element once, with the CPU kernel's arithmetic in the
-same order. The GPU op kernels (device type ``"GPU"``) hold the variable's and the slots' locks, as
+grid-stride kernel that reads and writes each element once, with the CPU kernel's arithmetic: both
+call the update of one element written in ``numflow_kernels/apply_steps.py``, here as device
+functions. The GPU op kernels (device type ``"GPU"``) hold the variable's and the slots' locks, as
 on the CPU; their scalar inputs are copied to the host first (a few bytes).
 
 Nothing touches CUDA until the first call: importing this module needs no GPU and no simulator.
 """
-
-import functools
-import math
 
 import numpy as np
 from numba import cuda
@@ -18,6 +16,7 @@ from numba import cuda
 from numflow_kernels.buffer_ops import update_buffers
 from numflow_kernels.cpu.apply import adam_lr
 from numflow_kernels.cuda.init import launch_config
+from numflow_kernels.portable import device_functions, once
 from numflow_kernels.registry import register
 
 __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
@@ -25,89 +24,39 @@ __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "cente
 GPU = "GPU"
 
 
-@functools.cache
+@once
 def _kernels():
+    D = device_functions()
+
     @cuda.jit
     def gradient_descent(var, grad, alpha):
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            var[i] -= grad[i] * alpha
+            D.gradient_descent(var, grad, i, alpha)
 
     @cuda.jit
-    def momentum(var, accum, grad, lr, mom):
+    def momentum(var, accum, grad, lr, momentum_, nesterov):
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            a = accum[i] * mom + grad[i]
-            accum[i] = a
-            var[i] -= a * lr
+            D.momentum(var, accum, grad, i, lr, momentum_, nesterov)
 
     @cuda.jit
-    def momentum_nesterov(var, accum, grad, lr, mom):
+    def adam(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1, nesterov):
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            g = grad[i]
-            a = accum[i] * mom + g
-            accum[i] = a
-            var[i] -= g * lr + a * mom * lr
+            D.adam(var, m, v, grad, i, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1, nesterov)
 
     @cuda.jit
-    def adam(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon):
+    def adagrad(var, accum, grad, lr, update_slots):
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            g = grad[i]
-            mi = m[i]
-            vi = v[i]
-            mi += (g - mi) * one_minus_beta1
-            vi += (g * g - vi) * one_minus_beta2
-            m[i] = mi
-            v[i] = vi
-            var[i] -= (mi * lr_t) / (math.sqrt(vi) + epsilon)
-
-    @cuda.jit
-    def adam_nesterov(var, m, v, grad, lr_t, one_minus_beta1, one_minus_beta2, epsilon, beta1):
-        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            g = grad[i]
-            mi = m[i]
-            vi = v[i]
-            mi += (g - mi) * one_minus_beta1
-            vi += (g * g - vi) * one_minus_beta2
-            m[i] = mi
-            v[i] = vi
-            var[i] -= ((g * one_minus_beta1 + beta1 * mi) * lr_t) / (math.sqrt(vi) + epsilon)
-
-    @cuda.jit
-    def adagrad(var, accum, grad, lr):
-        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            g = grad[i]
-            a = accum[i] + g * g
-            accum[i] = a
-            var[i] -= g * lr / math.sqrt(a)
-
-    @cuda.jit
-    def adagrad_no_slot_update(var, accum, grad, lr):
-        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            var[i] -= grad[i] * lr / math.sqrt(accum[i])
+            D.adagrad(var, accum, grad, i, lr, update_slots)
 
     @cuda.jit
     def rms_prop(var, ms, mom, grad, lr, one_minus_rho, momentum_, epsilon):
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            g = grad[i]
-            s = ms[i]
-            s += (g * g - s) * one_minus_rho
-            ms[i] = s
-            mo = mom[i] * momentum_ + (g * lr) / math.sqrt(s + epsilon)
-            mom[i] = mo
-            var[i] -= mo
+            D.rms_prop(var, ms, mom, grad, i, lr, one_minus_rho, momentum_, epsilon)
 
     @cuda.jit
     def centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum_, epsilon):
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
-            g = grad[i]
-            s = ms[i]
-            s += (g * g - s) * one_minus_rho
-            ms[i] = s
-            a = mg[i]
-            a += (g - a) * one_minus_rho
-            mg[i] = a
-            mo = mom[i] * momentum_ + (g * lr) / math.sqrt(s - a * a + epsilon)
-            mom[i] = mo
-            var[i] -= mo
+            D.centered_rms_prop(var, mg, ms, mom, grad, i, lr, one_minus_rho, momentum_, epsilon)
 
     return dict(locals())
 
@@ -126,20 +75,17 @@ def gradient_descent(var, grad, alpha):
 
 
 def momentum(var, accum, grad, lr, momentum, use_nesterov=False):
-    _launch("momentum_nesterov" if use_nesterov else "momentum", var, accum, grad, lr, momentum)
+    _launch("momentum", var, accum, grad, lr, momentum, bool(use_nesterov))
 
 
 def adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov=False):
     t = var.dtype.type
     one, b1, b2 = t(1), t(beta1), t(beta2)
-    if use_nesterov:
-        _launch("adam_nesterov", var, m, v, grad, lr_t, one - b1, one - b2, epsilon, b1)
-    else:
-        _launch("adam", var, m, v, grad, lr_t, one - b1, one - b2, epsilon)
+    _launch("adam", var, m, v, grad, lr_t, one - b1, one - b2, epsilon, b1, bool(use_nesterov))
 
 
 def adagrad(var, accum, grad, lr, update_slots=True):
-    _launch("adagrad" if update_slots else "adagrad_no_slot_update", var, accum, grad, lr)
+    _launch("adagrad", var, accum, grad, lr, bool(update_slots))
 
 
 def rms_prop(var, ms, mom, grad, lr, rho, momentum, epsilon):
