@@ -2,7 +2,10 @@
 
 Each builds one fused ``Apply*`` op per variable (``numflow/ops/training_ops.py``) with the same
 defaults, slot names and hyperparameter tensors as ``tf.compat.v1.train``. Update formulas are in
-``numflow_kernels/cpu/apply.py``.
+``numflow_kernels/cpu/apply.py``. An IndexedSlices gradient (from ``tf.gather``) takes TF 1's sparse
+path: gradient descent ``scatter_sub``s its rows, the others sum repeated rows and then run
+``SparseApply*`` (``numflow_kernels/cpu/sparse_apply.py``), or, for Adam, TF 1's decay of m and v
+followed by ``scatter_add``s of the batch's rows.
 
 >>> import numflow as tf
 >>> with tf.Graph().as_default():
@@ -123,6 +126,31 @@ class AdamOptimizer(Optimizer):
             self._cast(beta1_power.value(), var), self._cast(beta2_power.value(), var),
             self._cast(self._lr_t, var), self._cast(self._beta1_t, var), self._cast(self._beta2_t, var),
             self._cast(self._epsilon_t, var), grad, use_locking=self._use_locking).op
+
+    def _apply_sparse(self, grad, var):
+        """TF 1's sparse Adam: m and v decay on every row (``Assign``), the batch's rows gain their
+        gradient terms (``ScatterAdd``), and every row of the variable takes its step (``AssignSub``)."""
+        from numflow.framework.graph import get_default_graph
+        from numflow.ops import control_flow_ops, math_ops, state_ops
+
+        graph = get_default_graph()
+        beta1_power, beta2_power = (self._cast(p.value(), var) for p in self._get_beta_accumulators())
+        lr_t, beta1_t, beta2_t, epsilon_t = (self._cast(t, var) for t in (self._lr_t, self._beta1_t, self._beta2_t,
+                                                                           self._epsilon_t))
+        lr = lr_t * math_ops.sqrt(1 - beta2_power) / (1 - beta1_power)
+        m = self.get_slot(var, "m")
+        m_scaled_g_values = grad.values * (1 - beta1_t)
+        m_t = state_ops.assign(m, m * beta1_t, use_locking=self._use_locking)
+        with graph.control_dependencies([m_t]):
+            m_t = state_ops.scatter_add(m, grad.indices, m_scaled_g_values, use_locking=self._use_locking)
+        v = self.get_slot(var, "v")
+        v_scaled_g_values = (grad.values * grad.values) * (1 - beta2_t)
+        v_t = state_ops.assign(v, v * beta2_t, use_locking=self._use_locking)
+        with graph.control_dependencies([v_t]):
+            v_t = state_ops.scatter_add(v, grad.indices, v_scaled_g_values, use_locking=self._use_locking)
+        v_sqrt = math_ops.sqrt(v_t)
+        var_update = state_ops.assign_sub(var, lr * m_t / (v_sqrt + epsilon_t), use_locking=self._use_locking)
+        return control_flow_ops.group(var_update, m_t, v_t)
 
     def _finish(self, update_ops, name_scope):
         from numflow.framework.graph import get_default_graph

@@ -159,7 +159,7 @@ def test_a_sparse_update_out_of_range_names_its_op():
 @pytest.mark.parametrize("name, op_type", [
     ("sgd", "ScatterSub"), ("momentum", "SparseApplyMomentum"), ("nesterov", "SparseApplyMomentum"),
     ("adagrad", "SparseApplyAdagrad"), ("rmsprop", "SparseApplyRMSProp"),
-    ("rmsprop_centered", "SparseApplyCenteredRMSProp"),
+    ("rmsprop_centered", "SparseApplyCenteredRMSProp"), ("adam", "ScatterAdd"),
 ])
 def test_each_optimizer_updates_the_embedding_with_tensorflows_sparse_op(name, op_type):
     golden.build(tf, name)
