@@ -16,6 +16,8 @@ optimizers remove repeats first, as TensorFlow's do). Every index is checked bef
 written, and the kernels hold the locks of the variable and of every slot while they update.
 """
 
+import contextlib
+
 import numpy as np
 
 from numflow.framework import errors
@@ -33,9 +35,11 @@ def unique(ctx, x):
     return values[order], rank[inverse.reshape(-1)].astype(ctx.attrs["out_idx"].as_numpy_dtype)
 
 
+@contextlib.contextmanager
 def _tables(states, names, grad, indices):
-    """The variable's and slots' buffers as ``(rows, width)`` tables, ``grad``'s rows and the indices,
-    after TensorFlow's checks. Call with every state's lock held."""
+    """The variable's and slots' buffers as host ``(rows, width)`` tables, ``grad``'s rows and the
+    indices, after TensorFlow's checks; buffers on a device (a variable on a GPU, whose update soft
+    placement put here) are copied back on exit. Enter with every state's lock held."""
     for state in states:
         if state.value is None:
             raise state.uninitialized_error()
@@ -45,14 +49,14 @@ def _tables(states, names, grad, indices):
             raise errors.InvalidArgumentError(
                 None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
                             f"{dims_text(state.value.shape)}")
-    if var.ndim < 1:
+    if len(var.shape) < 1:
         raise errors.InvalidArgumentError(None, None, "var must be at least 1 dimensional")
     if indices.ndim != 1:
         raise errors.InvalidArgumentError(None, None, "indices must be one-dimensional")
-    for d in range(1, var.ndim):
+    for d in range(1, len(var.shape)):
         if d >= grad.ndim or grad.shape[d] != var.shape[d]:
             raise errors.InvalidArgumentError(None, None, f"var and grad must match in dimension {d}")
-    if grad.ndim != var.ndim or grad.shape[0] != indices.shape[0]:
+    if grad.ndim != len(var.shape) or grad.shape[0] != indices.shape[0]:
         raise errors.InvalidArgumentError(
             None, None, "grad must be the same size as indices in the first dimension.")
     rows = var.shape[0]
@@ -61,9 +65,15 @@ def _tables(states, names, grad, indices):
         i = int(bad[0])
         raise errors.InvalidArgumentError(
             None, None, f"Index {int(indices[i])} at offset {i} in indices is out of range")
-    width = var.size // max(rows, 1)
-    tables = [state.writable().reshape(rows, width) for state in states]
-    return tables, np.asarray(grad, dtype=var.dtype).reshape(len(indices), width), indices.astype(np.intp)
+    on_device = [state.device is not None and not state.device.is_host for state in states]
+    hosts = [state.device.copy_out(state.value) if away else state.writable()
+             for state, away in zip(states, on_device)]
+    width = hosts[0].size // max(rows, 1)
+    yield ([h.reshape(rows, width) for h in hosts], np.asarray(grad, dtype=hosts[0].dtype).reshape(len(indices), width),
+           indices.astype(np.intp))
+    for state, host, away in zip(states, hosts, on_device):
+        if away:
+            state.value = state.device.copy_in(host)
 
 
 def _scalars(dtype, *values):
@@ -73,8 +83,7 @@ def _scalars(dtype, *values):
 
 @register("SparseApplyMomentum")
 def sparse_apply_momentum(ctx, var, accum, lr, grad, indices, momentum):
-    with var.lock, accum.lock:
-        (v, a), g, idx = _tables((var, accum), ("var", "accum"), grad, indices)
+    with var.lock, accum.lock, _tables((var, accum), ("var", "accum"), grad, indices) as ((v, a), g, idx):
         lr, momentum = _scalars(v.dtype, lr, momentum)
         a_rows = a[idx] * momentum + g
         a[idx] = a_rows
@@ -87,8 +96,7 @@ def sparse_apply_momentum(ctx, var, accum, lr, grad, indices, momentum):
 
 @register("SparseApplyAdagrad")
 def sparse_apply_adagrad(ctx, var, accum, lr, grad, indices):
-    with var.lock, accum.lock:
-        (v, a), g, idx = _tables((var, accum), ("var", "accum"), grad, indices)
+    with var.lock, accum.lock, _tables((var, accum), ("var", "accum"), grad, indices) as ((v, a), g, idx):
         (lr,) = _scalars(v.dtype, lr)
         a_rows = a[idx]
         if ctx.attrs.get("update_slots", True):
@@ -100,8 +108,8 @@ def sparse_apply_adagrad(ctx, var, accum, lr, grad, indices):
 
 @register("SparseApplyRMSProp")
 def sparse_apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad, indices):
-    with var.lock, ms.lock, mom.lock:
-        (v, s, m), g, idx = _tables((var, ms, mom), ("var", "ms", "mom"), grad, indices)
+    with var.lock, ms.lock, mom.lock, _tables((var, ms, mom), ("var", "ms", "mom"), grad, indices) as tables:
+        (v, s, m), g, idx = tables
         lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
         s_rows = s[idx] * rho + g * g * (v.dtype.type(1) - rho)
         s[idx] = s_rows
@@ -113,8 +121,9 @@ def sparse_apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad, i
 
 @register("SparseApplyCenteredRMSProp")
 def sparse_apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices):
-    with var.lock, mg.lock, ms.lock, mom.lock:
-        (v, mgt, s, m), g, idx = _tables((var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad, indices)
+    states = (var, mg, ms, mom)
+    with var.lock, mg.lock, ms.lock, mom.lock, _tables(states, ("var", "mg", "ms", "mom"), grad, indices) as tables:
+        (v, mgt, s, m), g, idx = tables
         lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
         one_minus_rho = v.dtype.type(1) - rho
         s_rows = s[idx] * rho + g * g * one_minus_rho

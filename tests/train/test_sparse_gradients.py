@@ -4,6 +4,7 @@ the optimizers applying it."""
 import importlib.util
 import pathlib
 
+import numba.cuda
 import numpy as np
 import pytest
 
@@ -165,3 +166,20 @@ def test_each_optimizer_updates_the_embedding_with_tensorflows_sparse_op(name, o
     golden.build(tf, name)
     types = {op.type for op in tf.get_default_graph().get_operations() if "/update_emb/" in op.name}
     assert op_type in types and not any(t.startswith("Apply") for t in types)
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not numba.cuda.is_available(), reason="no CUDA device (set NUMBA_ENABLE_CUDASIM=1 to use "
+                    "the simulator)")
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", ["momentum", "rmsprop_centered", "adagrad"])
+def test_a_variable_on_a_gpu_takes_the_sparse_update_on_the_cpu(name):
+    expected = np.load(golden.GOLDEN)
+    with tf.device("/gpu:0"):
+        train, ids, variables = golden.build(tf, name)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step_ids in golden.IDS:
+            sess.run(train, {ids: step_ids})
+        np.testing.assert_allclose(sess.run(variables["emb"]), expected[f"{name}/{len(golden.IDS)}/emb"], rtol=2e-6,
+                                   atol=1e-7)
