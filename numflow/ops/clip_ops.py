@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from numflow.framework.graph import get_default_graph
 from numflow.ops import array_ops, math_ops, nn_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
+from numflow.variables.variable import IndexedSlices
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -39,7 +40,7 @@ def global_norm(t_list, name=None):
     t_list = _check_sequence(t_list)
     graph = get_default_graph()
     with graph.name_scope(name or "global_norm"):
-        values = [None if t is None else convert_to_tensor(t, name=f"t_{i}") for i, t in enumerate(t_list)]
+        values = _values_of(t_list)
         half_squared_norms = []
         for v in values:
             if v is not None:
@@ -64,12 +65,19 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         one = constant(1.0, dtype=use_norm.dtype.base_dtype)
         scale_for_finite = clip_norm * math_ops.minimum(1.0 / use_norm, one / clip_norm)
         scale = scale_for_finite + (use_norm - use_norm)  # NaN for an infinite or NaN norm
-        values = [None if t is None else convert_to_tensor(t, name=f"t_{i}") for i, t in enumerate(t_list)]
         clipped = []
-        for i, v in enumerate(values):
+        for i, (t, v) in enumerate(zip(t_list, _values_of(t_list))):
             if v is None:
                 clipped.append(None)
-            else:
-                with graph.colocate_with(v.op):
-                    clipped.append(array_ops.identity(v * scale, name=f"{scope}_{i}"))
+                continue
+            with graph.colocate_with(v.op):
+                v = array_ops.identity(v * scale, name=f"{scope}_{i}")
+            clipped.append(IndexedSlices(v, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else v)
         return clipped, use_norm
+
+
+def _values_of(t_list):
+    """Each tensor of ``t_list`` (an IndexedSlices by its values, as TF norms and scales it, so that
+    it stays sparse), or None."""
+    return [None if t is None else convert_to_tensor(t.values if isinstance(t, IndexedSlices) else t, name=f"t_{i}")
+            for i, t in enumerate(t_list)]

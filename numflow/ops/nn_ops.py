@@ -423,7 +423,7 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     ``params``, then an ``Identity`` (``embedding_lookup/Identity:0``), as TensorFlow builds it.
 
     ``params`` is one tensor or variable, or a list holding one (numflow does not partition
-    embeddings). The gradient with respect to ``params`` is dense; see :func:`numflow.gather`.
+    embeddings). The gradient with respect to ``params`` is an ``IndexedSlices``, as from :func:`numflow.gather`.
     """
     del partition_strategy, validate_indices
     if params is None:

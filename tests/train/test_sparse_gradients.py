@@ -183,3 +183,23 @@ def test_a_variable_on_a_gpu_takes_the_sparse_update_on_the_cpu(name):
             sess.run(train, {ids: step_ids})
         np.testing.assert_allclose(sess.run(variables["emb"]), expected[f"{name}/{len(golden.IDS)}/emb"], rtol=2e-6,
                                    atol=1e-7)
+
+
+def test_clip_by_global_norm_keeps_an_embedding_gradient_sparse():
+    # Checked against TF 2.21: the clipped gradient stays an IndexedSlices, so Momentum leaves the
+    # rows never looked up (1, 3, 4) as they were.
+    emb = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2) / 10, name="emb")
+    w = tf.Variable([[0.5], [-0.25]], name="w")
+    h = tf.nn.embedding_lookup(emb, tf.constant([0, 2, 2, 5]))
+    optimizer = tf.train.MomentumOptimizer(0.1, 0.9)
+    grads_and_vars = optimizer.compute_gradients(tf.reduce_sum(tf.square(tf.matmul(h, w) - 1.0)))
+    grads, norm = tf.clip_by_global_norm([g for g, _ in grads_and_vars], 1.0)
+    assert isinstance(grads[0], tf.IndexedSlices) and grads[0].name == "clip_by_global_norm/clip_by_global_norm/_0:0"
+    train = optimizer.apply_gradients(zip(grads, [v for _, v in grads_and_vars]))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(3):
+            sess.run(train)
+        np.testing.assert_allclose(sess.run(emb), [[0.13421337, 0.0564983], [0.2, 0.3], [0.62256926, 0.42428502],
+                                                   [0.6, 0.7], [0.8, 0.9], [1.0815891, 1.0699629]], rtol=2e-6)
+        np.testing.assert_allclose(sess.run(norm), 2.2869363, rtol=1e-6)
