@@ -73,24 +73,31 @@ def update_buffers(ctx, states, names, grad, grad_name="grad"):
 
     Call with every state's lock held.
     """
+    shape = checked_shape(states, names)
+    grad = ctx.device.copy_in(grad)
+    if tuple(grad.shape) != shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"var and {grad_name} do not have the same shape{dims_text(shape)} {dims_text(grad.shape)}")
+    dtype = states[0].value.dtype
+    if isinstance(grad, np.ndarray) and grad.dtype != dtype:
+        grad = grad.astype(dtype)
+    return [_flat(state.writable()) for state in states] + [_flat(grad)]
+
+
+def checked_shape(states, names):
+    """The shape of the variable ``states[0]``, once every state is initialized and of that shape
+    (TensorFlow's checks and messages). Holds no reference to a buffer, which ``writable`` would
+    take for a snapshot."""
     for state in states:
         if state.value is None:
             raise state.uninitialized_error()
-    var = states[0].value
+    shape = tuple(states[0].value.shape)
     for state, name in zip(states[1:], names[1:]):
-        if state.value.shape != var.shape:
+        if tuple(state.value.shape) != shape:
             raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
+                None, None, f"var and {name} do not have the same shape{dims_text(shape)} "
                             f"{dims_text(state.value.shape)}")
-    grad = ctx.device.copy_in(grad)
-    if tuple(grad.shape) != tuple(var.shape):
-        raise errors.InvalidArgumentError(
-            None, None, f"var and {grad_name} do not have the same shape{dims_text(var.shape)} "
-                        f"{dims_text(grad.shape)}")
-    if isinstance(grad, np.ndarray) and grad.dtype != var.dtype:
-        grad = grad.astype(var.dtype)
-    del var
-    return [_flat(state.writable()) for state in states] + [_flat(grad)]
+    return shape
 
 
 def register_for(device_type, modules):

@@ -21,7 +21,7 @@ import contextlib
 import numpy as np
 
 from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.buffer_ops import checked_shape
 from numflow_kernels.registry import register
 
 
@@ -40,26 +40,18 @@ def _tables(states, names, grad, indices):
     """The variable's and slots' buffers as host ``(rows, width)`` tables, ``grad``'s rows and the
     indices, after TensorFlow's checks; buffers on a device (a variable on a GPU, whose update soft
     placement put here) are copied back on exit. Enter with every state's lock held."""
-    for state in states:
-        if state.value is None:
-            raise state.uninitialized_error()
-    var = states[0].value
-    for state, name in zip(states[1:], names[1:]):
-        if state.value.shape != var.shape:
-            raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{dims_text(var.shape)} "
-                            f"{dims_text(state.value.shape)}")
-    if len(var.shape) < 1:
+    shape = checked_shape(states, names)
+    if len(shape) < 1:
         raise errors.InvalidArgumentError(None, None, "var must be at least 1 dimensional")
     if indices.ndim != 1:
         raise errors.InvalidArgumentError(None, None, "indices must be one-dimensional")
-    for d in range(1, len(var.shape)):
-        if d >= grad.ndim or grad.shape[d] != var.shape[d]:
+    for d in range(1, len(shape)):
+        if d >= grad.ndim or grad.shape[d] != shape[d]:
             raise errors.InvalidArgumentError(None, None, f"var and grad must match in dimension {d}")
-    if grad.ndim != len(var.shape) or grad.shape[0] != indices.shape[0]:
+    if grad.ndim != len(shape) or grad.shape[0] != indices.shape[0]:
         raise errors.InvalidArgumentError(
             None, None, "grad must be the same size as indices in the first dimension.")
-    rows = var.shape[0]
+    rows = shape[0]
     bad = np.flatnonzero((indices < 0) | (indices >= rows))
     if bad.size:
         i = int(bad[0])

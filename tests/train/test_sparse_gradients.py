@@ -203,3 +203,17 @@ def test_clip_by_global_norm_keeps_an_embedding_gradient_sparse():
         np.testing.assert_allclose(sess.run(emb), [[0.13421337, 0.0564983], [0.2, 0.3], [0.62256926, 0.42428502],
                                                    [0.6, 0.7], [0.8, 0.9], [1.0815891, 1.0699629]], rtol=2e-6)
         np.testing.assert_allclose(sess.run(norm), 2.2869363, rtol=1e-6)
+
+
+def test_sparse_updates_write_into_the_variable_in_place():
+    emb = tf.Variable(np.ones((1000, 8), np.float32), name="emb")
+    loss = tf.reduce_sum(tf.nn.embedding_lookup(emb, tf.constant([3, 7, 3])))
+    train = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        (container,) = set(sess._containers.values())
+        for _ in range(3):
+            address = container.variable("emb").value.__array_interface__["data"][0]
+            sess.run(train)
+            assert container.variable("emb").value.__array_interface__["data"][0] == address
+        np.testing.assert_allclose(sess.run(emb)[[0, 7]], [[1.0] * 8, [1.0 - 0.1 - 0.19 - 0.271] * 8], rtol=1e-6)
