@@ -139,11 +139,12 @@ class Ways:
     """
 
     SAMPLES = 3
-    __slots__ = ("recent", "runs")
+    __slots__ = ("recent", "runs", "first")
 
-    def __init__(self):
+    def __init__(self, first=ONE_CORE_EACH):
         self.recent = ([], [])
         self.runs = [0, 0]
+        self.first = first  # the way a run made once (an initializer's, say) should take
 
     @property
     def seconds(self):
@@ -151,11 +152,12 @@ class Ways:
         return [min(r) if r else None for r in self.recent]
 
     def choose(self):
-        """The way to run next: the less measured while either has fewer than SAMPLES runs counted,
-        then the faster, and every PROBE_EVERY runs the other."""
+        """The way to run next: the less measured (``first`` on a tie) while either has fewer than
+        SAMPLES runs counted, then the faster, and every PROBE_EVERY runs the other."""
         each, all_cores = self.recent
         if len(each) < self.SAMPLES or len(all_cores) < self.SAMPLES:
-            return ONE_CORE_EACH if self.runs[ONE_CORE_EACH] <= self.runs[ALL_CORES] else ALL_CORES
+            other = 1 - self.first
+            return self.first if self.runs[self.first] <= self.runs[other] else other
         faster = ONE_CORE_EACH if min(each) <= min(all_cores) else ALL_CORES
         return 1 - faster if sum(self.runs) % PROBE_EVERY == 0 else faster
 

@@ -195,7 +195,8 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     costly = [u for u in plan.units if not u.cheap]
     plan.serial = _one_at_a_time(costly)
     plan.trivial = not costly
-    plan.ways = executor.Ways()
+    # A plan with nothing to run at once first gives each kernel every core, as a one-off run wants.
+    plan.ways = executor.Ways(first=executor.ALL_CORES if plan.serial else executor.ONE_CORE_EACH)
     plan.blocking = any(u.blocking for u in plan.units)
     plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host for s in steps)
     for unit in plan.units:

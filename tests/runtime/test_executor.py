@@ -349,6 +349,18 @@ def test_ways_measure_both_ways_in_turn_leaving_out_each_first_run():
     assert ways.choose() == executor.ALL_CORES
 
 
+def test_a_plan_with_nothing_to_overlap_first_runs_on_every_core(graph):
+    # A one-off run (an initializer's) then gets every core, as before any timing.
+    x = tf.placeholder(tf.float32, [None], name="x")
+    chain = tf.square(tf.square(x))
+    wide = tf.square(x) + tf.square(tf.placeholder(tf.float32, [None], name="y"))
+    with tf.Session(config=TWO_THREADS) as sess:
+        sess.run(chain, {x: [1.0]})
+        sess.run(wide, {"x:0": [1.0], "y:0": [2.0]})
+        runs = {p.serial: p.ways.runs for p in sess._plans.values()}
+    assert runs == {True: [0, 1], False: [1, 0]}
+
+
 def test_ways_run_the_faster_and_probe_the_other_every_so_often():
     ways = _measured_ways(one_core_each=3.0, all_cores=1.0)
     chosen = []
