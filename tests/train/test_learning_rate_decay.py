@@ -63,8 +63,9 @@ def test_schedule_matches_tensorflow(name):
     np.testing.assert_allclose(values, want["values"], rtol=rtol, atol=0)
 
 
+# polynomial_cycle is not here: its power of 2 goes through pow, which numpy 1.x rounds differently.
 @pytest.mark.parametrize("name", ["piecewise", "piecewise_int32", "piecewise_float", "inverse_time_staircase",
-                                  "polynomial_cycle", "polynomial_cycle_int32", "cosine_restarts_equal"])
+                                  "polynomial_cycle_int32", "cosine_restarts_equal"])
 def test_schedules_without_approximations_are_exact(name):
     np.testing.assert_array_equal(_schedule(name)[2], GOLDEN["schedules"][name]["values"])
 
