@@ -139,12 +139,13 @@ class Ways:
     """
 
     SAMPLES = 3
-    __slots__ = ("recent", "runs", "first")
+    __slots__ = ("recent", "runs", "first", "only")
 
-    def __init__(self, first=ONE_CORE_EACH):
+    def __init__(self, first=ONE_CORE_EACH, only=None):
         self.recent = ([], [])
         self.runs = [0, 0]
         self.first = first  # the way a run made once (an initializer's, say) should take
+        self.only = only  # the one way allowed (a session held to one thread per kernel), or None
 
     @property
     def seconds(self):
@@ -152,8 +153,10 @@ class Ways:
         return [min(r) if r else None for r in self.recent]
 
     def choose(self):
-        """The way to run next: the less measured (``first`` on a tie) while either has fewer than
-        SAMPLES runs counted, then the faster, and every PROBE_EVERY runs the other."""
+        """The way to run next: ``only`` when set; else the less measured (``first`` on a tie) while
+        either has fewer than SAMPLES runs counted, then the faster, and every PROBE_EVERY runs the other."""
+        if self.only is not None:
+            return self.only
         each, all_cores = self.recent
         if len(each) < self.SAMPLES or len(all_cores) < self.SAMPLES:
             other = 1 - self.first

@@ -177,6 +177,8 @@ class BaseSession:
             fetch_tensors = [e for e in elements if isinstance(e, Tensor)]
             targets = [e for e in elements if isinstance(e, Operation)]
             plan = _plan.build(self._graph, fetch_tensors, targets, feed_tensors, self)
+            if self._config.intra_op_parallelism_threads == 1:
+                plan.ways = executor.Ways(only=executor.ONE_CORE_EACH)
             by_tensor = dict(zip(fetch_tensors, plan.fetch_slots))
             plan.fetch_slots = [by_tensor[e] if isinstance(e, Tensor) else None for e in elements]
             fed_slots = set(plan.feed_slots)

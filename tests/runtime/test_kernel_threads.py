@@ -92,3 +92,15 @@ def test_a_run_one_core_each_holds_every_kernel_to_one_thread(graph, test_ops, m
         sess.run(out, {x: [[2.0]]})
     assert [counts for _, counts in log] == [[1] * len(before)]
     assert _blas_threads() == before
+
+
+def test_a_session_with_one_intra_op_thread_holds_every_kernel_to_one_thread(graph, test_ops):
+    before = _blas_threads()
+    log = _BlasLog()
+    x = tf.placeholder(tf.float32, [None, None])
+    out = test_ops.record(tf.matmul(x, x), log)
+    with tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=1)) as sess:
+        for _ in range(12):  # past the runs that would time both ways
+            sess.run(out, {x: [[2.0]]})
+    assert {tuple(counts) for _, counts in log} == {(1,) * len(before)}
+    assert _blas_threads() == before
