@@ -19,7 +19,7 @@ Registered under the ``reference`` device type, as the spec of each op and what 
 import numpy as np
 
 from numflow.framework import errors
-from numflow_kernels import reference  # noqa: F401  (its registrations come first)
+from numflow_kernels import reference  # its registrations come first
 from numflow_kernels.reference_nn import conv_pads
 from numflow_kernels.registry import _KERNELS, REFERENCE, register
 
@@ -70,33 +70,10 @@ def nf_sum_to_shape(ctx, grad, shape):
 
 
 # -- slices ------------------------------------------------------------------------------------
-def slice_key(ndim, begin, end, strides, attrs):
-    """The numpy index that ``StridedSlice`` with these inputs and masks applies to an ``ndim``-D array."""
-    count = len(begin)
-    kinds = []
-    for i in range(count):
-        bit = 1 << i
-        kinds.append("..." if attrs["ellipsis_mask"] & bit else "new" if attrs["new_axis_mask"] & bit
-                     else "index" if attrs["shrink_axis_mask"] & bit else "slice")
-    key = []
-    for i, kind in enumerate(kinds):
-        if kind == "...":
-            key.append(Ellipsis)
-        elif kind == "new":
-            key.append(None)
-        elif kind == "index":
-            key.append(int(begin[i]))
-        else:
-            b = None if attrs["begin_mask"] >> i & 1 else int(begin[i])
-            e = None if attrs["end_mask"] >> i & 1 else int(end[i])
-            key.append(slice(b, e, int(strides[i])))
-    return tuple(key)
-
-
 @kernel("StridedSliceGrad")
 def strided_slice_grad(ctx, shape, begin, end, strides, dy):
     out = np.zeros(tuple(int(d) for d in shape), dtype=dy.dtype)
-    key = slice_key(out.ndim, begin, end, strides, ctx.attrs)
+    key = reference.strided_slice_key(out, begin, end, strides, ctx.attrs)
     out[key] = dy.reshape(out[key].shape)
     return out
 

@@ -397,7 +397,12 @@ def unpack(ctx, x):
 
 @kernel("StridedSlice")
 def strided_slice(ctx, x, begin, end, strides):
-    a = ctx.attrs
+    return np.array(x[strided_slice_key(x, begin, end, strides, ctx.attrs)])
+
+
+def strided_slice_key(x, begin, end, strides, a):
+    """The numpy index ``StridedSlice`` with these inputs and masks (attrs ``a``) applies to ``x``,
+    after TensorFlow's checks."""
     count = len(begin)
     kinds = []
     for i in range(count):
@@ -429,7 +434,7 @@ def strided_slice(ctx, x, begin, end, strides):
             b = None if a["begin_mask"] >> i & 1 else int(begin[i])
             e = None if a["end_mask"] >> i & 1 else int(end[i])
             key.append(slice(b, e, int(strides[i])))
-    return np.array(x[tuple(key)])
+    return tuple(key)
 
 
 
