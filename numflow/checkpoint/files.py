@@ -78,11 +78,21 @@ def write_atomically(path, data):
     """Replace ``path`` by a file holding ``data`` (bytes): written to a temporary, then renamed."""
     temp = temp_path(path, "tmp")
     fd = create_exclusive(temp)
-    try:
+
+    def write():
         try:
             write_all(fd, data, temp)
         finally:
             os.close(fd)
+
+    replace_with(temp, path, write)
+
+
+def replace_with(temp, path, write):
+    """Call ``write()`` (which fills ``temp``), then rename ``temp`` over ``path``; on any failure
+    remove ``temp`` and leave ``path`` as it was (an OSError names ``path``)."""
+    try:
+        write()
         os.replace(temp, path)
     except OSError as exc:
         unlink_quietly(temp)

@@ -5,7 +5,7 @@ import os
 from numflow.checkpoint import datatypes
 from numflow.checkpoint.bundle import BundleWriter
 from numflow.checkpoint.bundle_reader import BundleReader
-from numflow.checkpoint.files import os_error, temp_path, unlink_quietly
+from numflow.checkpoint.files import replace_with, temp_path
 
 # safetensors has no string or complex128 type; bfloat16 needs ml_dtypes for numpy to name it.
 _UNSUPPORTED = {datatypes.DT_STRING, 18} | (set() if datatypes.BFLOAT16 is not None else {datatypes.DT_BFLOAT16})
@@ -59,15 +59,7 @@ def export_safetensors(prefix, path, metadata=None, skip_unsupported=False):
                 continue
             tensors[name] = reader.get_tensor(name)
     temp = temp_path(path, "tmp")
-    try:
-        st.save_file(tensors, temp, metadata=metadata)
-        os.replace(temp, path)
-    except OSError as exc:
-        unlink_quietly(temp)
-        raise os_error(exc, path) from exc
-    except BaseException:
-        unlink_quietly(temp)
-        raise
+    replace_with(temp, path, lambda: st.save_file(tensors, temp, metadata=metadata))
     return skipped
 
 
