@@ -19,35 +19,29 @@ TensorFlow runs as ``tensorflow.compat.v1``, every graph built and run in graph 
 """
 
 import os
-import threading
 
 import numpy as np
+
+try:
+    from .bench_kernels import tensorflow
+except ImportError:  # run by bench/run.py, which imports the suites as top-level modules
+    from bench_kernels import tensorflow
 
 LIBRARIES = ["numflow", "numpy", "tensorflow"]
 QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0")
 BIG = (4 if QUICK else 64) * 1024 * 1024
 OPS_PER_GRAPH = 1 + 4 * 250
 
-_tf_lock = threading.Lock()
-_tf_module = None
-
-
 def tensorflow_v1():
     """``tensorflow.compat.v1`` in graph mode, or None when TensorFlow is not installed."""
-    global _tf_module
-    with _tf_lock:
-        if _tf_module is None:
-            os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-            try:
-                import tensorflow.compat.v1 as tf
-            except ImportError:
-                _tf_module = False
-            else:
-                # No tf.disable_v2_behavior(): it is process-wide and other suites use TF 2. Every graph
-                # here is built inside `with graph.as_default()`, which is graph mode anyway.
-                tf.logging.set_verbosity(tf.logging.ERROR)
-                _tf_module = tf
-    return _tf_module or None
+    try:
+        tf = tensorflow()
+    except NotImplementedError:
+        return None
+    # No tf.disable_v2_behavior(): it is process-wide and other suites use TF 2. Every graph here is
+    # built inside `with graph.as_default()`, which is graph mode anyway.
+    tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.ERROR)
+    return tf.compat.v1
 
 
 def graph_library(library):

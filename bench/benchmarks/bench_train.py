@@ -26,19 +26,16 @@ import sys
 
 import numpy as np
 
+try:
+    from .bench_session import graph_library
+except ImportError:  # run by bench/run.py, which imports the suites as top-level modules
+    from bench_session import graph_library
+
 LIBRARIES = ["numflow", "numpy", "tensorflow"]
 QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0")
 SIZE = (4 if QUICK else 64) * 1024 * 1024
 LR, BETA1, BETA2, EPSILON = 0.001, 0.9, 0.999, 1e-8
 
-
-def _tensorflow():
-    from bench_session import tensorflow_v1
-
-    tf = tensorflow_v1()
-    if tf is None:
-        raise NotImplementedError("tensorflow is not installed")
-    return tf
 
 
 class TrafficFloor:
@@ -83,15 +80,13 @@ class AdamApply:
             self.tmp = np.empty(SIZE, np.float32)
             self.t = 0
             return
+        tf = graph_library(library)
         if library == "numflow":
-            import numflow as tf
             from numflow_kernels.cpu import apply
 
             self.kernel = apply
             self.arrays = [rng.random(SIZE, dtype=np.float32), np.zeros(SIZE, np.float32),
                            np.zeros(SIZE, np.float32)]
-        else:
-            tf = _tensorflow()
         graph = tf.Graph()
         with graph.as_default():
             var = tf.Variable(tf.ones([SIZE]), name="w")
@@ -187,12 +182,7 @@ class TrainingExample:
     param_names = ["library", "batch"]
 
     def setup(self, library, batch):
-        if library == "tensorflow":
-            tf = _tensorflow()
-            if tf is None:
-                raise NotImplementedError("tensorflow is not installed")
-        else:
-            import numflow as tf
+        tf = graph_library(library)
         example = _example_module(tf)
         self.graph = tf.Graph()
         with self.graph.as_default():
