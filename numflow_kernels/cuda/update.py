@@ -132,22 +132,22 @@ def _arith(dst, what):
 
 def assign_add(dst, src):
     """``dst += src`` elementwise on the device."""
-    _pair(dst, src, "assign_add")
-    _arith(dst, "assign_add")
-    if dst.dtype == np.float16:
-        _elementwise("add_f16", dst.view(np.uint16), src.view(np.uint16))
-    else:
-        _elementwise("add", dst, src)
+    _accumulate(dst, src, "assign_add", "add")
 
 
 def assign_sub(dst, src):
     """``dst -= src`` elementwise on the device."""
-    _pair(dst, src, "assign_sub")
-    _arith(dst, "assign_sub")
+    _accumulate(dst, src, "assign_sub", "sub")
+
+
+def _accumulate(dst, src, what, kernel):
+    """``kernel`` ("add" or "sub") of ``src`` into ``dst``; float16 through its bit-exact twin."""
+    _pair(dst, src, what)
+    _arith(dst, what)
     if dst.dtype == np.float16:
-        _elementwise("sub_f16", dst.view(np.uint16), src.view(np.uint16))
+        _elementwise(kernel + "_f16", dst.view(np.uint16), src.view(np.uint16))
     else:
-        _elementwise("sub", dst, src)
+        _elementwise(kernel, dst, src)
 
 
 def _scatter(what, ref, indices, updates):
