@@ -34,29 +34,24 @@ def initialized_value(ctx, initialized, ref, initial_value):
     return initial_value
 
 
+def _numpy_below_threshold(name, numpy_update):
+    """``update.<name>(dst, src)``, or ``numpy_update`` for arrays too small to pay for a Numba call."""
+
+    def run(dst, src):
+        if dst.size < _NUMBA_MIN_ELEMENTS:
+            numpy_update(dst, src)
+        else:
+            getattr(_update(), name)(dst, src)
+
+    return staticmethod(run)
+
+
 class _HostUpdates:
     """``numflow_kernels.cpu.update``, with numpy's loops for arrays too small to pay for a Numba call."""
 
-    @staticmethod
-    def assign(dst, src):
-        if dst.size < _NUMBA_MIN_ELEMENTS:
-            np.copyto(dst, src)
-        else:
-            _update().assign(dst, src)
-
-    @staticmethod
-    def assign_add(dst, src):
-        if dst.size < _NUMBA_MIN_ELEMENTS:
-            np.add(dst, src, out=dst)
-        else:
-            _update().assign_add(dst, src)
-
-    @staticmethod
-    def assign_sub(dst, src):
-        if dst.size < _NUMBA_MIN_ELEMENTS:
-            np.subtract(dst, src, out=dst)
-        else:
-            _update().assign_sub(dst, src)
+    assign = _numpy_below_threshold("assign", np.copyto)
+    assign_add = _numpy_below_threshold("assign_add", lambda dst, src: np.add(dst, src, out=dst))
+    assign_sub = _numpy_below_threshold("assign_sub", lambda dst, src: np.subtract(dst, src, out=dst))
 
     def __getattr__(self, name):  # the scatters
         return getattr(_update(), name)
