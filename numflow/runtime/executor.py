@@ -157,11 +157,11 @@ class Ways:
         either has fewer than SAMPLES runs counted, then the faster, and every PROBE_EVERY runs the other."""
         if self.only is not None:
             return self.only
-        each, all_cores = self.recent
-        if len(each) < self.SAMPLES or len(all_cores) < self.SAMPLES:
+        if min(len(r) for r in self.recent) < self.SAMPLES:
             other = 1 - self.first
             return self.first if self.runs[self.first] <= self.runs[other] else other
-        faster = ONE_CORE_EACH if min(each) <= min(all_cores) else ALL_CORES
+        one_core_each, all_cores = self.seconds
+        faster = ONE_CORE_EACH if one_core_each <= all_cores else ALL_CORES
         return 1 - faster if sum(self.runs) % PROBE_EVERY == 0 else faster
 
     def record(self, way, seconds):
