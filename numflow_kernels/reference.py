@@ -131,8 +131,8 @@ def cast(ctx, x):
         return np.asarray(x).astype(dst)
 
 
-@kernel("MatMul")
-def matmul(ctx, a, b):
+def matmul_operands(ctx, a, b):
+    """MatMul's inputs transposed as its attrs say, after TensorFlow's check of their sizes."""
     if ctx.attrs["transpose_a"]:
         a = a.T
     if ctx.attrs["transpose_b"]:
@@ -141,6 +141,12 @@ def matmul(ctx, a, b):
         raise errors.InvalidArgumentError(
             None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
         )
+    return a, b
+
+
+@kernel("MatMul")
+def matmul(ctx, a, b):
+    a, b = matmul_operands(ctx, a, b)
     with np.errstate(invalid="ignore", over="ignore"):  # 0 * inf and overflows: NaN and inf, as in TF
         return np.matmul(a, b)
 
