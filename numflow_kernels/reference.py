@@ -624,8 +624,10 @@ def one_hot(ctx, indices, depth, on_value, off_value):
     d = int(depth)
     if d < 0:
         raise _invalid(f"depth must be non-negative, got: {d}")
-    out = np.where(indices[..., None] == np.arange(d), on_value, off_value).astype(on_value.dtype, copy=False)
     axis = ctx.attrs["axis"]
+    if not -1 <= axis <= indices.ndim:
+        raise _invalid(f"Expected axis to be -1 or between [0, {indices.ndim + 1}). But received: {axis}")
+    out = np.where(indices[..., None] == np.arange(d), on_value, off_value).astype(on_value.dtype, copy=False)
     return out if axis == -1 else np.ascontiguousarray(np.moveaxis(out, -1, axis))
 
 

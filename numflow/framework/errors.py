@@ -88,3 +88,13 @@ _BY_CODE = {
 def exception_type_from_error_code(error_code):
     """The OpError subclass for a numeric error code."""
     return _BY_CODE[error_code]
+
+
+# numpy's ValueErrors for an array larger than memory can address; with MemoryError (an array larger
+# than the memory there is), what TensorFlow's allocator reports as ResourceExhaustedError.
+_NUMPY_TOO_BIG = ("array is too big", "Maximum allowed dimension exceeded", "Maximum allowed size exceeded")
+
+
+def is_out_of_memory(exc):
+    """Whether ``exc`` is numpy's failure to allocate an array (MemoryError, or a size beyond addressing)."""
+    return isinstance(exc, MemoryError) or isinstance(exc, ValueError) and str(exc).startswith(_NUMPY_TOO_BIG)

@@ -595,7 +595,8 @@ class Graph:
         except ValueError as e:
             raise ValueError(f"{e} for {_node_summary(op)}") from e
         op._outputs = [
-            Tensor(op, i, _output_dtype(dt, opdef.ref_output), as_shape(sh)) for i, (dt, sh) in enumerate(specs)
+            Tensor(op, i, _output_dtype(dt, opdef.ref_output), _int64_dims(as_shape(sh), op))
+            for i, (dt, sh) in enumerate(specs)
         ]
         if self._colocation_stack:
             target = self._colocation_stack[-1]
@@ -735,6 +736,20 @@ def _forget_networkx_caches(nxg):
 def _output_dtype(dtype, is_ref):
     dtype = _dtypes.as_dtype(dtype)
     return dtype._as_ref if is_ref else dtype.base_dtype
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def _int64_dims(shape, op):
+    """``shape``, after TensorFlow's check that every dimension fits int64 (a tile or reshape of huge
+    sizes overflows it: an error when the graph is built, never a shape that wrapped around)."""
+    dims = shape._dims
+    if dims is not None and any(d is not None and d > _INT64_MAX for d in dims):
+        big = next(d for d in dims if d is not None and d > _INT64_MAX)
+        raise ValueError(f"Dimension size {big} overflows int64 (at most 2**63 - 1) in the shape {shape} computed "
+                         f"for {_node_summary(op)}")
+    return shape
 
 
 def _other_graph_message(tensor, inputs, graph, op_type):

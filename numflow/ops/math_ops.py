@@ -18,7 +18,7 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
-from numflow.ops.constant_op import convert_to_tensor, is_tensor
+from numflow.ops.constant_op import convert_to_tensor, ints_fit, is_tensor
 from numflow.ops.op_util import (
     INDEX_TYPES,
     _out,
@@ -535,6 +535,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     if limit is None:
         start, limit = 0, start
     with get_default_graph().name_scope(name or "range") as scope:
+        for v, n in zip((start, limit, delta), ("start", "limit", "delta")):
+            if dtype is not None and not is_tensor(v) and not ints_fit(v, dtype):
+                raise ValueError(f"range's {n} {v} is out of the range of {dtypes.as_dtype(dtype).name}: the "
+                                 "range would wrap around. Leave dtype out (int64 then) or pass a wider one.")
         args = [v if is_tensor(v) else convert_to_tensor(v, dtype=dtype, name=n)
                 for v, n in zip((start, limit, delta), ("start", "limit", "delta"))]
         args = [convert_to_tensor(v) for v in args]

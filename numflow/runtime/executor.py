@@ -308,6 +308,9 @@ def op_error(op, exc):
     message = f"{message}\n\t [[node {op.name} (defined at {_user_frame(op)}) ]]"
     if isinstance(exc, errors.OpError):
         cls = type(exc)
+    elif errors.is_out_of_memory(exc):
+        cls = errors.ResourceExhaustedError
+        message = f"OOM when allocating a tensor for {op.name} ({op.type}): {message}"
     elif isinstance(exc, OSError):
         cls = _OS_ERROR_CLASS.get(exc.errno, errors.UnknownError)
     else:
