@@ -5,9 +5,10 @@
 A model script defines ``run(tf, config)``: it builds its graph in the default graph, trains, and
 returns ``{name: value}`` (fetched values and final variables). Each configuration runs the model
 in a new graph and session: the executor's way (``auto``: as the executor picks it; ``one``/``all``:
-always ``ONE_CORE_EACH``/``ALL_CORES``) and ``inter_op_parallelism_threads``. ``--first N`` rotates
-the list so that a different configuration is the first of its process in each run. The output
-is one JSON object: ``{"<way>/<threads>": {name: sha256 of dtype, shape and bytes}}``.
+always ``ONE_CORE_EACH``/``ALL_CORES``), ``inter_op_parallelism_threads`` and
+``intra_op_parallelism_threads``. ``--first N`` rotates the list so that a different configuration is
+the first of its process in each run. The output is one JSON object:
+``{"<way>/<inter>/<intra>": {name: sha256 of dtype, shape and bytes}}``.
 """
 
 import argparse
@@ -21,7 +22,7 @@ import numflow as tf
 from numflow.runtime import executor
 
 WAYS = {"one": executor.ONE_CORE_EACH, "all": executor.ALL_CORES}
-CONFIGS = [(way, threads) for way in ("auto", "one", "all") for threads in (1, 2, 4)]
+CONFIGS = [(way, inter, 0) for way in ("auto", "one", "all") for inter in (1, 2, 4)] + [("auto", 2, 1), ("auto", 2, 3)]
 
 
 def digest(value):
@@ -30,14 +31,15 @@ def digest(value):
     return hashlib.sha256(f"{array.dtype.str}{array.shape}".encode() + array.tobytes()).hexdigest()
 
 
-def run_in(model, way, threads):
-    """``model.run`` in a new graph with ``way`` forced (unless ``auto``) and ``threads`` inter-op threads."""
+def run_in(model, way, inter, intra):
+    """``model.run`` in a new graph with ``way`` forced (unless ``auto``) and the given thread counts."""
     choose = executor.Ways.choose
     if way != "auto":
         executor.Ways.choose = lambda self: WAYS[way]
     try:
         with tf.Graph().as_default():
-            values = model.run(tf, tf.ConfigProto(inter_op_parallelism_threads=threads))
+            config = tf.ConfigProto(inter_op_parallelism_threads=inter, intra_op_parallelism_threads=intra)
+            values = model.run(tf, config)
     finally:
         executor.Ways.choose = choose
     return {name: digest(value) for name, value in values.items()}
@@ -52,7 +54,7 @@ def main(argv=None):
     model = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(model)
     first = args.first % len(CONFIGS)
-    results = {f"{way}/{threads}": run_in(model, way, threads) for way, threads in CONFIGS[first:] + CONFIGS[:first]}
+    results = {"/".join(map(str, config)): run_in(model, *config) for config in CONFIGS[first:] + CONFIGS[:first]}
     print(json.dumps(results))
 
 
