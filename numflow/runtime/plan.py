@@ -1,7 +1,9 @@
 """Run plans: prune the graph to what a run needs, place and order its ops, resolve their kernels.
 
 A plan is built once per (graph version, fetches, feeds, targets) and cached by the session, so
-running the same fetches again does no graph work. It holds:
+running the same fetches again does no graph work. Reads and updates of a variable that the graph
+leaves unordered are ordered first (``access_order``), so no run's numbers depend on which ready op
+the executor takes first. It holds:
 
 - ``steps``: the ops to run in topological order, each with its kernel, context and value slots;
 - ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
@@ -17,7 +19,7 @@ from collections import deque
 
 from numflow.framework import errors
 from numflow.ops import registry
-from numflow.runtime import executor, placement
+from numflow.runtime import access_order, executor, placement
 from numflow.runtime.resources import VariableState
 from numflow_kernels import cpu_threads
 
@@ -144,6 +146,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     preds = {name: [p for p in nxg.pred[name] if p in needed] for name in needed}
     if graph._variable_initializers:
         _order_reads_after_initializers(graph, ops, preds)
+    access_order.order_accesses(ops, preds)
     order = _topological_order(ops, preds)
     devices = placement.place(order, session)
     all_on_host = all(d.is_host for d in set(devices.values()))

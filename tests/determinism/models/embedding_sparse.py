@@ -1,5 +1,7 @@
 """A seeded embedding model whose gathers give IndexedSlices: repeated ids summed (UnsortedSegmentSum)
-before Momentum's sparse updates, two lookups of one table concatenated, a mean and a sum over each bag."""
+before Momentum's and Adagrad's sparse updates, two lookups of one table concatenated, a mean and a sum
+over each bag. The two optimizers run in one step, each differentiating through ``w``, which one of
+them updates: the plan orders those reads before the update."""
 
 import numpy as np
 
@@ -21,7 +23,8 @@ def run(tf, config):
     first = tf.gather(table, ids[:, 0])  # a second lookup of the same table
     features = tf.concat([bag + first, tf.reduce_sum(tf.nn.embedding_lookup(context, ids), axis=1)], axis=1)
     loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=tf.matmul(features, w)))
-    train = tf.train.MomentumOptimizer(0.5, 0.9).minimize(loss)
+    train = tf.group(tf.train.MomentumOptimizer(0.5, 0.9).minimize(loss, var_list=[table, w]),
+                     tf.train.AdagradOptimizer(0.5).minimize(loss, var_list=[context]))
     fetched = {}
     with tf.Session(config=config) as sess:
         sess.run(tf.global_variables_initializer())
