@@ -341,4 +341,4 @@ def _final_grad(grads, x, unconnected):
 # Registration by import: each module registers the gradients of one family of ops, whose declarations
 # are imported first.
 from numflow.ops import nn_ops, selection_ops, slice_ops, tile_pad_split_ops  # noqa: E402, F401, I001
-from numflow.ops import array_grad, math_grad, nn_grad  # noqa: E402, F401
+from numflow.ops import array_grad, conv_grad, math_grad, nn_grad  # noqa: E402, F401
