@@ -16,6 +16,7 @@ from numflow.ops.conv_ops import (
     depthwise_conv2d_native_backprop_filter,
     depthwise_conv2d_native_backprop_input,
 )
+from numflow.ops.dropout_ops import dropout
 from numflow.ops.math_ops import sigmoid, tanh
 from numflow.ops.nn_impl import l2_normalize, sigmoid_cross_entropy_with_logits
 from numflow.ops.nn_ops import (
@@ -52,7 +53,7 @@ __all__ = [
     "conv1d_transpose", "conv2d", "conv2d_backprop_filter", "conv2d_backprop_input", "conv2d_transpose", "conv3d",
     "conv3d_backprop_filter_v2", "conv3d_transpose", "conv_transpose", "convolution", "depthwise_conv2d",
     "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input", "depthwise_conv2d_native",
-    "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_native_backprop_input",
+    "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_native_backprop_input", "dropout",
     "embedding_lookup", "l2_loss", "l2_normalize", "log_softmax", "max_pool", "max_pool1d", "max_pool2d",
     "max_pool3d", "max_pool_v2", "max_pool_with_argmax", "pool", "relu", "relu6", "separable_conv2d", "sigmoid",
     "sigmoid_cross_entropy_with_logits", "softmax", "softmax_cross_entropy_with_logits",

@@ -1,4 +1,4 @@
-"""Bad input to the convolutions and pools: TensorFlow's error classes and words, one row each.
+"""Bad input to the convolutions, pools and dropout: TensorFlow's error classes and words, one row each.
 
 Build-time rows raise while the graph is built; every message was checked against TensorFlow 2.21's
 ``tf.compat.v1`` in graph mode (the shape functions' messages go on with the node's summary, as
@@ -103,6 +103,26 @@ BUILD = [
     ("convolution_dilated_stride", lambda: tf.nn.convolution(_f(1, 8, 8, 3), _f(2, 2, 3, 2), "SAME", strides=[2, 2],
                                                              dilation_rate=[2, 2]), ValueError,
      r"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: strides=\[2 2\]"),
+    ("dropout_rate_one", lambda: tf.nn.dropout(_f(2, 3), rate=1.0), ValueError,
+     r"`rate` must be a scalar tensor or a float in the range \[0, 1\). Received: rate=1.0"),
+    ("dropout_keep_zero", lambda: tf.nn.dropout(_f(2, 3), keep_prob=0.0), ValueError,
+     r"`rate` must be a scalar tensor or a float in the range \[0, 1\). Received: rate=1.0"),
+    ("dropout_int", lambda: tf.nn.dropout(tf.ones([2, 3], tf.int32), rate=0.5), ValueError,
+     "`x.dtype` must be a floating point tensor as `x` will be scaled. Received: x_dtype=<dtype: 'int32'>"),
+    ("dropout_no_rate", lambda: tf.nn.dropout(_f(2, 3)), ValueError, "`rate` must be provided. Received: rate=None"),
+    ("dropout_both", lambda: tf.nn.dropout(_f(2, 3), keep_prob=0.5, rate=0.5), ValueError,
+     "Cannot specify both 'keep_prob' and 'rate'."),
+    ("dropout_keep_string", lambda: tf.nn.dropout(_f(2, 3), keep_prob="a"), ValueError,
+     "`keep_prob` must be a floating point number or Tensor. Received: keep_prob=a"),
+    ("dropout_rate_vector", lambda: tf.nn.dropout(_f(2, 3), rate=tf.constant([0.5, 0.5])), ValueError,
+     r"Shape \(2,\) must have rank 0"),
+    ("dropout_rate_float64", lambda: tf.nn.dropout(_f(2, 3), rate=tf.constant(0.5, tf.float64)), ValueError,
+     "`x.dtype` must be compatible with `rate.dtype`. Received: x.dtype=<dtype: 'float32'> and "
+     "rate.dtype=<dtype: 'float64'>"),
+    ("dropout_rate_list", lambda: tf.nn.dropout(_f(2, 3), rate=[0.5]), ValueError,
+     r"`rate` must be a scalar or scalar tensor. Received: rate=\[0.5\]"),
+    ("dropout_noise_shape", lambda: tf.nn.dropout(_f(2, 3), rate=0.5, noise_shape=[2, 2]), ValueError,
+     "Dimensions must be equal, but are 2 and 3" + _node("dropout/SelectV2", "SelectV2")),
 ]
 
 

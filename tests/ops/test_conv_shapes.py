@@ -30,6 +30,7 @@ def _p(shape, dtype=tf.float32):
     (lambda: tf.nn.separable_conv2d(_p([None, 9, 9, 3]), tf.ones([3, 3, 3, 2]), tf.ones([1, 1, 6, 4]), [1] * 4,
                                     "SAME"), [None, 9, 9, 4]),
     (lambda: tf.nn.atrous_conv2d(_p([None, 9, 9, 3]), tf.ones([3, 3, 3, 2]), 2, "VALID"), [None, 5, 5, 2]),
+    (lambda: tf.nn.dropout(_p([None, 5]), rate=0.3), [None, 5]),
 ])
 def test_static_shape(build, want):
     with tf.Graph().as_default():
