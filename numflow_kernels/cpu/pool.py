@@ -27,7 +27,9 @@ _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 def _window_max(x, n, best, index, g):
     """For image ``n`` of ``x``: ``best`` (``[OD, OH, OW, C]``) = each window's maximum and ``index`` its
-    flat ``[D, H, W]`` position (the first maximum; a NaN wins), -inf and -1 for a window of padding."""
+    flat ``[D, H, W]`` position (the first maximum; a NaN wins), -inf and -1 for a window of padding.
+
+    The updates are selects, not branches, so the channel loop runs as vectors."""
     size_d, size_h, size_w, channels = x.shape[1], x.shape[2], x.shape[3], x.shape[4]
     kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw, od, oh, ow = g
     for a in range(od):
@@ -35,9 +37,7 @@ def _window_max(x, n, best, index, g):
             for c in range(ow):
                 top = best[a, b, c]
                 at = index[a, b, c]
-                for q in range(channels):
-                    top[q] = -np.inf
-                    at[q] = -1
+                first = True
                 for i in range(kd):
                     d = a * sd + i * dd - pd
                     for j in range(kh):
@@ -47,17 +47,52 @@ def _window_max(x, n, best, index, g):
                             if 0 <= d < size_d and 0 <= h < size_h and 0 <= w < size_w:
                                 row = x[n, d, h, w]
                                 here = (d * size_h + h) * size_w + w
-                                for q in range(channels):
-                                    v = row[q]
-                                    if at[q] < 0 or v > top[q] or (v != v and top[q] == top[q]):
-                                        top[q] = v
+                                if first:
+                                    for q in range(channels):
+                                        top[q] = row[q]
                                         at[q] = here
+                                    first = False
+                                else:
+                                    for q in range(channels):
+                                        v, t = row[q], top[q]
+                                        wins = (v > t) | ((v != v) & (t == t))
+                                        top[q] = v if wins else t
+                                        at[q] = here if wins else at[q]
+                if first:
+                    for q in range(channels):
+                        top[q] = -np.inf
+                        at[q] = -1
 
 
 def _max_pool(x, out, g):
+    """``out`` = each window's maximum (a NaN wins), -inf for a window of padding."""
+    size_d, size_h, size_w, channels = x.shape[1], x.shape[2], x.shape[3], x.shape[4]
+    kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw, od, oh, ow = g
     for n in prange(x.shape[0]):
-        index = np.empty(out.shape[1:], np.int64)
-        _window_max(x, n, out[n], index, g)
+        for a in range(od):
+            for b in range(oh):
+                for c in range(ow):
+                    top = out[n, a, b, c]
+                    first = True
+                    for i in range(kd):
+                        d = a * sd + i * dd - pd
+                        for j in range(kh):
+                            h = b * sh + j * dh - ph
+                            for k in range(kw):
+                                w = c * sw + k * dw - pw
+                                if 0 <= d < size_d and 0 <= h < size_h and 0 <= w < size_w:
+                                    row = x[n, d, h, w]
+                                    if first:
+                                        for q in range(channels):
+                                            top[q] = row[q]
+                                        first = False
+                                    else:
+                                        for q in range(channels):
+                                            v, t = row[q], top[q]
+                                            top[q] = v if (v > t) | (v != v) else t
+                    if first:
+                        for q in range(channels):
+                            top[q] = -np.inf
 
 
 def _max_pool_grad(x, grad, dx, g):
