@@ -2,9 +2,9 @@
 of images, the blocks spread over the cores.
 
 The forward convolution of a block is ``patches @ filter``, where ``patches`` (built by
-``_im2col``, zeros where a window leaves the input) holds one row per output position; the filter
+``_patches``, zeros where a window leaves the input) holds one row per output position; the filter
 gradient is ``patches.T @ dy`` summed over the blocks in block order; the input gradient is
-``dy @ filter.T`` added back into each window's place (``_col2im``). Blocks are whole images, as
+``dy @ filter.T`` added back into each window's place (``_patches`` backwards). Blocks are whole images, as
 many as keep a block's patches near ``BLOCK_BYTES``: a size fixed by the shapes, so the sums and
 the bits never depend on how many threads ran the blocks (``cpu_threads.run_blocks``, BLAS on one
 thread each). A block's patches fit a core's cache, which a whole batch's (31 MB for the second
@@ -31,24 +31,24 @@ _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 def geometry(win):
     """A window's geometry as the int64 array the Numba loops take: kernel, strides, dilations, pads
-    before, output sizes (three each)."""
-    return np.array([*win.kernel, *win.strides, *win.dilations, *(p[0] for p in win.pads), *win.out], np.int64)
+    before, output sizes, input sizes (three each)."""
+    return np.array([*win.kernel, *win.strides, *win.dilations, *(p[0] for p in win.pads), *win.out, *win.sizes],
+                    np.int64)
 
 
-def _im2col(x, cols, first, g):
-    """Fill ``cols`` with the patches of images ``first, first + 1, ...``: one row per output position,
-    ``(kd, kh, kw, channel)`` along it, zeros outside ``x`` (``[N, D, H, W, C]``, C-contiguous).
+def _patches(src, dst, sizes, first, images, g, back):
+    """im2col: ``dst`` (the patch matrix, flat) = the patches of images ``first .. first + images`` of
+    ``src`` (``[N, D, H, W, C]`` of ``sizes``, flat): one row per output position, ``(kd, kh, kw,
+    channel)`` along it, zeros outside the input. With ``back`` (col2im), ``src`` is the patch matrix
+    and each of its rows is added into ``dst`` (the image) at the window's place. Reads ``src`` only,
+    so either may be a read-only array.
 
-    Works on flat views with unsigned offsets (signed ones make Numba check for negative indices at
-    every element, five times slower): a window row inside the input with dilation 1 is one
-    contiguous run of ``kw * C`` values."""
-    size_d, size_h, size_w, channels = x.shape[1], x.shape[2], x.shape[3], x.shape[4]
-    kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw, od, oh, ow = g
-    src = x.reshape(-1)
-    dst = cols.reshape(-1)
+    Unsigned offsets: signed ones make Numba check for negative indices at every element, five times
+    slower. A window row inside the input with dilation 1 is one contiguous run of ``kw * C`` values."""
+    size_d, size_h, size_w, channels = sizes
+    kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw, od, oh, ow = g[:15]
     run, width = np.uint64(kw * channels), np.uint64(channels)
-    images = cols.shape[0] // (od * oh * ow)
-    at = np.uint64(0)
+    at = np.uint64(0)  # the patch matrix's offset
     for n in range(first, first + images):
         for a in range(od):
             for b in range(oh):
@@ -61,32 +61,38 @@ def _im2col(x, cols, first, g):
                             h = b * sh + j * dh - ph
                             line = ((n * size_d + d) * size_h + h) * size_w
                             if not (0 <= d < size_d and 0 <= h < size_h):
-                                for q in range(run):
-                                    dst[at + q] = 0
+                                if not back:
+                                    for q in range(run):
+                                        dst[at + q] = 0
                             elif whole:
-                                start = np.uint64((line + w0) * channels)
-                                for q in range(run):
-                                    dst[at + q] = src[start + q]
+                                pixel = np.uint64((line + w0) * channels)
+                                if back:
+                                    for q in range(run):
+                                        dst[pixel + q] += src[at + q]
+                                else:
+                                    for q in range(run):
+                                        dst[at + q] = src[pixel + q]
                             else:
                                 for k in range(kw):
                                     w = w0 + k * dw
                                     to = at + np.uint64(k * channels)
-                                    if 0 <= w < size_w:
-                                        start = np.uint64((line + w) * channels)
-                                        for q in range(width):
-                                            dst[to + q] = src[start + q]
-                                    else:
-                                        for q in range(width):
-                                            dst[to + q] = 0
+                                    inside = 0 <= w < size_w
+                                    pixel = np.uint64((line + w) * channels) if inside else np.uint64(0)
+                                    for q in range(width):
+                                        if back:
+                                            if inside:
+                                                dst[pixel + q] += src[to + q]
+                                        else:
+                                            dst[to + q] = src[pixel + q] if inside else 0
                             at += run
 
 
 def _im2col_single_channel(x, cols_t, first, g):
-    """``_im2col`` transposed, for one input channel: ``cols_t`` is ``[kd * kh * kw, rows]``. With one
+    """``_patches`` transposed, for one input channel: ``cols_t`` is ``[kd * kh * kw, rows]``. With one
     channel a window row is only ``kw`` values, too short to copy fast, while a line of outputs
     reads one input line: contiguous with stride 1."""
     size_d, size_h, size_w = x.shape[1], x.shape[2], x.shape[3]
-    kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw, od, oh, ow = g
+    kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw, od, oh, ow = g[:15]
     src = x.reshape(-1)
     dst = cols_t.reshape(-1)
     rows = cols_t.shape[1]
@@ -116,42 +122,6 @@ def _im2col_single_channel(x, cols_t, first, g):
                                 for c in range(ow):
                                     w = w0 + c * sw
                                     dst[at + np.uint64(c)] = src[line + w] if 0 <= w < size_w else 0
-
-
-def _col2im(cols, dx, first, g):
-    """Add each row of ``cols`` (laid out as ``_im2col`` writes them) into ``dx`` at the window's place."""
-    size_d, size_h, size_w, channels = dx.shape[1], dx.shape[2], dx.shape[3], dx.shape[4]
-    kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw, od, oh, ow = g
-    src = cols.reshape(-1)
-    dst = dx.reshape(-1)
-    run, width = np.uint64(kw * channels), np.uint64(channels)
-    images = cols.shape[0] // (od * oh * ow)
-    at = np.uint64(0)
-    for n in range(first, first + images):
-        for a in range(od):
-            for b in range(oh):
-                for c in range(ow):
-                    w0 = c * sw - pw
-                    whole = dw == 1 and w0 >= 0 and w0 + kw <= size_w
-                    for i in range(kd):
-                        d = a * sd + i * dd - pd
-                        for j in range(kh):
-                            h = b * sh + j * dh - ph
-                            line = ((n * size_d + d) * size_h + h) * size_w
-                            if 0 <= d < size_d and 0 <= h < size_h:
-                                if whole:
-                                    start = np.uint64((line + w0) * channels)
-                                    for q in range(run):
-                                        dst[start + q] += src[at + q]
-                                else:
-                                    for k in range(kw):
-                                        w = w0 + k * dw
-                                        if 0 <= w < size_w:
-                                            start = np.uint64((line + w) * channels)
-                                            came = at + np.uint64(k * channels)
-                                            for q in range(width):
-                                                dst[start + q] += src[came + q]
-                            at += run
 
 
 _compiled = {}
@@ -199,7 +169,7 @@ class _Plan:
             _numba(_im2col_single_channel)(x5, cols_t, lo, self.geometry)
             return cols_t.T
         cols = np.empty((rows, self.depth), x5.dtype)
-        _numba(_im2col)(x5, cols, lo, self.geometry)
+        _numba(_patches)(x5.reshape(-1), cols.reshape(-1), x5.shape[1:], lo, hi - lo, self.geometry, False)
         return cols
 
     def rows(self, lo, hi):
@@ -277,7 +247,7 @@ def conv_input_grad(ctx, sizes, w, dy):
         if plan.pointwise:
             dx[lo:hi] = cols.reshape(dx[lo:hi].shape)
         else:
-            _numba(_col2im)(cols, dx, lo, plan.geometry)
+            _numba(_patches)(cols.reshape(-1), dx.reshape(-1), dx.shape[1:], lo, hi - lo, plan.geometry, True)
 
     cpu_threads.run_blocks(block, len(plan.blocks))
     return wn.restore_layout(dx, fmt, conv.rank)

@@ -178,25 +178,6 @@ def _kernels():
             out[at(os, n, a, b, c, q)] = best if index >= 0 else -math.inf
 
     @cuda.jit
-    def max_pool_grad(x, dy, dx, xs, ys, shape, g, every_tie):
-        for t in range(cuda.grid(1), dx.size, cuda.gridsize(1)):
-            n, d, h, ww, q = split(t, shape[:5])
-            here = (d * shape[2] + h) * shape[3] + ww
-            v = x[at(xs, n, d, h, ww, q)]
-            acc = dy[0] * 0
-            for i in range(g[0]):
-                a = reader(d, i, g, 0)
-                for j in range(g[1]):
-                    b = reader(h, j, g, 1)
-                    for k in range(g[2]):
-                        c = reader(ww, k, g, 2)
-                        if a >= 0 and b >= 0 and c >= 0:
-                            best, index = window_max(x, xs, n, a, b, c, q, shape, g)
-                            if (v == best) if every_tie else index == here:
-                                acc += dy[at(ys, n, a, b, c, q)]
-            dx[at(xs, n, d, h, ww, q)] = acc
-
-    @cuda.jit
     def max_pool_grad_grad(x, ddx, out, xs, os, shape, g):
         for t in range(cuda.grid(1), out.size, cuda.gridsize(1)):
             n, a, b, c, q = split(t, shape[5:])
@@ -236,9 +217,14 @@ def _kernels():
             out[at(os, n, a, b, c, q)] = acc / count(a, b, c, shape, g)
 
     @cuda.jit
-    def avg_pool_grad(dy, dx, ys, xs, shape, g):
+    def pool_grad(x, dy, dx, xs, ys, shape, g, mode):
+        """dx of a pool, one input element per thread, from the windows that read it: mode 0, a max
+        pool's (at each window's first maximum); 1, MaxPool3DGrad's (at every element equal to the
+        maximum); 2, an average pool's (x unused)."""
         for t in range(cuda.grid(1), dx.size, cuda.gridsize(1)):
             n, d, h, ww, q = split(t, shape[:5])
+            here = (d * shape[2] + h) * shape[3] + ww
+            v = x[at(xs, n, d, h, ww, q)] if mode < 2 else x[0]
             acc = dy[0] * 0
             for i in range(g[0]):
                 a = reader(d, i, g, 0)
@@ -247,7 +233,13 @@ def _kernels():
                     for k in range(g[2]):
                         c = reader(ww, k, g, 2)
                         if a >= 0 and b >= 0 and c >= 0:
-                            acc += dy[at(ys, n, a, b, c, q)] / count(a, b, c, shape, g)
+                            share = dy[at(ys, n, a, b, c, q)]
+                            if mode == 2:
+                                acc += share / count(a, b, c, shape, g)
+                            else:
+                                best, index = window_max(x, xs, n, a, b, c, q, shape, g)
+                                if (v == best) if mode == 1 else index == here:
+                                    acc += share
             dx[at(xs, n, d, h, ww, q)] = acc
 
     return dict(locals())
@@ -380,9 +372,9 @@ def max_pool_grad(ctx, orig_input, orig_output, grad):
     if not _floats(orig_input, grad) or tuple(tuple(grad.shape)) != out_shape:
         return _on_host(ctx, ctx.op_type, orig_input, orig_output, grad)
     dx = ctx.device.alloc(tuple(orig_input.shape), grad.dtype)
-    _launch("max_pool_grad", dx.size, orig_input.reshape(orig_input.size), grad.reshape(grad.size),
+    _launch("pool_grad", dx.size, orig_input.reshape(orig_input.size), grad.reshape(grad.size),
             dx.reshape(dx.size), strides5(tuple(orig_input.shape), fmt), strides5(out_shape, fmt), shape, g,
-            ctx.op_type == "MaxPool3DGrad")
+            1 if ctx.op_type == "MaxPool3DGrad" else 0)
     return dx
 
 
@@ -408,8 +400,9 @@ def avg_pool_grad(ctx, orig_input_shape, grad):
     if not _floats(grad) or tuple(tuple(grad.shape)) != out_shape:
         return _on_host(ctx, ctx.op_type, orig_input_shape, grad)
     dx = ctx.device.alloc(x_shape, grad.dtype)
-    _launch("avg_pool_grad", dx.size, grad.reshape(grad.size), dx.reshape(dx.size), strides5(out_shape, fmt),
-            strides5(x_shape, fmt), shape, g)
+    flat = grad.reshape(grad.size)
+    _launch("pool_grad", dx.size, flat, flat, dx.reshape(dx.size), strides5(x_shape, fmt), strides5(out_shape, fmt),
+            shape, g, 2)
     return dx
 
 
