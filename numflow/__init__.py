@@ -64,3 +64,4 @@ from numflow.ops.clip_ops import clip_by_global_norm, clip_by_value, global_norm
 from numflow import math, nn  # noqa: E402, I001
 from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
+from numflow import gfile, io  # noqa: E402, I001
