@@ -170,14 +170,22 @@ class FsspecFileSystem:
         except Exception as exc:  # noqa: BLE001 - each library has its own exceptions
             raise remote_error(exc, path) from exc
 
+    def _type(self, path):
+        """``"file"``, ``"directory"`` or None when ``path`` does not exist; any other failure is raised
+        (fsspec's own ``exists`` and ``isfile`` would hide missing credentials as a missing file)."""
+        try:
+            return self._call(path, "info", self._path(path)).get("type")
+        except errors.NotFoundError:
+            return None
+
     def exists(self, path):
-        return self._call(path, "exists", self._path(path))
+        return self._type(path) is not None
 
     def isdir(self, path):
-        return self._call(path, "isdir", self._path(path))
+        return self._type(path) == "directory"
 
     def isfile(self, path):
-        return self._call(path, "isfile", self._path(path))
+        return self._type(path) == "file"
 
     def listdir(self, path):
         if not self.isdir(path):
