@@ -112,6 +112,7 @@ class BaseSession:
         self._owns_pool = pool is None
         self._closed = False
         self._default_stack = []
+        self._waits_before_close = {}
 
     graph = property(lambda self: self._graph)
     sess_str = property(lambda self: self._target.encode(), doc="The target, as bytes (as TF gives it).")
@@ -143,6 +144,19 @@ class BaseSession:
         OpError
             When an op fails; the error names it.
         """
+        return self._run(fetches, feed_dict, options, run_metadata, _to_host)
+
+    def _fetch_snapshots(self, tensors):
+        """The values of ``tensors`` in one run, as read-only host arrays that a variable's value may share.
+
+        A variable's update copies its buffer while such a snapshot lives (copy on write), so the
+        arrays keep the values of this run, with no copy made here: what a save writes, in the
+        background or not.
+        """
+        return self._run(list(tensors), None, None, None, _snapshot_to_host)
+
+    def _run(self, fetches, feed_dict, options, run_metadata, to_host):
+        """``run`` with ``to_host`` turning each fetched value into what the caller gets."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         if self._graph.version == 0:
@@ -164,9 +178,9 @@ class BaseSession:
             hooks = (_TraceHook(run_metadata),)
         executor.run(plan, values, self._pool_for(plan), hooks)
         if feed_values:
-            results = _results_with_feeds(plan, values, feed_values)
+            results = _results_with_feeds(plan, values, feed_values, to_host)
         else:
-            results = [None if slot is None else _to_host(values[slot]) for slot in plan.fetch_slots]
+            results = [None if slot is None else to_host(values[slot]) for slot in plan.fetch_slots]
         return results[0] if rebuild is None else rebuild(results)
 
     def partial_run_setup(self, fetches, feeds=None):
@@ -215,14 +229,31 @@ class BaseSession:
 
     # -- lifetime and defaults -----------------------------------------------------------------
     def close(self):
-        """Release the session's threads and (for a local session) its variable values."""
+        """Release the session's threads and (for a local session) its variable values.
+
+        First waits for the work still going on in the background with this session's values (an
+        asynchronous save), and raises its failure once the session is closed.
+        """
         if self._closed:
             return
         self._closed = True
+        failure = None
+        for wait in self._waits_before_close.values():
+            try:
+                wait()
+            except Exception as exc:  # noqa: BLE001 - raised below, after the session is closed
+                failure = failure or exc
+        self._waits_before_close.clear()
         if self._pool is not None and self._owns_pool:
             self._pool.shutdown(wait=True)
         self._pool = None
         self._plans.clear()
+        if failure is not None:
+            raise failure
+
+    def _wait_before_close(self, owner, wait):
+        """Have :meth:`close` call ``wait()`` first, once per ``owner``: work in the background on this session."""
+        self._waits_before_close[owner] = wait
 
     def as_default(self):
         """Context manager making this the default session for ``eval()`` and ``run()`` in this thread."""
@@ -313,7 +344,16 @@ def _to_host(value):
     return value
 
 
-def _results_with_feeds(plan, values, feed_values):
+def _snapshot_to_host(value):
+    """A fetched value as a host array, a variable's read-only snapshot left uncopied."""
+    if isinstance(value, VariableState):
+        value = value.read()
+    if isinstance(value, np.ndarray) and not value.flags.writeable:
+        return value
+    return _to_host(value)
+
+
+def _results_with_feeds(plan, values, feed_values, to_host=_to_host):
     """The fetched values of a run with feeds, never aliasing the caller's fed arrays.
 
     As in TensorFlow, fetching a fed tensor gives back the fed value itself; any other result that
@@ -327,7 +367,7 @@ def _results_with_feeds(plan, values, feed_values):
             continue
         value = values[slot]
         if not is_fed:
-            value = _to_host(value)
+            value = to_host(value)
             if isinstance(value, np.ndarray) and any(np.may_share_memory(value, f) for f in fed):
                 value = value.copy()
         done[slot] = value
