@@ -236,8 +236,15 @@ def _refuse_overwrite(target, overwrite):
         raise errors.AlreadyExistsError(None, None, f"{target}; file already exists")
 
 
-def _one_filesystem(a, b):
-    return a is b or (a is not LOCAL and b is not LOCAL and a.fs is b.fs)
+def _transfer(src, dst, overwrite, within):
+    """Check ``overwrite``; call ``within(source filesystem)`` when both paths are on one filesystem and
+    return True, else return False (the caller copies the bytes across)."""
+    _refuse_overwrite(dst, overwrite)
+    source, target = resolve(src), resolve(dst)
+    if source is target or (source is not LOCAL and target is not LOCAL and source.fs is target.fs):
+        within(source)
+        return True
+    return False
 
 
 def copy(src, dst, overwrite=False):
@@ -251,25 +258,17 @@ def copy(src, dst, overwrite=False):
         ``src`` does not exist.
     """
     src, dst = os.fspath(src), os.fspath(dst)
-    _refuse_overwrite(dst, overwrite)
-    source, target = resolve(src), resolve(dst)
-    if _one_filesystem(source, target):
-        source.copy(src, dst)
-        return
-    with source.open(src, "rb") as reader, target.open(dst, "wb") as writer:
-        shutil.copyfileobj(reader, writer, 8 << 20)
+    if not _transfer(src, dst, overwrite, lambda fs: fs.copy(src, dst)):
+        with resolve(src).open(src, "rb") as reader, resolve(dst).open(dst, "wb") as writer:
+            shutil.copyfileobj(reader, writer, 8 << 20)
 
 
 def rename(src, dst, overwrite=False):
     """Move ``src`` to ``dst`` (``overwrite`` to replace a file there); across filesystems, copy then delete."""
     src, dst = os.fspath(src), os.fspath(dst)
-    _refuse_overwrite(dst, overwrite)
-    source, target = resolve(src), resolve(dst)
-    if _one_filesystem(source, target):
-        source.rename(src, dst)
-        return
-    copy(src, dst, overwrite=True)
-    source.remove(src)
+    if not _transfer(src, dst, overwrite, lambda fs: fs.rename(src, dst)):
+        copy(src, dst, overwrite=True)
+        resolve(src).remove(src)
 
 
 def rmtree(path):
