@@ -26,6 +26,7 @@ from numflow.checkpoint.bundle_reader import (
     BUNDLE_VERSION,
     BundleReader,
     CheckpointVersionError,
+    in_parallel,
     key_name,
     name_key,
 )
@@ -42,6 +43,7 @@ from numflow.checkpoint.files import (
     temp_path,
     unlink_quietly,
     write_all,
+    write_all_at,
 )
 from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader
 from numflow.framework import errors
@@ -126,6 +128,23 @@ class _Shard:
     def write(self, data):
         write_all(self.fd, data, self.temp)
 
+    def write_checksummed(self, flat):
+        """Append the uint8 array ``flat`` and return its crc32c; large arrays are written by two helper
+        threads, each writing pieces of its part at their offsets and checksumming them while cached."""
+        base = os.lseek(self.fd, 0, os.SEEK_CUR)
+
+        def part(start, size):
+            crc = 0
+            for offset in range(start, start + size, _STEP):
+                piece = flat[offset:min(offset + _STEP, start + size)]
+                write_all_at(self.fd, piece, base + offset, self.temp)
+                crc = table.crc32c(piece, crc)
+            return crc
+
+        crc = in_parallel(flat.size, part)
+        os.lseek(self.fd, base + flat.size, os.SEEK_SET)
+        return crc
+
     def flush(self):
         if self.buffer:
             self.write(self.buffer)
@@ -168,6 +187,14 @@ class _RemoteShard(_Shard):
             self.file.write(data)
         except Exception as exc:  # noqa: BLE001 - each filesystem library has its own exceptions
             raise remote_error(exc, self.final) from exc
+
+    def write_checksummed(self, flat):
+        crc = 0
+        for start in range(0, flat.size, _STEP):
+            piece = flat[start:start + _STEP]
+            self.write(piece)
+            crc = table.crc32c(piece, crc)
+        return crc
 
     def finish(self):
         self.flush()
@@ -322,11 +349,7 @@ class BundleWriter:
             crc = table.crc32c(flat)
         else:
             shard.flush()
-            crc = 0
-            for start in range(0, flat.size, _STEP):
-                piece = flat[start:start + _STEP]
-                shard.write(piece)
-                crc = table.crc32c(piece, crc)  # the piece is still in the CPU cache from the write
+            crc = shard.write_checksummed(flat)  # each piece checksummed while still in the CPU cache
         shard.pos += flat.size
         return crc
 

@@ -11,6 +11,7 @@ and their pieces' crcs combined.
 import concurrent.futures
 import difflib
 import math
+import mmap
 import os
 import threading
 
@@ -105,6 +106,21 @@ class _LocalSource:
     def read_into(self, view, offset):
         _pread_into(self.fd, view, offset, self.path)
 
+    def checksum(self, offset, size):
+        """The crc32c of ``size`` bytes from ``offset``, computed on the page cache's own pages (mapped)."""
+        start = offset - offset % mmap.ALLOCATIONGRANULARITY
+        try:
+            mapped = mmap.mmap(self.fd, offset + size - start, prot=mmap.PROT_READ, offset=start,
+                               flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0))
+        except (OSError, ValueError):
+            return _checksum_span(self, offset, size)
+        try:
+            pages = np.frombuffer(mapped, np.uint8)
+            return table.crc32c(pages[offset - start:], 0)
+        finally:
+            del pages
+            mapped.close()
+
     def close(self):
         try:
             os.close(self.fd)
@@ -128,18 +144,23 @@ class _RemoteSource:
             raise errors.OutOfRangeError(None, None, f"Read less bytes than requested (file {self.path})")
         view[:] = data
 
+    def checksum(self, offset, size):
+        return _checksum_span(self, offset, size)
+
     def close(self):
         pass
 
 
-def _read_span(source, offset, flat):
-    """Read ``flat.size`` bytes into the uint8 array ``flat`` piece by piece; return their crc32c."""
-    crc = 0
-    for start in range(0, flat.size, source.piece):
-        piece = flat[start:start + source.piece]
+def _read_span(source, offset, flat, crc=True):
+    """Read ``flat.size`` bytes into the uint8 array ``flat`` piece by piece; their crc32c (0 without ``crc``)."""
+    value = 0
+    step = source.piece if crc else _PIECE
+    for start in range(0, flat.size, step):
+        piece = flat[start:start + step]
         source.read_into(memoryview(piece), offset + start)
-        crc = table.crc32c(piece, crc)
-    return crc
+        if crc:
+            value = table.crc32c(piece, value)
+    return value
 
 
 def _checksum_span(source, offset, size):
@@ -153,9 +174,9 @@ def _checksum_span(source, offset, size):
     return crc
 
 
-def _in_parallel(size, read_piece):
-    """The crc32c of ``size`` bytes, ``read_piece(start, length)`` giving each piece's crc; large spans are
-    split between two helper threads and the pieces' crcs combined."""
+def in_parallel(size, read_piece):
+    """The crc32c of ``size`` bytes, ``read_piece(start, length)`` giving each piece's crc (reading or
+    writing it); large spans are split between two helper threads and the pieces' crcs combined."""
     if size < _PARALLEL_MIN:
         return read_piece(0, size)
     starts = range(0, size, _PIECE)
@@ -177,7 +198,7 @@ def _in_parallel(size, read_piece):
 
 def _read_with_crc(source, offset, flat):
     """Read into ``flat`` and return the crc32c of its bytes."""
-    return _in_parallel(flat.size, lambda start, n: _read_span(source, offset + start, flat[start:start + n]))
+    return in_parallel(flat.size, lambda start, n: _read_span(source, offset + start, flat[start:start + n]))
 
 
 def _corrupt_index(path, detail, cause=None):
@@ -271,6 +292,7 @@ class BundleReader:
             header.endianness == LITTLE_ENDIAN and not np.little_endian)
         self._values = dict(raw[1:])
         self._entries = {}
+        self._verified = set()
 
     # -- lifetime -------------------------------------------------------------------------------
 
@@ -353,7 +375,7 @@ class BundleReader:
 
     # -- tensors --------------------------------------------------------------------------------
 
-    def get_tensor(self, name, out=None):
+    def get_tensor(self, name, out=None, verified=False):
         """The value of ``name`` as a numpy array with its stored shape (0-d for scalars).
 
         Parameters
@@ -363,6 +385,9 @@ class BundleReader:
         out : numpy.ndarray, optional
             A writeable C-contiguous array of the stored dtype and shape; the bytes are read straight
             into it and it is returned. DT_STRING reads into an object array.
+        verified : bool
+            :meth:`verify` checked this tensor's bytes with this reader: they are not checked again
+            (the reader's data files stay open, and checkpoint files are replaced, never rewritten).
 
         Returns
         -------
@@ -406,8 +431,12 @@ class BundleReader:
         source = self._open_range(name, entry)
         result = np.empty(entry.shape, dtype) if out is None else out
         flat = result.reshape(-1).view(np.uint8)
-        actual = _read_with_crc(source, entry.offset, flat) if expected else 0
-        self._check_crc(name, entry, actual, source.path)
+        if verified and key_name(name_key(name)) in self._verified:
+            in_parallel(expected, lambda start, n: _read_span(source, entry.offset + start, flat[start:start + n],
+                                                               crc=False))
+        else:
+            actual = _read_with_crc(source, entry.offset, flat) if expected else 0
+            self._check_crc(name, entry, actual, source.path)
         if self._swap and dtype.itemsize > 1:
             part = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
             flat.view(f"u{part}").byteswap(inplace=True)
@@ -454,8 +483,9 @@ class BundleReader:
                 None, None, f"Invalid size in bundle entry: key {name}; stored size {entry.size}; "
                 f"expected size {expected}")
         source = self._open_range(name, entry)
-        actual = _in_parallel(expected, lambda start, n: _checksum_span(source, entry.offset + start, n))
+        actual = in_parallel(expected, lambda start, n: source.checksum(entry.offset + start, n))
         self._check_crc(name, entry, actual, source.path)
+        self._verified.add(name)
 
     def _open_range(self, name, entry):
         """The open data file of ``entry`` after checking that its bytes lie inside it."""

@@ -100,7 +100,7 @@ def _swap_in(reader, held):
     for name, ref in held:
         out = _spare_for(spare, reader.entry(name))
         spare = None
-        value = reader.get_tensor(name, out=out)
+        value = reader.get_tensor(name, out=out, verified=True)
         with ref.lock:
             if isinstance(ref.value, np.ndarray) and not ref.in_use():
                 spare = ref.value

@@ -111,17 +111,18 @@ def test_a_save_waits_for_the_unfinished_one(tmp_path, held_writes):
 
 
 def _full_disk_after(monkeypatch, nbytes):
-    """os.write fails with ENOSPC once ``nbytes`` have been written (a disk filling up)."""
-    real = os.write
+    """os.write and os.pwrite fail with ENOSPC once ``nbytes`` have been written (a disk filling up)."""
+    real_write, real_pwrite = os.write, os.pwrite
     written = [0]
 
-    def write(fd, data):
-        if written[0] + len(memoryview(data).cast("B")) > nbytes:
+    def count(data):
+        size = memoryview(data).nbytes
+        if written[0] + size > nbytes:
             raise OSError(errno.ENOSPC, "No space left on device")
-        written[0] += len(memoryview(data).cast("B"))
-        return real(fd, data)
+        written[0] += size
 
-    monkeypatch.setattr(os, "write", write)
+    monkeypatch.setattr(os, "write", lambda fd, data: count(data) or real_write(fd, data))
+    monkeypatch.setattr(os, "pwrite", lambda fd, data, offset: count(data) or real_pwrite(fd, data, offset))
 
 
 def test_a_full_disk_in_the_background_is_raised_by_the_next_save(tmp_path, monkeypatch):
