@@ -17,7 +17,8 @@ With 16 float32 variables of 4096 x 4096 (1 GiB; ``NUMFLOW_BENCH_QUICK=1``: 16 M
   write, the writer's share of the two cores), against the same steps without a save.
 - ``disk read floor``: ``preadv`` of the same bytes into arrays, from the disk (pages dropped with
   ``posix_fadvise``) and from the page cache; ``restore``: into initialized variables (each tensor
-  read twice: checked, then assigned) and into a new session's uninitialized ones (read once).
+  read twice: checked, then assigned), compared with reading into existing arrays, and into a new
+  session's uninitialized ones (read once), compared with reading into arrays it allocates.
   ``peak``: what the restore adds to the process's resident set at its high-water mark, beyond
   the new session's variables themselves, against the largest variable (64 MiB).
 - ``S3``: ``Saver.save`` of ``--s3-mib`` MiB to moto's S3 server (a subprocess on a loopback
@@ -86,10 +87,13 @@ def _write_floor(directory, arrays):
 
 
 def _read_floor(path, arrays, cold):
+    """Seconds to read ``path`` into ``arrays`` (None: into arrays allocated by the timed code)."""
     if cold:
         _drop_cache([path])
     fd = os.open(path, os.O_RDONLY)
     start = time.perf_counter()
+    if arrays is None:
+        arrays = [np.empty(SHAPE, np.float32) for _ in range(N_VARIABLES)]
     offset = 0
     for arr in arrays:
         view = memoryview(arr.reshape(-1).view(np.uint8))
@@ -193,8 +197,9 @@ def measure_saves(directory, repeat):
             _remove(prefix)
             start = time.perf_counter()
             sess.run(train)
+            called = time.perf_counter()
             prefix = saver.save(sess, os.path.join(directory, "model"), enable_async=True)
-            out["async call"].append(time.perf_counter() - start - step)
+            out["async call"].append(time.perf_counter() - called)
             count = 0
             while saver._background.busy:
                 sess.run(train)
@@ -210,8 +215,9 @@ def measure_saves(directory, repeat):
 def measure_restores(directory, repeat):
     tf, variables, _ = _model()
     saver = tf.train.Saver()
-    out = {"read floor cold": [], "read floor warm": [], "restore cold": [], "restore warm": [],
-           "restore new session": [], "restore new session cold": []}
+    out = {"read floor cold": [], "read floor warm": [], "read floor new arrays cold": [],
+           "read floor new arrays warm": [], "restore cold": [], "restore warm": [], "restore new session": [],
+           "restore new session cold": []}
     with tf.Session() as sess:
         _initialize(sess, variables)
         prefix = saver.save(sess, os.path.join(directory, "restore"))
@@ -220,6 +226,8 @@ def measure_restores(directory, repeat):
         for _ in range(repeat):
             out["read floor cold"].append(_read_floor(floor_path, arrays, cold=True))
             out["read floor warm"].append(_read_floor(floor_path, arrays, cold=False))
+            out["read floor new arrays cold"].append(_read_floor(floor_path, None, cold=True))
+            out["read floor new arrays warm"].append(_read_floor(floor_path, None, cold=False))
             _drop_cache(_files_of(prefix))
             start = time.perf_counter()
             saver.restore(sess, prefix)
@@ -346,8 +354,8 @@ def main(argv=None):
         if "restore" not in args.skip:
             r = measure_restores(work, args.repeat)
             for row, floor_row in (("restore cold", "read floor cold"), ("restore warm", "read floor warm"),
-                                   ("restore new session cold", "read floor cold"),
-                                   ("restore new session", "read floor warm")):
+                                   ("restore new session cold", "read floor new arrays cold"),
+                                   ("restore new session", "read floor new arrays warm")):
                 print(f"{row:42s}{_cell(r[row])}   {min(r[row]) / min(r[floor_row]):.2f}x {floor_row} "
                       f"{min(r[floor_row]):.3f} (target <= 1.1x)")
             largest = SHAPE[0] * SHAPE[1] * 4
