@@ -116,3 +116,14 @@ def test_writer_abandons_a_remote_bundle_on_an_exception(memory_root):
             raise RuntimeError("user code failed")
     assert not tf.gfile.Exists(f"{memory_root}/m{DATA}") and not tf.gfile.Exists(f"{memory_root}/m.index")
     assert os.environ.get("AWS_EC2_METADATA_DISABLED") in (None, "true")
+
+
+def test_local_saves_never_import_fsspec(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys, numflow as tf; v = tf.Variable([1.0], name='v'); saver = tf.train.Saver(); "
+            "sess = tf.Session(); sess.run(v.initializer); saver.save(sess, sys.argv[1] + '/m', global_step=1); "
+            "saver.restore(sess, tf.train.latest_checkpoint(sys.argv[1])); tf.train.list_variables(sys.argv[1]); "
+            "assert 'fsspec' not in sys.modules, 'fsspec imported'")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True)
