@@ -26,9 +26,9 @@ from numflow.checkpoint.bundle_reader import (
     BUNDLE_VERSION,
     BundleReader,
     CheckpointVersionError,
-    in_parallel,
     key_name,
     name_key,
+    read_pool,
 )
 from numflow.checkpoint.files import (
     commit,
@@ -43,7 +43,6 @@ from numflow.checkpoint.files import (
     temp_path,
     unlink_quietly,
     write_all,
-    write_all_at,
 )
 from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader
 from numflow.framework import errors
@@ -54,6 +53,8 @@ __all__ = ["BundleWriter", "write_bundle", "BundleReader", "CheckpointVersionErr
 
 _STEP = 256 << 10  # large payloads are written and checksummed in pieces that stay in the CPU cache
 _SMALL = 1 << 20  # payloads below this are gathered and written in one call
+_PARALLEL_MIN = 16 << 20  # payloads from this size on are checksummed by helper threads as they are written
+_PIECE = 8 << 20
 
 
 def _as_array(value):
@@ -129,20 +130,33 @@ class _Shard:
         write_all(self.fd, data, self.temp)
 
     def write_checksummed(self, flat):
-        """Append the uint8 array ``flat`` and return its crc32c; large arrays are written by two helper
-        threads, each writing pieces of its part at their offsets and checksumming them while cached."""
-        base = os.lseek(self.fd, 0, os.SEEK_CUR)
-
-        def part(start, size):
+        """Append the uint8 array ``flat`` and return its crc32c, computed by helper threads on the pieces
+        already written while the next ones are (the file is written by this thread alone, in order)."""
+        try:
+            pool = read_pool()
+        except RuntimeError:  # the interpreter is shutting down: no new threads
+            return _Shard.write_checksummed_inline(self, flat)
+        pieces = [flat[start:start + _PIECE] for start in range(0, flat.size, _PIECE)]
+        futures = []
+        try:
+            for piece in pieces:
+                self.write(piece)
+                futures.append(pool.submit(table.crc32c, piece))
             crc = 0
-            for offset in range(start, start + size, _STEP):
-                piece = flat[offset:min(offset + _STEP, start + size)]
-                write_all_at(self.fd, piece, base + offset, self.temp)
-                crc = table.crc32c(piece, crc)
+            for piece, future in zip(pieces, futures, strict=True):
+                crc = table.crc32c_combine(crc, future.result(), piece.size)
             return crc
+        finally:
+            for future in futures:
+                future.cancel()
 
-        crc = in_parallel(flat.size, part)
-        os.lseek(self.fd, base + flat.size, os.SEEK_SET)
+    def write_checksummed_inline(self, flat):
+        """Append ``flat`` in pieces, each checksummed right after its write while still in the CPU cache."""
+        crc = 0
+        for start in range(0, flat.size, _STEP):
+            piece = flat[start:start + _STEP]
+            self.write(piece)
+            crc = table.crc32c(piece, crc)
         return crc
 
     def flush(self):
@@ -189,12 +203,7 @@ class _RemoteShard(_Shard):
             raise remote_error(exc, self.final) from exc
 
     def write_checksummed(self, flat):
-        crc = 0
-        for start in range(0, flat.size, _STEP):
-            piece = flat[start:start + _STEP]
-            self.write(piece)
-            crc = table.crc32c(piece, crc)
-        return crc
+        return self.write_checksummed_inline(flat)
 
     def finish(self):
         self.flush()
@@ -349,7 +358,8 @@ class BundleWriter:
             crc = table.crc32c(flat)
         else:
             shard.flush()
-            crc = shard.write_checksummed(flat)  # each piece checksummed while still in the CPU cache
+            crc = (shard.write_checksummed(flat) if flat.size >= _PARALLEL_MIN
+                   else shard.write_checksummed_inline(flat))
         shard.pos += flat.size
         return crc
 

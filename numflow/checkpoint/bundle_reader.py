@@ -54,11 +54,12 @@ def key_name(key):
     return key.decode("utf-8", "surrogateescape")
 
 
-def _read_pool():
+def read_pool():
+    """Two helper threads for the checksums and reads of large tensors (made on first need)."""
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = concurrent.futures.ThreadPoolExecutor(2, "numflow-checkpoint-read")
+            _pool = concurrent.futures.ThreadPoolExecutor(2, "numflow-checkpoint")
         return _pool
 
 
@@ -181,7 +182,7 @@ def in_parallel(size, read_piece):
         return read_piece(0, size)
     starts = range(0, size, _PIECE)
     try:
-        pool = _read_pool()
+        pool = read_pool()
         futures = [pool.submit(read_piece, s, min(_PIECE, size - s)) for s in starts]
     except RuntimeError:  # the interpreter is shutting down: no new threads
         return read_piece(0, size)

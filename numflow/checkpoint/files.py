@@ -6,9 +6,8 @@ import secrets
 
 from numflow.io.filesystem import is_url, os_error, resolve
 
-__all__ = ["data_filename", "index_filename", "os_error", "temp_path", "create_exclusive", "write_all", "write_all_at",
-           "sync", "sync_directory", "unlink_quietly", "write_atomically", "replace_with", "commit", "is_url",
-           "resolve"]
+__all__ = ["data_filename", "index_filename", "os_error", "temp_path", "create_exclusive", "write_all", "sync",
+           "sync_directory", "unlink_quietly", "write_atomically", "replace_with", "commit", "is_url", "resolve"]
 
 
 def data_filename(prefix, shard_id, num_shards):
@@ -45,19 +44,6 @@ def write_all(fd, data, path):
         while view.nbytes:
             written = os.write(fd, view)
             view = view[written:]
-    except OSError as exc:
-        raise os_error(exc, path) from exc
-
-
-def write_all_at(fd, data, offset, path):
-    """Write all of ``data`` at ``offset`` of ``fd`` (the file position stays where it was); safe from
-    several threads at once, each on its own part of the file."""
-    view = memoryview(data).cast("B")
-    try:
-        while view.nbytes:
-            written = os.pwrite(fd, view, offset)
-            view = view[written:]
-            offset += written
     except OSError as exc:
         raise os_error(exc, path) from exc
 

@@ -111,18 +111,18 @@ def test_a_save_waits_for_the_unfinished_one(tmp_path, held_writes):
 
 
 def _full_disk_after(monkeypatch, nbytes):
-    """os.write and os.pwrite fail with ENOSPC once ``nbytes`` have been written (a disk filling up)."""
-    real_write, real_pwrite = os.write, os.pwrite
+    """os.write fails with ENOSPC once ``nbytes`` have been written (a disk filling up)."""
+    real_write = os.write
     written = [0]
 
-    def count(data):
+    def write(fd, data):
         size = memoryview(data).nbytes
         if written[0] + size > nbytes:
             raise OSError(errno.ENOSPC, "No space left on device")
         written[0] += size
+        return real_write(fd, data)
 
-    monkeypatch.setattr(os, "write", lambda fd, data: count(data) or real_write(fd, data))
-    monkeypatch.setattr(os, "pwrite", lambda fd, data, offset: count(data) or real_pwrite(fd, data, offset))
+    monkeypatch.setattr(os, "write", write)
 
 
 def test_a_full_disk_in_the_background_is_raised_by_the_next_save(tmp_path, monkeypatch):
