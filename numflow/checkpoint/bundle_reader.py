@@ -175,7 +175,7 @@ def _checksum_span(source, offset, size):
     return crc
 
 
-def in_parallel(size, read_piece):
+def _in_parallel(size, read_piece):
     """The crc32c of ``size`` bytes, ``read_piece(start, length)`` giving each piece's crc (reading or
     writing it); large spans are split between two helper threads and the pieces' crcs combined."""
     if size < _PARALLEL_MIN:
@@ -199,7 +199,7 @@ def in_parallel(size, read_piece):
 
 def _read_with_crc(source, offset, flat):
     """Read into ``flat`` and return the crc32c of its bytes."""
-    return in_parallel(flat.size, lambda start, n: _read_span(source, offset + start, flat[start:start + n]))
+    return _in_parallel(flat.size, lambda start, n: _read_span(source, offset + start, flat[start:start + n]))
 
 
 def _corrupt_index(path, detail, cause=None):
@@ -433,7 +433,7 @@ class BundleReader:
         result = np.empty(entry.shape, dtype) if out is None else out
         flat = result.reshape(-1).view(np.uint8)
         if verified and key_name(name_key(name)) in self._verified:
-            in_parallel(expected, lambda start, n: _read_span(source, entry.offset + start, flat[start:start + n],
+            _in_parallel(expected, lambda start, n: _read_span(source, entry.offset + start, flat[start:start + n],
                                                                crc=False))
         else:
             actual = _read_with_crc(source, entry.offset, flat) if expected else 0
@@ -484,7 +484,7 @@ class BundleReader:
                 None, None, f"Invalid size in bundle entry: key {name}; stored size {entry.size}; "
                 f"expected size {expected}")
         source = self._open_range(name, entry)
-        actual = in_parallel(expected, lambda start, n: source.checksum(entry.offset + start, n))
+        actual = _in_parallel(expected, lambda start, n: source.checksum(entry.offset + start, n))
         self._check_crc(name, entry, actual, source.path)
         self._verified.add(name)
 
