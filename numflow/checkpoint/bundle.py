@@ -242,6 +242,9 @@ class BundleWriter:
         Number of data files ``P.data-SSSSS-of-NNNNN``; :meth:`add` picks one per tensor.
     big_endian : bool
         Write fixed-width payloads big-endian and say so in the header (TF on x86 never does).
+    helper_threads : bool
+        Checksum large tensors on two helper threads while they are written (False: all on the
+        calling thread, leaving the other cores to work going on meanwhile, such as training).
 
     Examples
     --------
@@ -253,8 +256,9 @@ class BundleWriter:
     array(1., dtype=float32)
     """
 
-    def __init__(self, prefix, num_shards=1, big_endian=False):
+    def __init__(self, prefix, num_shards=1, big_endian=False, helper_threads=True):
         self.prefix = os.fspath(prefix)
+        self._helper_threads = helper_threads
         if num_shards < 1:
             raise ValueError(f"num_shards must be at least 1, got {num_shards}")
         self.num_shards = num_shards
@@ -358,7 +362,7 @@ class BundleWriter:
             crc = table.crc32c(flat)
         else:
             shard.flush()
-            crc = (shard.write_checksummed(flat) if flat.size >= _PARALLEL_MIN
+            crc = (shard.write_checksummed(flat) if flat.size >= _PARALLEL_MIN and self._helper_threads
                    else shard.write_checksummed_inline(flat))
         shard.pos += flat.size
         return crc

@@ -25,12 +25,13 @@ _log = logging.getLogger(__name__)
 _writers = weakref.WeakSet()
 
 
-def write_snapshots(prefix, keys, snapshots):
+def write_snapshots(prefix, keys, snapshots, background=False):
     """Write ``snapshots`` (a list, in key order) as checkpoint ``prefix``, letting go of each once written.
 
-    A variable updated after its snapshot is written no longer has to copy its buffer.
+    A variable updated after its snapshot is written no longer has to copy its buffer. In the
+    ``background``, the writing thread does all the work itself, leaving the other cores to training.
     """
-    with BundleWriter(prefix) as writer:
+    with BundleWriter(prefix, helper_threads=not background) as writer:
         for i, key in enumerate(keys):
             writer.add(key, snapshots[i])
             snapshots[i] = None

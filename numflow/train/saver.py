@@ -316,9 +316,11 @@ class Saver:
         keys = [key for key, _ in self._saved]
         snapshots = sess._fetch_snapshots([ref for _, ref in self._saved])
 
+        background = self._enable_async if enable_async is None else enable_async
+
         def write():
             with translated(checkpoint_file):
-                write_snapshots(checkpoint_file, keys, snapshots)
+                write_snapshots(checkpoint_file, keys, snapshots, background)
             if write_state:
                 self._record_last_checkpoint(checkpoint_file)
                 _state.update_checkpoint_state(save_dir or ".", checkpoint_file, self.last_checkpoints,
@@ -326,7 +328,7 @@ class Saver:
                                                save_relative_paths=self._save_relative_paths)
                 self._maybe_delete_old_checkpoints(meta_graph_suffix)
 
-        if not (self._enable_async if enable_async is None else enable_async):
+        if not background:
             write()
             return checkpoint_file
         if self._background is None:
