@@ -64,3 +64,6 @@ from numflow.ops.clip_ops import clip_by_global_norm, clip_by_value, global_norm
 from numflow import math, nn  # noqa: E402, I001
 from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
+from numflow.ops.assert_ops import Assert  # noqa: E402, I001
+from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
+from numflow.ops.while_loop import while_loop  # noqa: E402, I001

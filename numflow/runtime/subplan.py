@@ -1,0 +1,168 @@
+"""The kernels of the functional control-flow ops: If and Case run one branch, While runs a loop, each
+part of the graph as a sub-plan of its own.
+
+A sub-plan is a plan of ``runtime.plan``, built with the plan of the run that holds the functional op
+(and cached with it) over one control-flow context's ops: fed the tensors the context captured, and
+the loop variables; fetching the branch's results, or the condition, or the body's next values and
+the values accumulated for the gradient (only those the run reads). Running a branch costs one copy of
+its slot list and its steps; an iteration of a loop costs its condition's and body's steps and a few
+list operations, no graph work. The steps run in order on the thread running the functional op
+(``executor.run_in_order``), so a loop runs the same ops in the same order in every run.
+
+A functional op receives its inputs as they are: a captured variable's read stays the variable's
+state, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
+TensorFlow's). The loop variables, the selector and the results are values: a state among them is
+read when it enters or leaves.
+"""
+
+import numpy as np
+
+from numflow.runtime import executor
+from numflow.runtime.resources import VariableState
+from numflow_kernels.registry import register
+
+
+def build(op, session, needed):
+    """What the kernel of functional op ``op`` runs: its sub-plans for ``session``. ``needed``: per
+    output of ``op``, whether the run reads it."""
+    if op.type == "While":
+        return _LoopPlans(op, session, needed)
+    return _BranchPlans(op, session, needed)
+
+
+class _SubPlan:
+    """One context's plan, and the slots its feeds go to and its fetches come from."""
+
+    __slots__ = ("plan", "feed_slots", "fetch_slots")
+
+    def __init__(self, op, context, fetches, feeds, session):
+        from numflow.runtime import plan
+
+        self.plan = plan.build(op.graph, list(fetches), [], list(feeds), session,
+                               boundary={o.name for o in context.ops})
+        self.feed_slots = self.plan.feed_slots
+        self.fetch_slots = self.plan.fetch_slots
+
+    def values_with(self, feed_values, start=0):
+        """A fresh slot list with ``feed_values`` written into the feed slots from ``start`` on."""
+        values = self.plan.slots.copy()
+        for slot, value in zip(self.feed_slots[start:], feed_values):
+            values[slot] = value
+        return values
+
+
+def _value(x):
+    return x.read() if type(x) is VariableState else x
+
+
+class _BranchPlans:
+    """An If's or Case's branches: one sub-plan each, fetching the results and the exports it gives."""
+
+    __slots__ = ("branches", "layouts", "num_outputs", "calls_blas", "is_case")
+
+    def __init__(self, op, session, needed):
+        attrs = op._attrs
+        captures = op._inputs[1:]
+        self.is_case = op.type == "Case"
+        self.num_outputs = len(op._outputs)
+        exports = list(attrs["exports"].items())  # (branch index, tensor) -> output, in output order
+        self.branches, self.layouts = [], []
+        for index, branch in enumerate(attrs["branches"]):
+            fetches = list(branch.outputs)
+            layout = list(range(len(fetches)))
+            for (export_branch, tensor), out in exports:
+                if export_branch == index and needed[out.value_index]:
+                    layout.append(len(fetches))
+                    fetches.append(tensor)
+                else:
+                    layout.append(None)
+            self.branches.append(_SubPlan(op, branch.context, fetches, captures, session))
+            self.layouts.append(layout)
+        self.calls_blas = any(b.plan.calls_blas for b in self.branches)
+
+    def run(self, selector, captures):
+        selector = _value(selector)
+        if np.ndim(selector) != 0:
+            raise ValueError(f"The second input must be a scalar, but it has shape {list(np.shape(selector))}")
+        if self.is_case:
+            index = int(selector)
+            if not 0 <= index < len(self.branches):
+                index = len(self.branches) - 1
+        else:
+            index = 0 if selector else 1
+        branch = self.branches[index]
+        values = branch.values_with(captures)
+        executor.run_in_order(branch.plan.alone_steps, values, release=True)
+        results = [_value(values[slot]) for slot in branch.fetch_slots]
+        return tuple(None if i is None else results[i] for i in self.layouts[index])
+
+
+def _run_branch(ctx, selector, *captures):
+    """The kernel of If and Case: run the branch ``selector`` picks, return its results."""
+    out = ctx.subplans.run(selector, captures)
+    return out if len(out) != 1 else out[0]
+
+
+register("If", "CPU")(_run_branch)
+register("Case", "CPU")(_run_branch)
+
+
+class _LoopPlans:
+    """A While's condition and body sub-plans (the body also fetching the accumulated values the run reads)."""
+
+    __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
+                 "calls_blas")
+
+    def __init__(self, op, session, needed):
+        loop = op._attrs["loop"]
+        n = loop.num_vars
+        captures = op._inputs[n:n + loop.num_captures]
+        self.num_vars, self.num_captures, self.has_limit = n, loop.num_captures, loop.has_limit
+        self.cond = _SubPlan(op, loop.cond_context, [loop.cond_output], [*loop.cond_args, *captures], session)
+        accumulated = [(t, out) for t, out in loop.accumulators.items()]
+        self.num_accumulators = len(accumulated)
+        self.accumulate = [j for j, (_, out) in enumerate(accumulated) if needed[out.value_index]]
+        fetches = [*loop.body_outputs, *(accumulated[j][0] for j in self.accumulate)]
+        self.body = _SubPlan(op, loop.body_context, fetches, [*loop.body_args, *captures], session)
+        self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
+
+
+def _run_loop(ctx, *inputs):
+    """The kernel of While: the final loop variables, the iteration count, the accumulated values."""
+    loop = ctx.subplans
+    n = loop.num_vars
+    current = [_value(v) for v in inputs[:n]]
+    captures = inputs[n:n + loop.num_captures]
+    limit = int(_value(inputs[-1])) if loop.has_limit else -1
+    cond_values = loop.cond.values_with(captures, start=n)
+    body_values = loop.body.values_with(captures, start=n)
+    cond_vars, (cond_out,) = loop.cond.feed_slots[:n], loop.cond.fetch_slots
+    body_vars, body_next = loop.body.feed_slots[:n], loop.body.fetch_slots[:n]
+    acc_slots = loop.body.fetch_slots[n:]
+    cond_steps, body_steps = loop.cond.plan.alone_steps, loop.body.plan.alone_steps
+    accumulated = [[] for _ in acc_slots]
+    run = executor.run_in_order
+    count = 0
+    while count != limit:
+        for slot, value in zip(cond_vars, current):
+            cond_values[slot] = value
+        run(cond_steps, cond_values)
+        go = _value(cond_values[cond_out])
+        if np.ndim(go) != 0:
+            raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
+        if not go:
+            break
+        for slot, value in zip(body_vars, current):
+            body_values[slot] = value
+        run(body_steps, body_values)
+        current = [_value(body_values[slot]) for slot in body_next]
+        for values, slot in zip(accumulated, acc_slots):
+            values.append(_value(body_values[slot]))
+        count += 1
+    outputs = [None] * loop.num_accumulators
+    for j, values in zip(loop.accumulate, accumulated):
+        outputs[j] = values
+    return (*current, np.int32(count), *outputs)
+
+
+register("While", "CPU")(_run_loop)

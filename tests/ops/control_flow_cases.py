@@ -1,0 +1,117 @@
+"""The graphs behind ``data/tf_control_flow_golden.npz`` and ``.json``, written once for both engines:
+each case takes the ``tf`` module (TensorFlow's compat.v1 when the golden files are made, numflow in
+the tests) and the inputs, and returns ``(fetches, runs)``: a dict of named tensors, and a dict of
+named feed dicts to run them with (each run's results are one row of the golden file).
+"""
+
+import numpy as np
+
+
+def inputs():
+    rng = np.random.RandomState(11)
+    return {
+        "x": rng.uniform(-1.0, 1.0, 3).astype(np.float32),
+        "m": rng.uniform(-0.5, 0.5, (3, 3)).astype(np.float32),
+    }
+
+
+def cond_basic(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    y = tf.cond(p, lambda: x * x * 2.0, lambda: tf.sin(x) - 1.0)
+    return {"y": y}, {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}}
+
+
+def cond_structures(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    first, rest = tf.cond(p, lambda: (x, {"a": x * 2.0, "b": [x + 1.0, 7]}),
+                          lambda: (-x, {"a": x * 3.0, "b": [x - 1.0, 8]}))
+    single = tf.cond(p, lambda: [x], lambda: [x * 0.5])
+    return ({"first": first, "a": rest["a"], "b0": rest["b"][0], "b1": rest["b"][1], "single": single},
+            {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}})
+
+
+def cond_nested(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    q = tf.placeholder(tf.bool, [], name="q")
+    y = tf.exp(x)
+
+    def outer_true():
+        return tf.cond(q, lambda: y * tf.tanh(y), lambda: y * x)
+
+    y2 = tf.cond(p, outer_true, lambda: tf.square(x))
+    return {"y": y2}, {f"{pv}{qv}": {x: a["x"], p: pv, q: qv} for pv in (True, False) for qv in (True, False)}
+
+
+def case_chain(tf, a):
+    k = tf.placeholder(tf.int32, [], name="k")
+    x = tf.placeholder(tf.float32, [3], name="x")
+    y = tf.case([(tf.equal(k, 1), lambda: x * 10.0), (tf.equal(k, 2), lambda: x * 20.0)],
+                default=lambda: -x)
+    z = tf.switch_case(k, [lambda: x + 1.0, lambda: x + 2.0], default=lambda: x + 9.0)
+    return {"y": y, "z": z}, {f"k{v}": {k: v, x: a["x"]} for v in (0, 1, 2, 5)}
+
+
+def while_basic(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    n = tf.placeholder(tf.int32, [], name="n")
+    i, acc = tf.while_loop(lambda i, acc: i < n, lambda i, acc: (i + 1, acc * x + tf.cast(i, tf.float32)),
+                           [tf.constant(0), tf.ones([3])])
+    return {"i": i, "acc": acc}, {"n0": {x: a["x"], n: 0}, "n4": {x: a["x"], n: 4}}
+
+
+def while_maximum_iterations(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    y = tf.while_loop(lambda v: tf.reduce_sum(v) < 100.0, lambda v: v * 2.0 + 1.0, [x], maximum_iterations=3)
+    return {"y": y}, {"run": {x: a["x"]}}
+
+
+def while_nested(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+
+    def body(i, v):
+        _, inner = tf.while_loop(lambda j, w: j < i + 1, lambda j, w: (j + 1, tf.sin(w) + x), [0, v])
+        return i + 1, inner * 0.5
+
+    _, y = tf.while_loop(lambda i, v: i < 3, body, [0, x])
+    return {"y": y}, {"run": {x: a["x"]}}
+
+
+def while_with_cond(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+
+    def body(i, v):
+        return i + 1, tf.cond(tf.equal(i % 2, 0), lambda: v * x, lambda: tf.tanh(v) + 1.0)
+
+    _, y = tf.while_loop(lambda i, v: i < 5, body, [0, x])
+    p = tf.placeholder(tf.bool, [], name="p")
+    z = tf.cond(p, lambda: tf.while_loop(lambda v: tf.reduce_max(v) < 4.0, lambda v: v * 1.5 + 0.25, [x]),
+                lambda: x)
+    return {"y": y, "z": z}, {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}}
+
+
+def while_matrix_power(tf, a):
+    m = tf.placeholder(tf.float32, [3, 3], name="m")
+    x = tf.placeholder(tf.float32, [3], name="x")
+    _, v = tf.while_loop(lambda i, v: i < 4, lambda i, v: (i + 1, tf.tanh(tf.matmul(m, v))),
+                         [0, tf.reshape(x, [3, 1])])
+    return {"v": v}, {"run": {m: a["m"], x: a["x"]}}
+
+
+CASES = {f.__name__: f for f in (cond_basic, cond_structures, cond_nested, case_chain, while_basic,
+                                 while_maximum_iterations, while_nested, while_with_cond, while_matrix_power)}
+
+
+def run_case(tf, name, a):
+    """``({"<run>/<fetch>": value}, {"<fetch>": tensor name})`` of case ``name`` run in ``tf``."""
+    values, names = {}, {}
+    with tf.Graph().as_default():
+        fetches, runs = CASES[name](tf, a)
+        names = {k: t.name for k, t in fetches.items()}
+        with tf.Session() as sess:
+            for run, feed in runs.items():
+                for k, v in sess.run(fetches, feed).items():
+                    values[f"{run}/{k}"] = np.asarray(v)
+    return values, names

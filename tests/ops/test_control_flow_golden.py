@@ -1,0 +1,32 @@
+"""cond, case, switch_case and while_loop against TensorFlow 2.21's compat.v1: the values and the names of
+the graphs of ``control_flow_cases.py``.
+
+``data/tf_control_flow_golden.npz`` and ``.json`` hold TensorFlow's results; regenerate them with
+``python tests/ops/data/make_tf_control_flow_golden.py`` in an environment with TensorFlow installed.
+"""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from control_flow_cases import CASES, run_case
+
+import numflow as tf
+
+DATA = pathlib.Path(__file__).parent / "data"
+GOLDEN = np.load(DATA / "tf_control_flow_golden.npz")
+NAMES = json.loads((DATA / "tf_control_flow_golden.json").read_text())
+HOW = "regenerate with: python tests/ops/data/make_tf_control_flow_golden.py (TensorFlow installed)"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_values_and_names_as_tensorflow(case):
+    a = {k: GOLDEN[k] for k in ("x", "m")}
+    values, names = run_case(tf, case, a)
+    assert names == NAMES[case], HOW
+    want = {k[len(case) + 1:]: GOLDEN[k] for k in GOLDEN.files if k.startswith(case + "/")}
+    assert sorted(values) == sorted(want), HOW
+    for key, value in values.items():
+        assert value.dtype == want[key].dtype, key
+        np.testing.assert_allclose(value, want[key], rtol=1e-6, atol=1e-6, err_msg=f"{case}/{key}; {HOW}")
