@@ -122,17 +122,16 @@ def _unpack_if_singleton(results):
     return results
 
 
-def build_branches(graph, op_type, selector, fns, fn_names, scope, output_name, grad_of=None):
+def build_branches(graph, op_type, selector, fns, fn_names, scope, output_name):
     """Build one branch per function of ``fns`` and the ``op_type`` op choosing among them by ``selector``.
 
     Returns the branches' result structure, each tensor the output of an Identity named
-    ``output_name`` (``Merge``) in ``scope``. ``grad_of``: the forward op whose branches these
-    branches differentiate (see ``BranchContext``).
+    ``output_name`` (``Merge``) in ``scope``.
     """
     where = f"{'tf.cond' if op_type == 'If' else 'tf.switch_case'} '{scope[:-1]}'"
-    structures, flats, branches = [], [], []
+    structures, flats, contexts = [], [], []
     for index, (fn, fn_name) in enumerate(zip(fns, fn_names)):
-        context = cfu.BranchContext(graph, scope[:-1], index, grad_of)
+        context = cfu.BranchContext(graph, scope[:-1], index)
         with context:
             raw = fn()
             if raw is None:
@@ -142,27 +141,34 @@ def build_branches(graph, op_type, selector, fns, fn_names, scope, output_name, 
             flat = cfu.resolve_inputs(graph, flat, scope[:-1])
         structures.append((raw, leaves, counts))
         flats.append(flat)
-        branches.append(Branch(context, flat))
+        contexts.append(context)
     _check_branches(structures, flats, fn_names, where)
+    outputs = make_conditional(graph, op_type, selector, contexts, flats, scope, output_name)
+    raw, leaves, counts = structures[0]
+    return nest.pack_sequence_as(raw, cfu.structure_from_tensors(leaves, counts, outputs))
+
+
+def make_conditional(graph, op_type, selector, contexts, flats, scope, output_name):
+    """The ``op_type`` op (If, Case) choosing by ``selector`` among the branches built in ``contexts``,
+    which returned the tensors ``flats`` (of one dtype per position); returns its results, through
+    Identities named ``output_name``."""
     specs = []
     for i, t in enumerate(flats[0]):
         shape = t.shape
         for other in flats[1:]:
             shape = cfu.most_specific_compatible_shape(shape, other[i].shape)
         specs.append((t.dtype.base_dtype, shape))
-    contexts = [b.context for b in branches]
     captures = list(dict.fromkeys(t for c in contexts for t in c.captures))
     controls = list(dict.fromkeys(o for c in contexts for o in c.control_captures))
-    attrs = {"branches": tuple(branches), "output_specs": specs, "num_outputs": len(specs), "exports": {},
+    branches = tuple(Branch(c, flat) for c, flat in zip(contexts, flats))
+    attrs = {"branches": branches, "output_specs": specs, "num_outputs": len(specs), "exports": {},
              "checked_exports": {}, "cond_name": scope[:-1]}
     op = graph.create_op(op_type, [selector, *captures], attrs, name="If" if op_type == "If" else "indexed_case",
                          control_inputs=controls)
     for c in contexts:
         c.op = op
     prefix = "" if op_type == "If" else "indexed_case/"
-    outputs = [graph.create_op("Identity", [t], name=prefix + output_name).outputs[0] for t in op.outputs]
-    raw, leaves, counts = structures[0]
-    return nest.pack_sequence_as(raw, cfu.structure_from_tensors(leaves, counts, outputs))
+    return [graph.create_op("Identity", [t], name=prefix + output_name).outputs[0] for t in op.outputs]
 
 
 def _as_branch_result(leaf, selector):

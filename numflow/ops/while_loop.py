@@ -53,6 +53,7 @@ def _while_infer(op):
 
 
 @declare("LoopVar")
+@declare("AccumulatorRead")
 def _loop_var_infer(op):
     return [(op._attrs["dtype"], op._attrs["shape"])]
 

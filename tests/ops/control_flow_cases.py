@@ -15,11 +15,17 @@ def inputs():
     }
 
 
+def _grad(tf, ys, x):
+    """The gradient of a weighted sum of ``ys`` (so every element counts differently) with respect to ``x``."""
+    total = tf.add_n([tf.reduce_sum(y * (1.0 + 0.25 * k)) for k, y in enumerate(ys)])
+    return tf.gradients(total, x)[0]
+
+
 def cond_basic(tf, a):
     x = tf.placeholder(tf.float32, [3], name="x")
     p = tf.placeholder(tf.bool, [], name="p")
     y = tf.cond(p, lambda: x * x * 2.0, lambda: tf.sin(x) - 1.0)
-    return {"y": y}, {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}}
+    return {"y": y, "dx": _grad(tf, [y], x)}, {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}}
 
 
 def cond_structures(tf, a):
@@ -28,7 +34,8 @@ def cond_structures(tf, a):
     first, rest = tf.cond(p, lambda: (x, {"a": x * 2.0, "b": [x + 1.0, 7]}),
                           lambda: (-x, {"a": x * 3.0, "b": [x - 1.0, 8]}))
     single = tf.cond(p, lambda: [x], lambda: [x * 0.5])
-    return ({"first": first, "a": rest["a"], "b0": rest["b"][0], "b1": rest["b"][1], "single": single},
+    dx = _grad(tf, [first, rest["a"], rest["b"][0], single], x)
+    return ({"first": first, "a": rest["a"], "b0": rest["b"][0], "b1": rest["b"][1], "single": single, "dx": dx},
             {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}})
 
 
@@ -42,7 +49,8 @@ def cond_nested(tf, a):
         return tf.cond(q, lambda: y * tf.tanh(y), lambda: y * x)
 
     y2 = tf.cond(p, outer_true, lambda: tf.square(x))
-    return {"y": y2}, {f"{pv}{qv}": {x: a["x"], p: pv, q: qv} for pv in (True, False) for qv in (True, False)}
+    runs = {f"{pv}{qv}": {x: a["x"], p: pv, q: qv} for pv in (True, False) for qv in (True, False)}
+    return {"y": y2, "dx": _grad(tf, [y2], x)}, runs
 
 
 def case_chain(tf, a):
@@ -50,8 +58,8 @@ def case_chain(tf, a):
     x = tf.placeholder(tf.float32, [3], name="x")
     y = tf.case([(tf.equal(k, 1), lambda: x * 10.0), (tf.equal(k, 2), lambda: x * 20.0)],
                 default=lambda: -x)
-    z = tf.switch_case(k, [lambda: x + 1.0, lambda: x + 2.0], default=lambda: x + 9.0)
-    return {"y": y, "z": z}, {f"k{v}": {k: v, x: a["x"]} for v in (0, 1, 2, 5)}
+    z = tf.switch_case(k, [lambda: x * x, lambda: tf.exp(x)], default=lambda: x + 9.0)
+    return {"y": y, "z": z, "dx": _grad(tf, [y, z], x)}, {f"k{v}": {k: v, x: a["x"]} for v in (0, 1, 2, 5)}
 
 
 def while_basic(tf, a):
@@ -59,13 +67,13 @@ def while_basic(tf, a):
     n = tf.placeholder(tf.int32, [], name="n")
     i, acc = tf.while_loop(lambda i, acc: i < n, lambda i, acc: (i + 1, acc * x + tf.cast(i, tf.float32)),
                            [tf.constant(0), tf.ones([3])])
-    return {"i": i, "acc": acc}, {"n0": {x: a["x"], n: 0}, "n4": {x: a["x"], n: 4}}
+    return {"i": i, "acc": acc, "dx": _grad(tf, [acc], x)}, {"n0": {x: a["x"], n: 0}, "n4": {x: a["x"], n: 4}}
 
 
 def while_maximum_iterations(tf, a):
     x = tf.placeholder(tf.float32, [3], name="x")
-    y = tf.while_loop(lambda v: tf.reduce_sum(v) < 100.0, lambda v: v * 2.0 + 1.0, [x], maximum_iterations=3)
-    return {"y": y}, {"run": {x: a["x"]}}
+    y = tf.while_loop(lambda v: tf.reduce_sum(v) < 100.0, lambda v: v * tf.sin(v) + 1.0, [x], maximum_iterations=3)
+    return {"y": y, "dx": _grad(tf, [y], x)}, {"run": {x: a["x"]}}
 
 
 def while_nested(tf, a):
@@ -76,7 +84,7 @@ def while_nested(tf, a):
         return i + 1, inner * 0.5
 
     _, y = tf.while_loop(lambda i, v: i < 3, body, [0, x])
-    return {"y": y}, {"run": {x: a["x"]}}
+    return {"y": y, "dx": _grad(tf, [y], x)}, {"run": {x: a["x"]}}
 
 
 def while_with_cond(tf, a):
@@ -89,7 +97,7 @@ def while_with_cond(tf, a):
     p = tf.placeholder(tf.bool, [], name="p")
     z = tf.cond(p, lambda: tf.while_loop(lambda v: tf.reduce_max(v) < 4.0, lambda v: v * 1.5 + 0.25, [x]),
                 lambda: x)
-    return {"y": y, "z": z}, {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}}
+    return {"y": y, "z": z, "dx": _grad(tf, [y, z], x)}, {"true": {x: a["x"], p: True}, "false": {x: a["x"], p: False}}
 
 
 def while_matrix_power(tf, a):
@@ -97,11 +105,28 @@ def while_matrix_power(tf, a):
     x = tf.placeholder(tf.float32, [3], name="x")
     _, v = tf.while_loop(lambda i, v: i < 4, lambda i, v: (i + 1, tf.tanh(tf.matmul(m, v))),
                          [0, tf.reshape(x, [3, 1])])
-    return {"v": v}, {"run": {m: a["m"], x: a["x"]}}
+    return {"v": v, "dm": _grad(tf, [v], m), "dx": _grad(tf, [v], x)}, {"run": {m: a["m"], x: a["x"]}}
+
+
+def while_captured_variable(tf, a):
+    """A variable read inside the body (its gradient summed over iterations) and gathered rows of an
+    embedding (IndexedSlices gradients inside the loop)."""
+    x = tf.placeholder(tf.float32, [3], name="x")
+    w = tf.Variable(a["m"], name="w")
+    table = tf.Variable(a["m"] * 2.0, name="table")
+
+    def body(i, v):
+        row = tf.gather(table, i % 3)
+        return i + 1, tf.tanh(tf.reshape(tf.matmul(tf.reshape(v, [1, 3]), w), [3]) + row)
+
+    _, y = tf.while_loop(lambda i, v: i < 4, body, [0, x])
+    dw, dtable, dx = tf.gradients(tf.reduce_sum(y * tf.constant([1.0, 2.0, 3.0])), [w, table, x])
+    return {"y": y, "dw": dw, "dtable": tf.convert_to_tensor(dtable), "dx": dx}, {"run": {x: a["x"]}}
 
 
 CASES = {f.__name__: f for f in (cond_basic, cond_structures, cond_nested, case_chain, while_basic,
-                                 while_maximum_iterations, while_nested, while_with_cond, while_matrix_power)}
+                                 while_maximum_iterations, while_nested, while_with_cond, while_matrix_power,
+                                 while_captured_variable)}
 
 
 def run_case(tf, name, a):
@@ -111,6 +136,7 @@ def run_case(tf, name, a):
         fetches, runs = CASES[name](tf, a)
         names = {k: t.name for k, t in fetches.items()}
         with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
             for run, feed in runs.items():
                 for k, v in sess.run(fetches, feed).items():
                     values[f"{run}/{k}"] = np.asarray(v)
