@@ -2,8 +2,8 @@
 
 from numflow import errors
 from numflow.framework.dtypes import (
-    DType, as_dtype, bool, double, float16, float32, float64, half, int8, int16, int32, int64, string,
-    uint8, uint16, uint32, uint64,
+    DType, as_dtype, bool, double, float16, float32, float64, half, int8, int16, int32, int64, resource, string,
+    uint8, uint16, uint32, uint64, variant,
 )
 from numflow.framework.graph import (
     Graph, GraphKeys, Operation, Tensor, get_default_graph, reset_default_graph,
@@ -67,3 +67,5 @@ from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradient
 from numflow.ops.assert_ops import Assert  # noqa: E402, I001
 from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
 from numflow.ops.while_loop import while_loop  # noqa: E402, I001
+from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
+from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001

@@ -124,9 +124,58 @@ def while_captured_variable(tf, a):
     return {"y": y, "dw": dw, "dtable": tf.convert_to_tensor(dtable), "dx": dx}, {"run": {x: a["x"]}}
 
 
+def tensor_array_ops(tf, a):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    m = tf.placeholder(tf.float32, [3, 3], name="m")
+    ta = tf.TensorArray(tf.float32, size=3)
+    written = ta.write(0, x * 2.0).write(1, tf.sin(x)).write(2, x)
+    stacked = written.stack()
+    scattered = tf.TensorArray(tf.float32, size=4, clear_after_read=False).scatter([3, 0, 1], m)
+    gathered = scattered.gather([1, 0, 3])
+    unread = scattered.read(2)
+    grown = tf.TensorArray(tf.float32, size=0, dynamic_size=True).write(2, x).write(0, x * x)
+    pieces = tf.TensorArray(tf.float32, size=3, infer_shape=False, clear_after_read=False)
+    pieces = pieces.split(tf.reshape(m, [9]), [2, 3, 4])
+    joined = pieces.concat()
+    loss = tf.reduce_sum(stacked * m) + tf.reduce_sum(gathered * gathered) + tf.reduce_sum(joined * tf.range(9.0))
+    dx, dm = tf.gradients(loss, [x, m])
+    return ({"stacked": stacked, "gathered": gathered, "unread": unread, "grown": grown.stack(),
+             "size": grown.size(), "joined": joined, "piece": pieces.read(1), "dx": dx, "dm": dm},
+            {"run": {x: a["x"], m: a["m"]}})
+
+
+def tensor_array_loop(tf, a):
+    """dynamic_rnn's pattern: inputs unstacked into one TensorArray, outputs written into another."""
+    m = tf.placeholder(tf.float32, [3, 3], name="m")
+    inputs = tf.TensorArray(tf.float32, size=3).unstack(m)
+    outputs = tf.TensorArray(tf.float32, size=3)
+
+    def body(i, state, out):
+        state = tf.tanh(state * 0.5 + inputs.read(i))
+        return i + 1, state, out.write(i, state * 2.0)
+
+    _, state, outputs = tf.while_loop(lambda i, *_: i < 3, body, [0, tf.zeros([3]), outputs])
+    y = outputs.stack()
+    dm = tf.gradients(tf.reduce_sum(y * m) + tf.reduce_sum(state), m)[0]
+    return {"y": y, "state": state, "dm": dm}, {"run": {m: a["m"]}}
+
+
+def functional(tf, a):
+    m = tf.placeholder(tf.float32, [3, 3], name="m")
+    mapped = tf.map_fn(lambda r: r * tf.reduce_sum(r), m)
+    pair = tf.map_fn(lambda r: (r[0], tf.cast(r[1] > 0, tf.int32)), m, dtype=(tf.float32, tf.int32))
+    scanned = tf.scan(lambda acc, r: acc * 0.5 + tf.sin(r), m)
+    backwards = tf.scan(lambda acc, r: acc * r, m, initializer=tf.ones([3]), reverse=True)
+    left = tf.foldl(lambda acc, r: acc * 0.5 + r, m)
+    right = tf.foldr(lambda acc, r: acc * r + 1.0, m, initializer=tf.zeros([3]))
+    loss = tf.add_n([tf.reduce_sum(t * (k + 1.0)) for k, t in enumerate((mapped, scanned, backwards, left, right))])
+    return ({"mapped": mapped, "first": pair[0], "positive": pair[1], "scanned": scanned, "backwards": backwards,
+             "left": left, "right": right, "dm": tf.gradients(loss, m)[0]}, {"run": {m: a["m"]}})
+
+
 CASES = {f.__name__: f for f in (cond_basic, cond_structures, cond_nested, case_chain, while_basic,
                                  while_maximum_iterations, while_nested, while_with_cond, while_matrix_power,
-                                 while_captured_variable)}
+                                 while_captured_variable, tensor_array_ops, tensor_array_loop, functional)}
 
 
 def run_case(tf, name, a):
