@@ -69,3 +69,4 @@ from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
 from numflow.ops.while_loop import while_loop  # noqa: E402, I001
 from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
 from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
+from numflow.ops.reverse_ops import reverse, reverse_sequence  # noqa: E402, I001

@@ -668,6 +668,6 @@ def split_v(ctx, x, size_splits, axis):
     return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=a))
 
 
-# The nn ops' kernels (softmax, losses, conv2d), those around control flow and TensorArray's live beside
-# this module.
-from numflow_kernels import control_flow, reference_nn, tensor_array  # noqa: E402, F401  (registration by import)
+# The nn ops' kernels (softmax, losses, conv2d), those around control flow, TensorArray's and the reversals
+# live beside this module.
+from numflow_kernels import control_flow, reference_nn, reverse, tensor_array  # noqa: E402, F401  (registration)
