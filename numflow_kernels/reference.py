@@ -101,7 +101,12 @@ def _pow(x, y):
 
 
 def _quiet(fn):
+    """``fn`` with numpy's floating-point warnings off (integer arrays raise none: they skip the costly
+    ``errstate``, which a loop's counter would otherwise pay on every iteration)."""
+
     def run(*xs):
+        if xs[0].dtype.kind in "iub":
+            return fn(*xs)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return fn(*xs)
 

@@ -108,10 +108,14 @@ register("Case", "CPU")(_run_branch)
 
 
 class _LoopPlans:
-    """A While's condition and body sub-plans (the body also fetching the accumulated values the run reads)."""
+    """A While's condition and body sub-plans (the body also fetching the accumulated values the run reads).
+
+    ``may_hold_state``: the next values that may come out of the body as a variable's state (a read of
+    a captured variable passed on as it is), which the loop reads before the next iteration.
+    """
 
     __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
-                 "calls_blas")
+                 "calls_blas", "may_hold_state")
 
     def __init__(self, op, session, needed):
         loop = op._attrs["loop"]
@@ -125,10 +129,20 @@ class _LoopPlans:
         fetches = [*loop.body_outputs, *(accumulated[j][0] for j in self.accumulate)]
         self.body = _SubPlan(op, loop.body_context, fetches, [*loop.body_args, *captures], session)
         self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
+        self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _MAY_HOLD_STATE or t in captures]
+
+
+# Ops whose output may be a variable's state rather than a value (runtime.plan's aliasing ops).
+_MAY_HOLD_STATE = frozenset({"Identity", "StopGradient"})
 
 
 def _run_loop(ctx, *inputs):
-    """The kernel of While: the final loop variables, the iteration count, the accumulated values."""
+    """The kernel of While: the final loop variables, the iteration count, the accumulated values.
+
+    The condition's and the body's steps run in order over two slot lists made once per run (the
+    captured values written in once); an iteration writes the loop variables into them, runs the
+    steps, and reads the next values and those to accumulate.
+    """
     loop = ctx.subplans
     n = loop.num_vars
     current = [_value(v) for v in inputs[:n]]
@@ -136,28 +150,38 @@ def _run_loop(ctx, *inputs):
     limit = int(_value(inputs[-1])) if loop.has_limit else -1
     cond_values = loop.cond.values_with(captures, start=n)
     body_values = loop.body.values_with(captures, start=n)
-    cond_vars, (cond_out,) = loop.cond.feed_slots[:n], loop.cond.fetch_slots
-    body_vars, body_next = loop.body.feed_slots[:n], loop.body.fetch_slots[:n]
-    acc_slots = loop.body.fetch_slots[n:]
+    cond_vars = list(zip(range(n), loop.cond.feed_slots[:n]))
+    body_vars = list(zip(range(n), loop.body.feed_slots[:n]))
+    (cond_out,) = loop.cond.fetch_slots
+    body_out = loop.body.fetch_slots
+    may_hold_state = loop.may_hold_state
+    accumulated = [[] for _ in body_out[n:]]
+    appends = [values.append for values in accumulated]
     cond_steps, body_steps = loop.cond.plan.alone_steps, loop.body.plan.alone_steps
-    accumulated = [[] for _ in acc_slots]
     run = executor.run_in_order
     count = 0
     while count != limit:
-        for slot, value in zip(cond_vars, current):
-            cond_values[slot] = value
+        for i, slot in cond_vars:
+            cond_values[slot] = current[i]
         run(cond_steps, cond_values)
-        go = _value(cond_values[cond_out])
-        if np.ndim(go) != 0:
-            raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
+        go = cond_values[cond_out]
+        if go.__class__ is not np.bool_:
+            go = _value(go)
+            if np.ndim(go) != 0:
+                raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
         if not go:
             break
-        for slot, value in zip(body_vars, current):
-            body_values[slot] = value
+        for i, slot in body_vars:
+            body_values[slot] = current[i]
         run(body_steps, body_values)
-        current = [_value(body_values[slot]) for slot in body_next]
-        for values, slot in zip(accumulated, acc_slots):
-            values.append(_value(body_values[slot]))
+        fetched = [body_values[slot] for slot in body_out]
+        for i in may_hold_state:
+            fetched[i] = _value(fetched[i])
+        if appends:
+            for append, value in zip(appends, fetched[n:]):
+                append(value)
+            fetched = fetched[:n]
+        current = fetched
         count += 1
     outputs = [None] * loop.num_accumulators
     for j, values in zip(loop.accumulate, accumulated):

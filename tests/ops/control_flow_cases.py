@@ -178,6 +178,46 @@ CASES = {f.__name__: f for f in (cond_basic, cond_structures, cond_nested, case_
                                  while_captured_variable, tensor_array_ops, tensor_array_loop, functional)}
 
 
+def batch_norm_cnn(tf, a):
+    """A conv net whose batch norm switches on ``is_training`` with tf.cond (batch statistics and moving
+    averages updated in the training branch, the moving averages in the other), built from plain tf.nn
+    ops; trained four steps, evaluated in both modes. Returns the losses, in a dict."""
+    rng = np.random.RandomState(3)
+    images = rng.uniform(-1.0, 1.0, (6, 5, 5, 2)).astype(np.float32)
+    labels = np.array([0, 1, 2, 1, 0, 2], np.int32)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 5, 5, 2], name="x")
+        y = tf.placeholder(tf.int32, [None], name="y")
+        is_training = tf.placeholder_with_default(False, [], name="is_training")
+        kernel = tf.Variable(rng.uniform(-0.5, 0.5, (3, 3, 2, 4)).astype(np.float32), name="kernel")
+        h = tf.nn.conv2d(x, kernel, strides=[1, 1, 1, 1], padding="SAME")
+        moving_mean = tf.Variable(tf.zeros([4]), trainable=False, name="moving_mean")
+        moving_var = tf.Variable(tf.ones([4]), trainable=False, name="moving_variance")
+
+        def batch_statistics():
+            mean = tf.reduce_mean(h, axis=[0, 1, 2])
+            var = tf.reduce_mean(tf.square(h - mean), axis=[0, 1, 2])
+            updates = [tf.assign(moving_mean, moving_mean * 0.9 + mean * 0.1),
+                       tf.assign(moving_var, moving_var * 0.9 + var * 0.1)]
+            with tf.control_dependencies(updates):
+                return tf.identity(mean), tf.identity(var)
+
+        mean, var = tf.cond(is_training, batch_statistics, lambda: (moving_mean.read_value(), moving_var.read_value()))
+        normed = tf.nn.relu((h - mean) * tf.rsqrt(var + 1e-3))
+        dense = tf.Variable(rng.uniform(-0.3, 0.3, (100, 3)).astype(np.float32), name="dense")
+        logits = tf.matmul(tf.reshape(normed, [-1, 100]), dense)
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+        train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+        feed = {x: images, y: labels}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            losses = [sess.run([train, loss], {**feed, is_training: True})[1] for _ in range(4)]
+            evaluated = [sess.run(loss, feed), sess.run(loss, {**feed, is_training: True})]
+            averages = sess.run([moving_mean, moving_var])
+    return {"train_losses": np.array(losses), "eval_losses": np.array(evaluated), "moving_mean": averages[0],
+            "moving_variance": averages[1]}
+
+
 def run_case(tf, name, a):
     """``({"<run>/<fetch>": value}, {"<fetch>": tensor name})`` of case ``name`` run in ``tf``."""
     values, names = {}, {}

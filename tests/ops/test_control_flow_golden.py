@@ -10,7 +10,7 @@ import pathlib
 
 import numpy as np
 import pytest
-from control_flow_cases import CASES, run_case
+from control_flow_cases import CASES, batch_norm_cnn, run_case
 
 import numflow as tf
 
@@ -29,7 +29,15 @@ def test_values_and_names_as_tensorflow(case):
     assert {k: v for k, v in names.items() if not k.startswith("d")} == {
         k: v for k, v in NAMES[case].items() if not k.startswith("d")}, HOW
     want = {k[len(case) + 1:]: GOLDEN[k] for k in GOLDEN.files if k.startswith(case + "/")}
+    assert want, HOW
     assert sorted(values) == sorted(want), HOW
     for key, value in values.items():
         assert value.dtype == want[key].dtype, key
         np.testing.assert_allclose(value, want[key], rtol=1e-6, atol=1e-6, err_msg=f"{case}/{key}; {HOW}")
+
+
+def test_a_batch_norm_net_switching_train_and_eval_with_cond_trains_as_tensorflow():
+    results = batch_norm_cnn(tf, {})
+    for key, value in results.items():
+        np.testing.assert_allclose(value, GOLDEN[f"batch_norm_cnn/{key}"], rtol=1e-5, atol=1e-6,
+                                   err_msg=f"{key}; {HOW}")
