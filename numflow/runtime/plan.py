@@ -185,7 +185,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
         ctx = KernelContext(op, session._resources_for(device), device)
         if op.type == "Assign":
             ctx.donated = _donated(op, readers, fetched, feeds)
-        crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices)
+        crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices, aliases, boundary)
         if crossing:
             kernel = _copying_in(kernel, crossing, device)
         value_inputs = _value_inputs_from_refs(op)
@@ -259,18 +259,25 @@ def _memory_of(device):
     return "host" if device is None or device.is_host else device.name
 
 
-def _inputs_from_other_memory(op, device, devices):
-    """Positions of ``op``'s value inputs produced in another memory than ``device``'s (feeds: host)."""
+def _inputs_from_other_memory(op, device, devices, aliases, boundary):
+    """Positions of ``op``'s value inputs produced in another memory than ``device``'s (feeds: host).
+
+    A functional op takes a variable's state as it is; in a sub-plan (``boundary``), such a captured
+    state is read where it is used, in whatever memory the variable lives, and copied from there.
+    """
     ref_inputs = registry.get(op.type).ref_inputs
     here = _memory_of(device)
+    functional = registry.get(op.type).functional
 
     def passed_as_reference(i, t):
-        return t.dtype._is_ref_dtype and (ref_inputs is True or i in ref_inputs)
+        return t.dtype._is_ref_dtype and (ref_inputs is True or i in ref_inputs) or functional and t in aliases
 
-    return tuple(
-        i for i, t in enumerate(op._inputs)
-        if not passed_as_reference(i, t) and _memory_of(devices.get(t.op)) != here
-    )
+    def elsewhere(t):
+        if boundary is not None and t.op.name not in boundary and t in aliases:
+            return True
+        return _memory_of(devices.get(t.op)) != here
+
+    return tuple(i for i, t in enumerate(op._inputs) if not passed_as_reference(i, t) and elsewhere(t))
 
 
 def _copying_in(kernel, positions, device):

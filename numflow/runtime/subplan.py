@@ -31,9 +31,13 @@ def build(op, session, needed):
 
 
 class _SubPlan:
-    """One context's plan, and the slots its feeds go to and its fetches come from."""
+    """One context's plan, and the slots its feeds go to and its fetches come from.
 
-    __slots__ = ("plan", "feed_slots", "fetch_slots")
+    ``off_host``: the fetches that may be in a device's memory (made on a GPU, or a captured
+    variable's state), which the functional op, on the host, copies back before passing them on.
+    """
+
+    __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host")
 
     def __init__(self, op, context, fetches, feeds, session):
         from numflow.runtime import plan
@@ -42,6 +46,17 @@ class _SubPlan:
                                boundary={o.name for o in context.ops})
         self.feed_slots = self.plan.feed_slots
         self.fetch_slots = self.plan.fetch_slots
+        devices = self.plan.placements
+        on_devices = not all(d.is_host for d in set(devices.values()))
+        self.off_host = [i for i, t in enumerate(fetches)
+                         if on_devices and (t.op in devices and not devices[t.op].is_host or t not in devices)]
+
+    def to_host(self, results):
+        """``results`` (this sub-plan's fetched values) with those in a device's memory copied to the host."""
+        for i in self.off_host:
+            if hasattr(results[i], "copy_to_host"):
+                results[i] = results[i].copy_to_host()
+        return results
 
     def values_with(self, feed_values, start=0):
         """A fresh slot list with ``feed_values`` written into the feed slots from ``start`` on."""
@@ -93,7 +108,7 @@ class _BranchPlans:
         branch = self.branches[index]
         values = branch.values_with(captures)
         executor.run_in_order(branch.plan.alone_steps, values, release=True)
-        results = [_value(values[slot]) for slot in branch.fetch_slots]
+        results = branch.to_host([_value(values[slot]) for slot in branch.fetch_slots])
         return tuple(None if i is None else results[i] for i in self.layouts[index])
 
 
@@ -166,7 +181,7 @@ def _run_loop(ctx, *inputs):
         run(cond_steps, cond_values)
         go = cond_values[cond_out]
         if go.__class__ is not np.bool_:
-            go = _value(go)
+            go = loop.cond.to_host([_value(go)])[0]
             if np.ndim(go) != 0:
                 raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
         if not go:
@@ -177,6 +192,8 @@ def _run_loop(ctx, *inputs):
         fetched = [body_values[slot] for slot in body_out]
         for i in may_hold_state:
             fetched[i] = _value(fetched[i])
+        if loop.body.off_host:
+            loop.body.to_host(fetched)
         if appends:
             for append, value in zip(appends, fetched[n:]):
                 append(value)

@@ -187,3 +187,13 @@ def test_indexed_slices_loop_variable():
     np.testing.assert_array_equal(value.values, [[1.0, 2.0]] * 4)
     np.testing.assert_array_equal(value.indices, [0, 1, 1, 2])
     np.testing.assert_array_equal(value.dense_shape, [3, 2])
+
+
+def test_control_dependencies_around_a_loop_run_once_before_it():
+    v = tf.Variable(1.0)
+    with tf.control_dependencies([tf.assign_add(v, 10.0)]):
+        loop = tf.while_loop(lambda i, acc: i < 3, lambda i, acc: (i + 1, acc + v.read_value()), [0, 0.0])
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(loop) == (3, 33.0)  # the update ran once, before the first iteration
+        assert sess.run(v) == 11.0
