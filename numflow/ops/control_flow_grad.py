@@ -98,9 +98,10 @@ def _while_grad(op, *grads):
         next_sums = [total + _dense(g) if g is not None else total for g, total in zip(found[len(variables):], sums)]
         return [left - 1, *next_dys, *next_sums]
 
-    grad_loop = Loop("while", len(initial), True)
-    results, _ = build_loop(graph, grad_loop, lambda left, *state: left > 0, body, initial, invariants, None,
-                            grad_of=op, index_fn=lambda args: args[0] - 1)
+    with graph.name_scope("while") as scope:
+        grad_loop = Loop(scope[:-1], len(initial), True)
+        results, _ = build_loop(graph, grad_loop, lambda left, *state: left > 0, body, initial, invariants, None,
+                                grad_of=op, index_fn=lambda args: args[0] - 1)
     input_grads = [None] * len(op._inputs)
     for i, g in zip(variables, results[1:1 + len(variables)]):
         input_grads[i] = g

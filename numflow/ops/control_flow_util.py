@@ -225,14 +225,6 @@ class _building_in:  # noqa: N801 - a context manager used like a function
         return False
 
 
-building_in = _building_in
-
-
-def outside_control_flow(graph):
-    """Build ops in the graph itself, outside any cond or loop (as TensorFlow's ``init_scope`` does for
-    variables): the name scope stays, control dependencies are cleared."""
-    return _building_in(graph, None)
-
 
 # -- the leaves of a cond's or loop's structure, as the tensors they travel as --------------------------
 def leaf_tensors(leaf):

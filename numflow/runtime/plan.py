@@ -115,7 +115,7 @@ _PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
 # there, a consumer that runs after an update in the same run sees the updated value, and a fetch
 # sees the value at the end of the run. Here their output is the variable's state itself, and each
 # consumer (and the fetch) takes its snapshot when it runs.
-_ALIASING = frozenset({"Identity", "StopGradient"})
+ALIASING = frozenset({"Identity", "StopGradient"})
 
 # Ops whose output is the same object in every run of one session (a Const's value, a variable's
 # state: a session's containers never drop a state once made).
@@ -138,7 +138,7 @@ def build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=None
     """The plan computing ``fetch_tensors`` and running ``target_ops`` with ``feed_tensors`` given.
 
     ``boundary``: for a sub-plan, the names of the ops it may run (one control-flow context's); its
-    feeds are the tensors the context captured, which may stand for a variable (see ``_ALIASING``).
+    feeds are the tensors the context captured, which may stand for a variable (see ``ALIASING``).
     Holds the graph's lock: another thread may be adding ops to the graph meanwhile.
     """
     with graph._lock:
@@ -172,9 +172,9 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
         for t in op._inputs:
             readers[t] = readers.get(t, 0) + 1
     fetched = set(fetch_tensors)
-    # Tensors that stand for a variable at run time (see _ALIASING); in a sub-plan, the captured
+    # Tensors that stand for a variable at run time (see ALIASING); in a sub-plan, the captured
     # ones that may (a variable's read, passed on by the functional op as it is).
-    aliases = {t for t in feed_tensors if t.op.type in _ALIASING} if boundary is not None else set()
+    aliases = {t for t in feed_tensors if t.op.type in ALIASING} if boundary is not None else set()
     for op in order:
         device = devices[op]
         kernel = device.kernel(op.type)
@@ -191,7 +191,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
         value_inputs = _value_inputs_from_refs(op)
         if registry.get(op.type).functional:
             ctx.subplans = subplan.build(op, session, [t in readers or t in fetched for t in op._outputs])
-        elif op.type in _ALIASING and (value_inputs or op._inputs[0] in aliases):
+        elif op.type in ALIASING and (value_inputs or op._inputs[0] in aliases):
             kernel = _alias
             aliases.update(t for t in op._outputs if t not in feeds)
         else:

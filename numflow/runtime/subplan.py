@@ -18,6 +18,7 @@ read when it enters or leaves.
 import numpy as np
 
 from numflow.runtime import executor
+from numflow.runtime import plan as _plan
 from numflow.runtime.resources import VariableState
 from numflow_kernels.registry import register
 
@@ -40,9 +41,7 @@ class _SubPlan:
     __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host")
 
     def __init__(self, op, context, fetches, feeds, session):
-        from numflow.runtime import plan
-
-        self.plan = plan.build(op.graph, list(fetches), [], list(feeds), session,
+        self.plan = _plan.build(op.graph, list(fetches), [], list(feeds), session,
                                boundary={o.name for o in context.ops})
         self.feed_slots = self.plan.feed_slots
         self.fetch_slots = self.plan.fetch_slots
@@ -73,13 +72,12 @@ def _value(x):
 class _BranchPlans:
     """An If's or Case's branches: one sub-plan each, fetching the results and the exports it gives."""
 
-    __slots__ = ("branches", "layouts", "num_outputs", "calls_blas", "is_case")
+    __slots__ = ("branches", "layouts", "calls_blas", "is_case")
 
     def __init__(self, op, session, needed):
         attrs = op._attrs
         captures = op._inputs[1:]
         self.is_case = op.type == "Case"
-        self.num_outputs = len(op._outputs)
         exports = list(attrs["exports"].items())  # (branch index, tensor) -> output, in output order
         self.branches, self.layouts = [], []
         for index, branch in enumerate(attrs["branches"]):
@@ -144,11 +142,7 @@ class _LoopPlans:
         fetches = [*loop.body_outputs, *(accumulated[j][0] for j in self.accumulate)]
         self.body = _SubPlan(op, loop.body_context, fetches, [*loop.body_args, *captures], session)
         self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
-        self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _MAY_HOLD_STATE or t in captures]
-
-
-# Ops whose output may be a variable's state rather than a value (runtime.plan's aliasing ops).
-_MAY_HOLD_STATE = frozenset({"Identity", "StopGradient"})
+        self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _plan.ALIASING or t in captures]
 
 
 def _run_loop(ctx, *inputs):
