@@ -8,7 +8,8 @@ MLP, numflow beside TensorFlow in the same run.
   read-out of every output and a mean squared error (the target: at least TensorFlow's steps/s).
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
-  ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` fed True).
+  ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a
+  placeholder defaulting to True).
   The target: the cond costs under 5% of numflow's step.
 
 TensorFlow's graphs are built as a ``tensorflow.compat.v1`` program with ``disable_v2_behavior()`` gets
@@ -27,10 +28,10 @@ os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 try:
     from .bench_session import graph_library
-    from .bench_train import _example_module
+    from .bench_train import TrainingExample
 except ImportError:  # run by bench/run.py, which imports the suites as top-level modules
     from bench_session import graph_library
-    from bench_train import _example_module
+    from bench_train import TrainingExample
 
 QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0")
 ITERATIONS = 1000 if QUICK else 10_000
@@ -127,7 +128,7 @@ class LstmTraining:
         self.sess.run([self.train, self.loss], self.feeds[self.i])
 
 
-class CondSwitch:
+class CondSwitch(TrainingExample):
     """The example MLP's training step, with and without a tf.cond train/eval switch in its model."""
 
     params = [LIBRARIES, ["plain", "cond"]]
@@ -138,41 +139,32 @@ class CondSwitch:
     repeat = 61
 
     def setup(self, library, model):
-        tf = graph_library(library)
-        example = _example_module(tf)
-        v1 = _v1(tf)
-        if model == "cond":
-            dense = example["dense"]
+        self.library, self.model = library, model
+        super().setup(library, 64)
 
-            def mlp(x):
-                with v1.variable_scope("hidden"):
-                    h = dense(x, 200, tf.nn.relu)
-                h = v1.cond(self.is_training, lambda: h, lambda: h * 1.0)
-                with v1.variable_scope("logits"):
-                    return dense(h, 10)
+    def _example(self, tf):
+        example = super()._example(tf)
+        if self.model == "plain":
+            return example
+        v1, dense, library = _v1(tf), example["dense"], self.library
 
-            example["mlp"] = mlp
-        self.graph = tf.Graph()
-        with self.graph.as_default(), _TensorFlow1ControlFlow(tf, library):
-            self.is_training = v1.placeholder_with_default(False, [], name="is_training")
-            x, y, self.train_op, self.loss, _, _, self.step = example["build"]()
-            init = v1.global_variables_initializer()
-        self.sess = v1.Session(graph=self.graph)
-        self.sess.run(init)
-        data_x, data_y = example["make_data"](2048, seed=1)
-        rng = np.random.default_rng(0)
-        self.feeds = [{x: data_x[b], y: data_y[b], self.is_training: True}
-                      for b in (rng.integers(0, 2048, 64) for _ in range(64))]
-        self.i = 0
-        for feed in self.feeds[:16]:
-            self.sess.run([self.train_op, self.loss, self.step], feed)
+        def mlp(x):
+            is_training = v1.placeholder_with_default(True, [], name="is_training")
+            with v1.variable_scope("hidden"):
+                h = dense(x, 200, tf.nn.relu)
+            with _TensorFlow1ControlFlow(tf, library):
+                h = v1.cond(is_training, lambda: h, lambda: h * 1.0)
+            with v1.variable_scope("logits"):
+                return dense(h, 10)
+
+        example["mlp"] = mlp
+        return example
 
     def teardown(self, library, model):
-        self.sess.close()
+        super().teardown(library, 64)
 
     def time_train_step(self, library, model):
-        self.i = (self.i + 1) % len(self.feeds)
-        self.sess.run([self.train_op, self.loss, self.step], self.feeds[self.i])
+        super().time_train_step(library, 64)
 
 
 def summarize(results):
