@@ -64,3 +64,19 @@ from numflow.ops.clip_ops import clip_by_global_norm, clip_by_value, global_norm
 from numflow import math, nn  # noqa: E402, I001
 from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
+from numflow.ops.elementwise_ops import (  # noqa: E402, I001
+    arg_max, arg_min, floor_div, is_finite, is_inf, is_nan, truncatediv, truncatemod,
+)
+from numflow.ops.scan_ops import count_nonzero, cumprod, cumsum, reduce_logsumexp  # noqa: E402, I001
+from numflow.ops.segment_ops import (  # noqa: E402, I001
+    segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max, unsorted_segment_mean,
+    unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
+)
+from numflow.ops.scatter_ops import (  # noqa: E402, I001
+    gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update,
+)
+from numflow.ops.sequence_ops import (  # noqa: E402, I001
+    boolean_mask, lin_space, linspace, meshgrid, reverse, reverse_sequence, reverse_v2, sequence_mask, size,
+)
+tensor_scatter_add, tensor_scatter_sub, tensor_scatter_update = (  # noqa: E402
+    tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update)

@@ -207,7 +207,19 @@ def _arg(op_type, fn):
             )
         if x.shape[a] == 0:
             raise errors.InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape {list(x.shape)}")
+        if x.dtype.kind == "f":
+            x = _skip_nan(x, op_type)
         return fn(x, axis=a).astype(ctx.attrs["output_type"].as_numpy_dtype)
+
+
+def _skip_nan(x, op_type):
+    """``x`` with NaN (and values past the finite range) replaced by the lowest finite value for ArgMax,
+    the highest for ArgMin. TensorFlow's reducers start from index 0 holding that value and take an
+    element only when it compares strictly better, so NaN never wins and a row of NaN gives 0."""
+    info = np.finfo(x.dtype)
+    if op_type == "ArgMax":
+        return np.where(np.isnan(x) | (x < info.min), info.min, x)
+    return np.where(np.isnan(x) | (x > info.max), info.max, x)
 
 
 _arg("ArgMax", np.argmax)
@@ -553,23 +565,6 @@ def gather(ctx, params, indices, axis):
     return np.take(params, indices, axis=a)
 
 
-@kernel("UnsortedSegmentSum")
-def unsorted_segment_sum(ctx, data, segment_ids, num_segments):
-    n = int(num_segments)
-    if n < 0:
-        raise _invalid(f"Input num_segments == {n} must not be negative.")
-    if data.shape[:segment_ids.ndim] != segment_ids.shape:
-        raise _invalid(f"data.shape = {dims_text(data.shape)} does not start with segment_ids.shape = "
-                       f"{dims_text(segment_ids.shape)}")
-    bad = segment_ids >= n
-    if bad.any():
-        raise _invalid(f"segment_ids{_first_bad(bad, segment_ids)} is out of range [0, {n})")
-    out = np.zeros((n,) + data.shape[segment_ids.ndim:], dtype=data.dtype)
-    kept = segment_ids >= 0  # negative ids are dropped, as TensorFlow drops them
-    np.add.at(out, segment_ids[kept], data[kept])
-    return out
-
-
 @kernel("Where")
 def where(ctx, x):
     if x.ndim == 0:
@@ -668,5 +663,5 @@ def split_v(ctx, x, size_splits, axis):
     return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=a))
 
 
-# The nn ops' kernels (softmax, losses, conv2d) live beside this module.
-from numflow_kernels import reference_nn  # noqa: E402, F401  (registration by import)
+# The kernels of the nn ops (softmax, losses, conv2d) and of the other math and array ops live beside this module.
+from numflow_kernels import reference_arrays, reference_math, reference_nn  # noqa: E402, F401, I001
