@@ -80,3 +80,10 @@ from numflow.ops.sequence_ops import (  # noqa: E402, I001
 )
 tensor_scatter_add, tensor_scatter_sub, tensor_scatter_update = (  # noqa: E402
     tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update)
+from numflow.ops.linalg_ops import (  # noqa: E402, I001
+    cholesky, diag, diag_part, eye, matrix_band_part, matrix_determinant, matrix_diag, matrix_diag_part,
+    matrix_inverse, matrix_set_diag, matrix_solve, matrix_transpose, matrix_triangular_solve, norm, svd, trace,
+)
+from numflow.ops import linalg_grad  # noqa: E402, I001  (gradients registered by import)
+from numflow.ops.einsum_ops import einsum, tensordot  # noqa: E402, I001
+from numflow import linalg  # noqa: E402, I001

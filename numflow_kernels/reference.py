@@ -663,5 +663,6 @@ def split_v(ctx, x, size_splits, axis):
     return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=a))
 
 
-# The kernels of the nn ops (softmax, losses, conv2d) and of the other math and array ops live beside this module.
-from numflow_kernels import reference_arrays, reference_math, reference_nn  # noqa: E402, F401, I001
+# The kernels of the nn ops (softmax, losses, conv2d), of the other math and array ops, and of linear
+# algebra live beside this module.
+from numflow_kernels import reference_arrays, reference_linalg, reference_math, reference_nn  # noqa: E402, F401, I001

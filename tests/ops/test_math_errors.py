@@ -1,5 +1,5 @@
-"""Errors of the scans, segment reductions, gather_nd/scatter_nd and sequence ops, in TensorFlow's classes
-and words: at build time where TensorFlow raises then, else at run time
+"""Errors of the scans, segment reductions, gather_nd/scatter_nd, sequence ops, linear algebra, einsum and
+norms, in TensorFlow's classes and words: at build time where TensorFlow raises then, else at run time
 from inputs known only then. Every message was checked against TensorFlow 2.21's ``tf.compat.v1``."""
 
 import re
@@ -35,6 +35,33 @@ BUILD = [
     ("boolean_mask_scalar", lambda: tf.boolean_mask([1, 2], True), ValueError, "mask cannot be scalar."),
     ("boolean_mask_shape", lambda: tf.boolean_mask([1, 2], [True, False, True]), ValueError,
      "Shapes (2,) and (3,) are incompatible"),
+    ("inverse_not_square", lambda: tf.matrix_inverse([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]]), ValueError,
+     "Dimensions must be equal, but are 2 and 3"),
+    ("inverse_rank", lambda: tf.matrix_inverse([1.0, 2.0]), ValueError, "Shape must be at least rank 2 but is rank 1"),
+    ("inverse_int", lambda: tf.matrix_inverse([[1, 2], [3, 4]]), TypeError,
+     "Value passed to parameter 'input' has DataType int32 not in list of allowed values"),
+    ("determinant_not_square", lambda: tf.matrix_determinant([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]]), ValueError,
+     "Dimensions must be equal, but are 2 and 3"),
+    ("solve_rhs", lambda: tf.matrix_solve([[1.0, 2.0], [2.0, 5.0]], [[1.0], [1.0], [1.0]]), ValueError,
+     "Dimensions must be equal, but are 2 and 3"),
+    ("diag_part_not_square", lambda: tf.diag_part([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]]), ValueError,
+     "Dimensions must be equal, but are 2 and 3"),
+    ("diag_scalar", lambda: tf.diag(1.0), ValueError, "Shape must be at least rank 1 but is rank 0"),
+    ("trace_rank", lambda: tf.trace([1.0, 2.0]), ValueError, "Shape must be at least rank 2 but is rank 1"),
+    ("tensordot_dims", lambda: tf.tensordot(tf.ones([2, 3]), tf.ones([4, 5]), 1), ValueError,
+     "Dimensions must be equal, but are 3 and 4"),
+    ("tensordot_axes", lambda: tf.tensordot(tf.ones([2, 3]), tf.ones([3, 5]), [[1], [0], [0]]), ValueError,
+     "`axes` must be an integer or have length 2. Received [[1], [0], [0]]."),
+    ("einsum_dims", lambda: tf.einsum("ij,jk->ik", tf.ones([2, 3]), tf.ones([4, 5])), ValueError,
+     "Dimensions must be equal, but are 3 and 4"),
+    ("einsum_inputs", lambda: tf.einsum("ij,jk", tf.ones([2, 3])), ValueError,
+     'Got 1 inputs for equation "ij,jk", expecting 2'),
+    ("norm_vector_ord", lambda: tf.norm([1.0, 2.0], ord="fro"), ValueError,
+     "'ord' must be a supported vector norm, got fro"),
+    ("norm_negative_ord", lambda: tf.norm([1.0, 2.0], ord=-1), ValueError,
+     "'ord' must be a supported vector norm, got -1"),
+    ("norm_axis", lambda: tf.norm([1.0, 2.0], axis=[0, 1, 2]), ValueError,
+     "'axis' must be None, an integer, or a tuple of 2 unique integers, got [0, 1, 2]"),
     ("is_nan_int", lambda: tf.is_nan(tf.constant([1])), TypeError,
      "Value passed to parameter 'x' has DataType int32 not in list of allowed values"),
     ("truncatemod_uint8", lambda: tf.truncatemod(tf.constant([1], tf.uint8), tf.constant([3], tf.uint8)), TypeError,
@@ -95,6 +122,24 @@ RUN = [
     ("cumsum_axis_static", lambda: tf.cumsum(tf.ones([2, 3]), axis=5),
      "ScanOp: Expected scan axis in the range [-2, 2), but got 5"),
     ("cumsum_axis_vector", lambda: tf.cumsum(tf.ones([2, 3]), axis=[1]), "ScanOp: axis must be a scalar, not [1]"),
+    ("inverse_singular", lambda: tf.matrix_inverse(_late([[1.0, 2.0], [2.0, 4.0]])), "Input is not invertible."),
+    ("inverse_not_square", lambda: tf.matrix_inverse(_late([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]])),
+     "Input matrix must be square."),
+    ("determinant_not_square", lambda: tf.matrix_determinant(_late([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]])),
+     "Input matrix must be square."),
+    ("solve_singular", lambda: tf.matrix_solve(_late([[1.0, 2.0], [2.0, 4.0]]), _late([[1.0], [1.0]])),
+     "Input matrix is not invertible."),
+    ("solve_rhs", lambda: tf.matrix_solve(_late([[1.0, 2.0], [2.0, 5.0]]), _late([[1.0], [1.0], [1.0]])),
+     "Input matrix and rhs are incompatible."),
+    ("diag_part_shape", lambda: tf.diag_part(_late([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]])),
+     "Invalid shape [2,3]: dimensions 0 and 1 do not match."),
+    ("diag_part_rank", lambda: tf.diag_part(_late([1.0, 2.0, 3.0])),
+     "The rank of the tensor should be                                          even and positive, got shape [3]"),
+    ("set_diag_length", lambda: tf.matrix_set_diag(_late([[1.0, 2.0], [3.0, 4.0]]), _late([1.0, 2.0, 3.0])),
+     "Either first dimensions of diagonal don't match input.shape[:-2], or diagonal.shape[:-1] is not equal to the "
+     "longests diagonal in range [lower_diag_index:upper_diag_index]."),
+    ("band_part_lower", lambda: tf.matrix_band_part(_late([[1.0, 2.0], [3.0, 4.0]]), 3, 0),
+     "num_lower must be negative or less or equal to number of rows (2) got: 3"),
     ("linspace_num", lambda: tf.linspace(_late(0.0), 1.0, _late(-1)), "Requires start <= limit when delta > 0: 1/-1"),
 ]
 
@@ -123,7 +168,7 @@ def test_integer_truncating_division_by_zero_is_an_internal_error_as_in_tensorfl
 
 
 def test_edge_values_match_tensorflow():
-    """Empty segments, identities of unsorted reductions, negative sequence lengths."""
+    """Empty segments, identities of unsorted reductions, NaN-filled Cholesky factors and gamma-free edges."""
     with tf.Graph().as_default(), tf.Session() as sess:
         got = sess.run({
             "max_empty": tf.segment_max([1.0, 2.0, 3.0], [0, 2, 2]),
@@ -132,7 +177,10 @@ def test_edge_values_match_tensorflow():
             "unsorted_max": tf.unsorted_segment_max([1.0, 2.0, 3.0], [0, -1, 0], 3),
             "unsorted_min_int": tf.unsorted_segment_min([1, 2, 3], [0, -1, 0], 3),
             "unsorted_mean_int": tf.unsorted_segment_mean([1, 2, 4], [0, 0, 0], 3),
+            "cholesky_not_pd": tf.cholesky(_late([[1.0, 2.0], [2.0, 1.0]])),
+            "diag_empty": tf.diag(_late(np.zeros([0]))),
             "sequence_mask_negative": tf.sequence_mask(_late([1, -2]), 3),
+            "norm_3": tf.norm([1.0, 2.0], ord=3),
         })
     lowest = np.finfo(np.float32).min
     np.testing.assert_array_equal(got["max_empty"], [1.0, 0.0, 3.0])
@@ -141,4 +189,7 @@ def test_edge_values_match_tensorflow():
     np.testing.assert_array_equal(got["unsorted_max"], [3.0, lowest, lowest])
     np.testing.assert_array_equal(got["unsorted_min_int"], [1, 2**31 - 1, 2**31 - 1])
     np.testing.assert_allclose(got["unsorted_mean_int"], [7 / 3, 0.0, 0.0])
+    assert np.isnan(got["cholesky_not_pd"][[0, 1, 1], [0, 0, 1]]).all() and got["cholesky_not_pd"][0, 1] == 0
+    assert got["diag_empty"].shape == (0, 0)
     np.testing.assert_array_equal(got["sequence_mask_negative"], [[True, False, False], [False, False, False]])
+    np.testing.assert_allclose(got["norm_3"], 9.0 ** (1 / 3), rtol=1e-6)
