@@ -87,3 +87,5 @@ from numflow.ops.linalg_ops import (  # noqa: E402, I001
 from numflow.ops import linalg_grad  # noqa: E402, I001  (gradients registered by import)
 from numflow.ops.einsum_ops import einsum, tensordot  # noqa: E402, I001
 from numflow import linalg  # noqa: E402, I001
+from numflow.ops.sampling_ops import multinomial, random_gamma, random_poisson, random_shuffle  # noqa: E402, I001
+from numflow import random  # noqa: E402, I001

@@ -8,13 +8,11 @@ dtype) and gradients are TensorFlow's.
 
 import numbers
 
-import numpy as np
-
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
-from numflow.ops.array_grad import gradient, not_differentiable
+from numflow.ops.array_grad import broadcast_pair, gradient, not_differentiable
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merge_dims, static_value
 from numflow.ops.registry import declare
@@ -146,7 +144,7 @@ def linspace(start, stop, num, name=None, axis=0):
         stop = convert_to_tensor(stop, name="stop", dtype=start.dtype.base_dtype)
         num_int = convert_to_tensor(num, name="num", preferred_dtype=dtypes.int32)
         check_dtype(num_int, INDEX_TYPES, "num")
-        start, stop = _broadcast_pair(start, stop)
+        start, stop = broadcast_pair(start, stop)
         rank = start.shape.ndims
         if rank is not None:
             if not -(rank + 1) <= axis <= rank:
@@ -188,19 +186,6 @@ def _linspace_shapes(first, axis, fill, count):
 
 
 lin_space = linspace
-
-
-def _broadcast_pair(a, b):
-    """``a`` and ``b`` broadcast to one shape (op ``BroadcastTo``), as linspace takes them."""
-    if a.shape.is_fully_defined() and b.shape.is_fully_defined():
-        if a.shape == b.shape:
-            return a, b
-        target = list(np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
-    else:
-        target = array_ops.shape(math_ops.add(a, b))
-    graph = get_default_graph()
-    target = array_ops.shape_tensor(target)
-    return tuple(graph.create_op("BroadcastTo", [t, target], name="BroadcastTo").outputs[0] for t in (a, b))
 
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
