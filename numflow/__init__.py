@@ -89,3 +89,13 @@ from numflow.ops.einsum_ops import einsum, tensordot  # noqa: E402, I001
 from numflow import linalg  # noqa: E402, I001
 from numflow.ops.sampling_ops import multinomial, random_gamma, random_poisson, random_shuffle  # noqa: E402, I001
 from numflow import random  # noqa: E402, I001
+from numflow.ops.check_ops import (  # noqa: E402, I001
+    Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less, assert_less_equal,
+    assert_near, assert_negative, assert_non_negative, assert_non_positive, assert_none_equal, assert_positive,
+    assert_proper_iterable, assert_rank, assert_rank_at_least, assert_rank_in, assert_same_float_dtype, assert_scalar,
+    assert_type, check_numerics, is_non_decreasing, is_numeric_tensor, is_strictly_increasing, verify_tensor_all_finite,
+)
+from numflow.ops.logging_ops import Print, print_v2 as print  # noqa: E402, I001, A004
+from numflow.ops.elementwise_ops import saturate_cast  # noqa: E402, I001
+from numflow.ops.string_ops import as_string, string_join  # noqa: E402, I001
+from numflow import debugging, dtypes, strings  # noqa: E402, I001

@@ -1,5 +1,6 @@
 """``tf.math``: numflow's math functions under the names ``tf.compat.v1.math`` gives them; re-exports only."""
 
+from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
 from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
 from numflow.ops.math_ops import (
     abs,
@@ -71,8 +72,9 @@ from numflow.ops.segment_ops import (
 
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "cumprod", "cumsum", "divide", "equal",
-    "exp", "floor", "floordiv", "floormod", "greater", "greater_equal", "is_finite", "is_inf", "is_nan", "l2_normalize",
-    "less", "less_equal", "log", "log1p", "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "exp", "floor", "floordiv", "floormod", "greater", "greater_equal", "is_finite", "is_inf", "is_nan",
+    "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less", "less_equal", "log", "log1p",
+    "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor",
     "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any",
     "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round", "rsqrt",
     "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "sigmoid", "sign", "sin", "softmax",

@@ -665,4 +665,6 @@ def split_v(ctx, x, size_splits, axis):
 
 # The kernels of the nn ops (softmax, losses, conv2d), of the other math and array ops, and of linear
 # algebra live beside this module.
-from numflow_kernels import reference_arrays, reference_linalg, reference_math, reference_nn  # noqa: E402, F401, I001
+from numflow_kernels import (  # noqa: E402, F401, I001
+    reference_arrays, reference_linalg, reference_logging, reference_math, reference_nn,
+)

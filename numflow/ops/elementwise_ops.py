@@ -8,8 +8,21 @@ at run time with InternalError, the class TensorFlow 2.21 gives it.
 """
 
 from numflow.framework import dtypes
+from numflow.framework.graph import get_default_graph
 from numflow.ops.array_grad import gradient, not_differentiable
-from numflow.ops.math_ops import FLOATS, REAL, _binary_infer, _make_binary, _make_unary, argmax, argmin
+from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.math_ops import (
+    FLOATS,
+    REAL,
+    _binary_infer,
+    _make_binary,
+    _make_unary,
+    argmax,
+    argmin,
+    cast,
+    maximum,
+    minimum,
+)
 from numflow.ops.op_util import check_dtype
 from numflow.ops.registry import declare
 
@@ -57,3 +70,17 @@ not_differentiable("IsNan", "IsInf", "IsFinite")
 def _truncate_div_grad(op, grad):
     """None for both inputs: TensorFlow registers TruncateDiv's gradient as none (a step function)."""
     return [None, None]
+
+
+def saturate_cast(value, dtype, name=None):
+    """``value`` cast to ``dtype``, first limited to the range ``dtype`` holds (no wrap-around), as TensorFlow
+    builds it: ``Maximum`` with the lowest value and ``Minimum`` with the highest, where needed."""
+    with get_default_graph().name_scope(name or "saturate_cast") as scope:
+        value = convert_to_tensor(value, name="value")
+        dtype = dtypes.as_dtype(dtype).base_dtype
+        source = value.dtype.base_dtype
+        if source.min < dtype.min:
+            value = maximum(value, convert_to_tensor(dtype.min, dtype=source, name="min"))
+        if source.max > dtype.max:
+            value = minimum(value, convert_to_tensor(dtype.max, dtype=source, name="max"))
+        return cast(value, dtype, name=scope)
