@@ -99,3 +99,13 @@ from numflow.ops.logging_ops import Print, print_v2 as print  # noqa: E402, I001
 from numflow.ops.elementwise_ops import saturate_cast  # noqa: E402, I001
 from numflow.ops.string_ops import as_string, string_join  # noqa: E402, I001
 from numflow import debugging, dtypes, strings  # noqa: E402, I001
+from numflow import compat, logging  # noqa: E402, I001
+
+
+def __getattr__(name):
+    """``tf.app`` and ``tf.flags``, imported when first used: they load absl, which ``import numflow`` need not."""
+    if name in ("app", "flags"):
+        import importlib
+
+        return importlib.import_module(f"numflow.{name}")
+    raise AttributeError(f"module 'numflow' has no attribute {name!r}")
