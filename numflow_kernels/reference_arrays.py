@@ -36,11 +36,17 @@ def gather_nd(ctx, params, indices):
     k = indices.shape[-1]
     if k > params.ndim:
         raise ValueError(f"index innermost dimension length must be <= params rank; saw: {k} vs. {params.ndim}")
-    flat, bad = _tuples(indices, params.shape)
-    if bad is not None:
-        raise ValueError(f"indices[{bad}] = {_tuple_text(flat[bad])} does not index into param shape "
-                         f"{dims_text(params.shape)}, node name: {ctx.op_name}")
-    out = params[tuple(flat.T)] if k else np.broadcast_to(params, (flat.shape[0],) + params.shape)
+    flat = indices.reshape(-1, k).astype(np.int64)
+    if not k:
+        out = np.broadcast_to(params, (flat.shape[0],) + params.shape)
+    else:
+        try:
+            rows = np.ravel_multi_index(tuple(flat.T), params.shape[:k])
+        except ValueError:  # an index out of range: find the first, for TensorFlow's message
+            flat, bad = _tuples(indices, params.shape)
+            raise ValueError(f"indices[{bad}] = {_tuple_text(flat[bad])} does not index into param shape "
+                             f"{dims_text(params.shape)}, node name: {ctx.op_name}") from None
+        out = params.reshape((-1,) + params.shape[k:])[rows]
     return np.ascontiguousarray(out.reshape(indices.shape[:-1] + params.shape[k:]))
 
 

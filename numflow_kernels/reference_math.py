@@ -6,6 +6,8 @@ Reductions and scans run in a fixed order (numpy's sequential ``cumsum``/``cumpr
 one element after another), so results never depend on the thread count.
 """
 
+import math
+
 import numpy as np
 
 from numflow_kernels.registry import REFERENCE, register
@@ -83,17 +85,26 @@ def _extreme(dtype, highest):
     return info.max if highest else info.min
 
 
-def _reduce_rows(data, ids, n, op_type):
-    """``data``'s rows reduced per id into ``n`` rows, one row after another (fixed order)."""
-    kind = op_type.replace("Unsorted", "").replace("Segment", "")
-    ufunc = {"Sum": np.add, "Mean": np.add, "Max": np.maximum, "Min": np.minimum, "Prod": np.multiply}[kind]
-    initial = {"Sum": 0, "Mean": 0, "Prod": 1, "Max": _extreme(data.dtype, False),
-               "Min": _extreme(data.dtype, True)}[kind]
-    out = np.full((n,) + data.shape[1:], initial, dtype=data.dtype)
+SEGMENT_KINDS = {"Sum": 0, "Mean": 0, "Max": 1, "Min": 2, "Prod": 3}
+_UFUNCS = (np.add, np.maximum, np.minimum, np.multiply)
+
+
+def ufunc_at(out, ids, rows, kind):
+    """``out[ids[i]] (op)= rows[i]`` for each row in order (``kind``: index into SEGMENT_KINDS' ufuncs)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        ufunc.at(out, ids, data)
+        _UFUNCS[kind].at(out, ids, rows)
+
+
+def _reduce_rows(data, ids, n, op_type, accumulate):
+    """``data``'s rows reduced per id into ``n`` rows by ``accumulate``, one row after another (fixed order)."""
+    name = op_type.replace("Unsorted", "").replace("Segment", "")
+    kind = SEGMENT_KINDS[name]
+    initial = (0, _extreme(data.dtype, False), _extreme(data.dtype, True), 1)[kind]
+    out = np.full((n,) + data.shape[1:], initial, dtype=data.dtype)
+    width = math.prod(data.shape[1:])
+    accumulate(out.reshape(n, width), ids, data.reshape(ids.size, width), kind)
     counts = np.bincount(ids, minlength=n)[(slice(None),) + (None,) * (data.ndim - 1)]
-    if kind == "Mean":
+    if name == "Mean":
         if data.dtype.kind in "iu":  # C integer division, truncating toward zero
             q = np.floor_divide(out, np.maximum(counts, 1)).astype(data.dtype)
             out = q + ((np.mod(out, np.maximum(counts, 1)) != 0) & (out < 0)).astype(data.dtype)
@@ -119,8 +130,9 @@ def _check_sorted(segment_ids, n):
                          "is not sorted.")
 
 
-def _sorted_segment(op_type):
-    @kernel(op_type)
+def sorted_segment_kernel(op_type, accumulate=ufunc_at):
+    """The kernel of a sorted segment reduction adding rows with ``accumulate`` (see :func:`ufunc_at`)."""
+
     def run(ctx, data, segment_ids):
         if segment_ids.ndim != 1:
             raise ValueError("segment_ids should be a vector.")
@@ -128,14 +140,12 @@ def _sorted_segment(op_type):
             raise ValueError("segment_ids should be the same size as dimension 0 of input.")
         n = int(segment_ids[-1]) + 1 if segment_ids.size else 0
         _check_sorted(segment_ids, n)
-        out, counts = _reduce_rows(data, segment_ids.astype(np.int64), n, op_type)
+        out, counts = _reduce_rows(data, segment_ids.astype(np.int64), n, op_type, accumulate)
         if op_type in ("SegmentMax", "SegmentMin"):  # an empty sorted segment is 0, not the identity
             out = np.where(counts > 0, out, np.zeros((), data.dtype))
         return out
 
-
-for _op_type in ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd"):
-    _sorted_segment(_op_type)
+    return run
 
 
 def _checked_segment_ids(data, segment_ids, num_segments):
@@ -152,16 +162,24 @@ def _checked_segment_ids(data, segment_ids, num_segments):
         raise ValueError(f"segment_ids{dims_text(where) if where else ''} = {segment_ids[where]} is out of range "
                          f"[0, {n})")
     kept = segment_ids >= 0  # negative ids are dropped, as TensorFlow drops them
+    if kept.all():
+        return n, segment_ids.reshape(-1).astype(np.int64), data.reshape((-1,) + data.shape[segment_ids.ndim:])
     return n, segment_ids[kept].astype(np.int64), data[kept]
 
 
-def _unsorted_segment(op_type):
-    @kernel(op_type)
+def unsorted_segment_kernel(op_type, accumulate=ufunc_at):
+    """The kernel of an unsorted segment reduction adding rows with ``accumulate`` (see :func:`ufunc_at`)."""
+
     def run(ctx, data, segment_ids, num_segments):
         n, ids, rows = _checked_segment_ids(data, segment_ids, num_segments)
-        rows = rows.reshape((ids.size,) + data.shape[segment_ids.ndim:])
-        return _reduce_rows(rows, ids, n, op_type)[0]
+        return _reduce_rows(rows, ids, n, op_type, accumulate)[0]
+
+    return run
 
 
-for _op_type in ("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"):
-    _unsorted_segment(_op_type)
+SORTED_SEGMENT_OPS = ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd")
+UNSORTED_SEGMENT_OPS = ("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
+for _op_type in SORTED_SEGMENT_OPS:
+    kernel(_op_type)(sorted_segment_kernel(_op_type))
+for _op_type in UNSORTED_SEGMENT_OPS:
+    kernel(_op_type)(unsorted_segment_kernel(_op_type))
