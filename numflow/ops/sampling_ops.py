@@ -2,9 +2,8 @@
 (op ``Multinomial``), ``random_gamma`` (op ``RandomGamma``) and ``random_poisson`` (op ``RandomPoissonV2``).
 
 For the same graph and op seeds they give TensorFlow's values, run after run (a second run continues
-the op's Philox stream as TensorFlow's does); kernels in ``numflow_kernels/cpu/sampling.py``. The gradient
-of ``random_gamma`` with respect to ``alpha`` (TensorFlow's ``RandomGammaGrad``) is not implemented:
-``tf.gradients`` through it raises LookupError.
+the op's Philox stream as TensorFlow's does); kernels in ``numflow_kernels/cpu/sampling.py``. A gamma
+sample's gradient with respect to ``alpha`` is TensorFlow's implicit one (op ``RandomGammaGrad``).
 """
 
 import numpy as np
@@ -12,9 +11,9 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.seeds import get_seed
-from numflow.framework.shapes import TensorShape
-from numflow.ops import math_ops
-from numflow.ops.array_grad import broadcast_pair, not_differentiable
+from numflow.framework.shapes import TensorShape, broadcast_shapes
+from numflow.ops import array_ops, math_ops
+from numflow.ops.array_grad import broadcast_pair, gradient, not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, shape_from_tensor, static_value
@@ -131,4 +130,26 @@ def random_poisson(lam, shape, dtype=dtypes.float32, seed=None, name=None):
             return _out("RandomPoissonV2", [shape, rate], {**_seeds(seed), "dtype": dtype}, name=scope)[0]
 
 
-not_differentiable("RandomShuffle", "Multinomial")
+@declare("RandomGammaGrad")
+def _random_gamma_grad_infer(op):
+    alpha, sample = op.inputs
+    check_dtype(alpha, FLOATS, "alpha")
+    return [(alpha.dtype, broadcast_shapes(alpha.shape, sample.shape))]
+
+
+@gradient("RandomGamma")
+def _random_gamma_grad(op, grad):
+    """``sum over the sample dimensions of grad * d sample / d alpha``, as TensorFlow's ``random_grad.py``."""
+    shape, alpha = op.inputs
+    sample = op.outputs[0]
+    sample_dims = shape.shape[0] if shape.shape.ndims == 1 else None
+    if sample_dims is None or alpha.shape.ndims is None:
+        raise ValueError(f"The gradient of {op.name} (RandomGamma) needs the ranks of its shape and alpha.")
+    graph = get_default_graph()
+    with graph.control_dependencies([grad.op]):
+        leading = array_ops.reshape(alpha, array_ops.concat([[1] * sample_dims, array_ops.shape(alpha)], 0))
+        partial = graph.create_op("RandomGammaGrad", [leading, sample], name="RandomGammaGrad").outputs[0]
+        return [None, math_ops.reduce_sum(grad * partial, axis=list(range(sample_dims)))]
+
+
+not_differentiable("RandomShuffle", "Multinomial", "RandomGammaGrad")

@@ -86,3 +86,12 @@ def random_poisson(ctx, shape, rate):
     dtype = np.dtype(ctx.attrs["dtype"].as_numpy_dtype)
     highest = float(np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max)
     return _per_output(ctx, _loops().poisson, shape, rate, dtype, highest)
+
+
+@register("RandomGammaGrad")
+def random_gamma_grad(ctx, alpha, sample):
+    """d sample / d alpha of Gamma(alpha, 1) samples (Eigen's ``gamma_sample_der_alpha``, in double)."""
+    a, x = np.broadcast_arrays(np.asarray(alpha, np.float64), np.asarray(sample, np.float64))
+    out = np.empty(a.size)
+    _loops().gamma_sample_derivative(np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(x).reshape(-1), out)
+    return out.reshape(a.shape).astype(sample.dtype)

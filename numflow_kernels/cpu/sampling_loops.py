@@ -10,7 +10,7 @@ Specs followed (TensorFlow's CPU kernels), and the Philox draws each takes:
 - ``RandomGamma`` (``random_op.cc``): output ``i`` (of ``alpha``-major order) starts at Philox call
   ``256 * i``; Marsaglia and Tsang's transformation-rejection in double, normals from Box-Muller (2
   per call) and uniforms (2 per call), each taken from the end of its group; ``alpha == 1`` draws an
-  exponential ``-log(1 - u)``; ``alpha < 1`` multiplies by ``u ** (1 / alpha)``.
+  exponential ``-log1p(-u)`` (TensorFlow 2.21's, checked bit for bit); ``alpha < 1`` multiplies by ``u ** (1 / alpha)``.
 - ``RandomPoissonV2`` (``random_poisson_op.cc``): output ``i`` starts at Philox call ``256 * i``; Knuth's
   product of uniforms below ``exp(-rate)`` for a rate under 10, else Hormann's transformed rejection.
 
@@ -111,7 +111,7 @@ def gamma(alphas, num_samples, stream, out):
             u0 = u1 = 0.0
             if alpha == 1.0:
                 u, call, u_left, u0, u1 = _take_uniform(stream, call, u_left, u0, u1)
-                out[s * num_alphas + a] = -math.log(1.0 - u)
+                out[s * num_alphas + a] = -math.log1p(-u)
                 continue
             n_left = 0
             n0 = n1 = 0.0
@@ -180,3 +180,134 @@ def poisson(rates, num_samples, stream, highest, out):
                         k + 1):
                     out[s * num_rates + r] = k
                     break
+
+
+# -- the gradient of a gamma sample with respect to alpha (Eigen's gamma_sample_der_alpha, Cephes' igam) ----
+_PSI_A = (8.33333333333333333333e-2, -2.10927960927960927961e-2, 7.57575757575757575758e-3,
+          -4.16666666666666666667e-3, 3.96825396825396825397e-3, -8.33333333333333333333e-3,
+          8.33333333333333333333e-2)
+_MACHEP = 2.0**-53
+_BIG = 2.0**52
+_BIGINV = 2.0**-52
+_ITERATIONS = 500
+
+
+@njit(cache=True)
+def _digamma(x):
+    """Cephes' psi, as Eigen's digamma computes it in double."""
+    negative = False
+    nz = 0.0
+    if x <= 0.0:
+        negative = True
+        p = math.floor(x)
+        if p == x:
+            return math.nan
+        nz = x - p
+        if nz != 0.5:
+            if nz > 0.5:
+                p += 1.0
+                nz = x - p
+            nz = math.pi / math.tan(math.pi * nz)
+        else:
+            nz = 0.0
+        x = 1.0 - x
+    s, w = x, 0.0
+    while s < 10.0:
+        w += 1.0 / s
+        s += 1.0
+    y = 0.0
+    if s < 1.0e17:
+        z = 1.0 / (s * s)
+        poly = _PSI_A[0]
+        for i in range(1, 7):
+            poly = poly * z + _PSI_A[i]
+        y = z * poly
+    y = math.log(s) - 0.5 / s - y - w
+    return y - nz if negative else y
+
+
+@njit(cache=True)
+def _igamma_term(a, x):
+    """``x**a * exp(-x) / gamma(a)``, 0 where it underflows."""
+    logax = a * math.log(x) - x - math.lgamma(a)
+    if logax < -math.log(1.7976931348623157e308) or logax != logax:
+        return 0.0
+    return math.exp(logax)
+
+
+@njit(cache=True)
+def _sample_derivative_cf(a, x):
+    """The continued fraction of igammac, differentiated in a (for x > 1 and x > a)."""
+    if math.isinf(x) or _igamma_term(a, x) == 0.0:
+        return 0.0
+    y = 1.0 - a
+    z = x + y + 1.0
+    c = 0.0
+    pkm2, qkm2, pkm1, qkm1 = 1.0, x, x + 1.0, z * x
+    ans = pkm1 / qkm1
+    dpkm2, dqkm2, dpkm1, dqkm1 = 0.0, 0.0, 0.0, -x
+    dans = (dpkm1 - ans * dqkm1) / qkm1
+    for _ in range(_ITERATIONS):
+        c += 1.0
+        y += 1.0
+        z += 2.0
+        yc = y * c
+        pk = pkm1 * z - pkm2 * yc
+        qk = qkm1 * z - qkm2 * yc
+        dpk = dpkm1 * z - pkm1 - dpkm2 * yc + pkm2 * c
+        dqk = dqkm1 * z - qkm1 - dqkm2 * yc + qkm2 * c
+        if qk != 0.0:
+            ans = pk / qk
+            previous = dans
+            dans = (dpk - ans * dqk) / qk
+            if abs(dans - previous) <= _MACHEP:
+                break
+        pkm2, pkm1, qkm2, qkm1 = pkm1, pk, qkm1, qk
+        dpkm2, dpkm1, dqkm2, dqkm1 = dpkm1, dpk, dqkm1, dqk
+        if abs(pk) > _BIG:
+            pkm2 *= _BIGINV
+            pkm1 *= _BIGINV
+            qkm2 *= _BIGINV
+            qkm1 *= _BIGINV
+            dpkm2 *= _BIGINV
+            dpkm1 *= _BIGINV
+            dqkm2 *= _BIGINV
+            dqkm1 *= _BIGINV
+    dlogax = math.log(x) - _digamma(a)
+    return -(dans + ans * dlogax) * x
+
+
+@njit(cache=True)
+def _sample_derivative_series(a, x):
+    """The power series of igam, differentiated in a (for x <= 1 or x <= a)."""
+    if _igamma_term(a, x) == 0.0:
+        return 0.0
+    r, c, ans, dc, dans = a, 1.0, 1.0, 0.0, 0.0
+    for _ in range(_ITERATIONS):
+        r += 1.0
+        term = x / r
+        dterm = -x / (r * r)
+        dc = term * dc + dterm * c
+        dans += dc
+        c *= term
+        ans += c
+        if abs(dc) <= _MACHEP * abs(dans):
+            break
+    dlogax = math.log(x) - _digamma(a + 1.0)
+    return -(dans + ans * dlogax) * x / a
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def gamma_sample_derivative(alpha, sample, out):
+    """``out[i]``: d sample / d alpha of ``sample[i]`` ~ Gamma(``alpha[i]``, 1) (implicit differentiation of the
+    CDF: -d igam / d alpha over the density), all flat float64 arrays."""
+    for i in range(out.shape[0]):
+        a, x = alpha[i], sample[i]
+        if x == 0.0:
+            out[i] = 0.0
+        elif x < 0.0 or a <= 0.0 or a != a or x != x:
+            out[i] = math.nan
+        elif x > 1.0 and x > a:
+            out[i] = -_sample_derivative_cf(a, x)
+        else:
+            out[i] = _sample_derivative_series(a, x)

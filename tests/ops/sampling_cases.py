@@ -34,3 +34,15 @@ def run_case(tf, name, graph_seed=None):
         out = CASES[name](tf)
         with tf.Session() as sess:
             return np.stack([sess.run(out) for _ in range(RUNS)])
+
+
+def gamma_gradients(tf, dtype):
+    """Samples of ``random_gamma`` and the gradients of their weighted sum with respect to alpha and beta."""
+    with tf.Graph().as_default():
+        alpha = tf.constant([[0.3, 1.0, 2.5], [40.0, 0.05, 7.0]], dtype=dtype)
+        beta = tf.constant([2.0, 0.5, 1.0], dtype=dtype)
+        sample = tf.random_gamma([4], alpha, beta=beta, dtype=dtype, seed=21)
+        weights = np.arange(1, 25, dtype=np.float64).reshape(4, 2, 3).astype(dtype.as_numpy_dtype) / 10
+        grads = tf.gradients(tf.reduce_sum(sample * weights), [alpha, beta])
+        with tf.Session() as sess:
+            return sess.run([sample] + grads)

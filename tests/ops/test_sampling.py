@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from sampling_cases import CASES, run_case
+from sampling_cases import CASES, gamma_gradients, run_case
 
 import numflow as tf
 
@@ -60,8 +60,51 @@ def test_no_gradients_where_tensorflow_has_none():
     with tf.Graph().as_default():
         x = tf.constant([[1.0, 2.0]])
         assert tf.gradients(tf.reduce_sum(tf.random_shuffle(x)), x) == [None]
-        with pytest.raises(LookupError, match="RandomGamma"):
-            tf.gradients(tf.random_gamma([2], x), x)
+        with pytest.raises(LookupError, match="RandomPoissonV2"):
+            tf.gradients(tf.random_poisson(x, [2]), x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gamma_gradients_match_tensorflow(dtype):
+    """The implicit gradient of gamma samples with respect to alpha (TF's RandomGammaGrad) and beta."""
+    sample, grad_alpha, grad_beta = gamma_gradients(tf, tf.as_dtype(dtype))
+    prefix = f"gamma_gradients/{dtype}"
+    np.testing.assert_array_equal(sample, GOLDEN[f"{prefix}/sample"])
+    # TensorFlow computes the derivative in float32 for float32 samples, numflow always in float64.
+    rtol = 1e-5 if dtype == "float32" else 1e-10
+    np.testing.assert_allclose(grad_alpha, GOLDEN[f"{prefix}/grad_alpha"], rtol=rtol)
+    np.testing.assert_allclose(grad_beta, GOLDEN[f"{prefix}/grad_beta"], rtol=rtol)
+
+
+def test_gamma_gradient_by_finite_differences_of_the_distribution():
+    """d sample / d alpha at a fixed quantile: the change of the inverse CDF, here by bisection on igam."""
+    import math
+
+    from numflow_kernels.cpu.sampling_loops import gamma_sample_derivative
+
+    def cdf(a, x):  # the regularized lower incomplete gamma function, by its series
+        term = total = 1.0 / a
+        k = 0
+        while term > 1e-17 * total:
+            k += 1
+            term *= x / (a + k)
+            total += term
+        return total * math.exp(a * math.log(x) - x - math.lgamma(a))
+
+    def quantile(a, p):
+        lo, hi = 0.0, 200.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if cdf(a, mid) < p else (lo, mid)
+        return (lo + hi) / 2
+
+    alphas, xs = np.array([0.3, 1.5, 4.0, 12.0]), np.array([0.2, 2.5, 3.0, 15.0])
+    out = np.empty(4)
+    gamma_sample_derivative(alphas, xs, out)
+    for a, x, got in zip(alphas, xs, out):
+        p, h = cdf(a, x), 1e-6
+        numeric = (quantile(a + h, p) - quantile(a - h, p)) / (2 * h)
+        assert abs(got - numeric) < 1e-5 * max(1.0, abs(numeric)), (a, x, got, numeric)
 
 
 def test_distributions():
