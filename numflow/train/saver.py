@@ -28,7 +28,7 @@ from numflow.ops.constant_op import constant
 from numflow.runtime.session import BaseSession
 from numflow.train import training_util
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 _NOT_FOUND_PREFIX = (
     "Restoring from checkpoint failed. This is most likely due to a Variable name or other graph key that is "
     "missing from the checkpoint. Please ensure that you have not altered the graph expected based on the "
