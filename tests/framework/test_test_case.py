@@ -97,3 +97,41 @@ class TestCaseTest(tf.test.TestCase):
         self.assertEqual(tf.test.is_gpu_available(), tf.test.gpu_device_name() == "/device:GPU:0")
         self.assertTrue(tf.test.is_built_with_cuda())
         self.assertIs(tf.test.mock.patch, __import__("unittest.mock").mock.patch)
+
+
+def test_tf_test_main_runs_a_test_file_with_its_flags(tmp_path):
+    import pathlib
+    import subprocess
+    import sys
+    import textwrap
+
+    path = tmp_path / "my_test.py"
+    path.write_text(textwrap.dedent('''
+        import numflow as tf
+
+        tf.app.flags.DEFINE_integer("size", 2, "Rows.")
+        FLAGS = tf.app.flags.FLAGS
+
+
+        class MyTest(tf.test.TestCase):
+            def testOnes(self):
+                with self.cached_session():
+                    self.assertAllEqual(tf.ones([FLAGS.size]).eval(), [1.0] * FLAGS.size)
+
+            def testFails(self):
+                self.assertAllClose([1.0], [2.0])
+
+
+        if __name__ == "__main__":
+            tf.test.main()
+    '''))
+    root = pathlib.Path(__file__).parents[2]
+    done = subprocess.run([sys.executable, str(path), "--size=3", "MyTest.testOnes"], capture_output=True, text=True,
+                          cwd=root, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Ran 1 test" in done.stderr and "OK" in done.stderr
+    failed = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=root,
+                            env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert failed.returncode == 1
+    # unittest also collects TestCase.test_session, which skips itself ("Not a test."), as in TensorFlow.
+    assert "Ran 3 tests" in failed.stderr and "FAILED (failures=1, skipped=1)" in failed.stderr
