@@ -206,9 +206,66 @@ def matrix_band_part(ctx, x, num_lower, num_upper):
 
 @kernel("Einsum")
 def einsum(ctx, *inputs):
-    """numpy's einsum; ``optimize`` lets a contraction of two operands run as one BLAS product."""
+    """Two operands as one batched matrix product (BLAS, as TensorFlow's kernel reduces an einsum to one);
+    numpy's einsum for one operand or a repeated letter."""
+    equation = ctx.attrs["equation"]
     try:
-        return np.asarray(np.einsum(ctx.attrs["equation"], *inputs, optimize=len(inputs) > 1), dtype=inputs[0].dtype)
+        out = _einsum_as_matmul(equation, *inputs) if len(inputs) == 2 else None
+        if out is None:
+            out = np.einsum(equation, *inputs)
+        return np.asarray(out, dtype=inputs[0].dtype)
     except ValueError as e:
-        raise ValueError(f"Einsum '{ctx.attrs['equation']}' of shapes "
-                         f"{', '.join(dims_text(x.shape) for x in inputs)}: {e}") from None
+        shapes = ", ".join(dims_text(x.shape) for x in inputs)
+        raise ValueError(f"Einsum '{equation}' of shapes {shapes}: {e}") from None
+
+
+def _spelled_out(term, ndim, letters):
+    """``term`` with its ``...`` replaced by the last ``ndim - len(term's letters)`` of ``letters``."""
+    if "..." not in term:
+        return term
+    count = ndim - (len(term) - 3)
+    return term.replace("...", letters[len(letters) - count:] if count else "")
+
+
+def _einsum_as_matmul(equation, a, b):
+    """``equation`` (explicit, two operands) as sums, transposes, reshapes and one ``np.matmul``; None when an
+    operand repeats a letter."""
+    lhs, out = equation.split("->")
+    ta, tb = lhs.split(",")
+    spare = "".join(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in equation)
+    width = max(a.ndim - len(ta.replace("...", "")), b.ndim - len(tb.replace("...", "")), 0)
+    ellipsis = spare[:width]
+    ta, tb = _spelled_out(ta, a.ndim, ellipsis), _spelled_out(tb, b.ndim, ellipsis)
+    out = out.replace("...", ellipsis)
+    if len(set(ta)) != len(ta) or len(set(tb)) != len(tb):
+        return None
+    a, ta = _sum_out(a, ta, tb + out)
+    b, tb = _sum_out(b, tb, ta + out)
+    batch = [c for c in out if c in ta and c in tb]
+    contract = [c for c in ta if c in tb and c not in out]
+    free_a = [c for c in ta if c not in tb]
+    free_b = [c for c in tb if c not in ta]
+    size = {}
+    for term, shape in ((ta, a.shape), (tb, b.shape)):
+        for c, n in zip(term, shape):
+            size[c] = max(size.get(c, 1), n)  # a batch letter of size 1 broadcasts
+    am = np.transpose(a, [ta.index(c) for c in batch + free_a + contract])
+    bm = np.transpose(b, [tb.index(c) for c in batch + contract + free_b])
+    am = am.reshape(am.shape[:len(batch)] + (_prod(size, free_a), _prod(size, contract)))
+    bm = bm.reshape(bm.shape[:len(batch)] + (_prod(size, contract), _prod(size, free_b)))
+    product = np.matmul(am, bm)
+    product = product.reshape(product.shape[:len(batch)] + tuple(size[c] for c in free_a + free_b))
+    order = batch + free_a + free_b
+    return np.transpose(product, [order.index(c) for c in out])
+
+
+def _sum_out(x, term, kept):
+    """``x`` summed over the letters of ``term`` that no other term has, and its remaining term."""
+    axes = tuple(i for i, c in enumerate(term) if c not in kept)
+    if not axes:
+        return x, term
+    return x.sum(axis=axes), "".join(c for c in term if c in kept)
+
+
+def _prod(size, letters):
+    return int(np.prod([size[c] for c in letters], dtype=np.int64))

@@ -88,7 +88,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reductio
     >>> import numflow as tf
     >>> with tf.Session() as sess:
     ...     round(float(sess.run(tf.reduce_logsumexp([1000.0, 1000.0]))), 4)
-    1000.6931
+    1000.6932
     """
     axis, keepdims = _reduction_args(axis, reduction_indices, keepdims, keep_dims)
     with get_default_graph().name_scope(name or "ReduceLogSumExp") as scope:
