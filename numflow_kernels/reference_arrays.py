@@ -4,9 +4,11 @@
 writes anything, and adds duplicates one after another in index order.
 """
 
+import math
+
 import numpy as np
 
-from numflow_kernels.reference_math import dims_text, kernel
+from numflow_kernels.reference_math import dims_text, kernel, ufunc_at
 
 
 @kernel("Size")
@@ -51,7 +53,8 @@ def gather_nd(ctx, params, indices):
 
 
 def _checked_scatter(indices, updates, shape, target_name):
-    """The index tuples and updates (one row per tuple) of a scatter into ``shape``, after TF's checks."""
+    """The rows of ``shape`` (flattened past the indexed dimensions) that ``indices`` names, and ``updates``
+    as one row each, after TensorFlow's checks."""
     if indices.ndim == 0:
         raise ValueError(f"Indices shape must have rank at least one. Found:{dims_text(indices.shape)}")
     outer = indices.ndim - 1
@@ -67,36 +70,48 @@ def _checked_scatter(indices, updates, shape, target_name):
     flat, bad = _tuples(indices, shape)
     if bad is not None:
         raise ValueError(f"indices[{bad}] = {_tuple_text(flat[bad])} does not index into shape {dims_text(shape)}")
-    return tuple(flat.T), updates.reshape((flat.shape[0],) + tuple(shape[k:]))
+    rows = np.ravel_multi_index(tuple(flat.T), tuple(shape[:k])) if k else np.zeros(flat.shape[0], np.int64)
+    width = math.prod(shape[k:])
+    return rows.astype(np.int64, copy=False), np.ascontiguousarray(updates).reshape(flat.shape[0], width), \
+        math.prod(shape[:k])
 
 
-@kernel("ScatterNd")
-def scatter_nd(ctx, indices, updates, shape):
-    dims = [int(d) for d in shape.tolist()]
-    if any(d < 0 for d in dims):
-        raise ValueError(f"Dimension {min(dims)} must be >= 0")
-    key, rows = _checked_scatter(indices, updates, dims, "shape")
-    out = np.zeros(dims, dtype=updates.dtype)
-    np.add.at(out, key, rows)
+def _scatter(out, indices, updates, target_name, apply):
+    """``out`` (modified) with ``updates`` applied at ``indices`` by ``apply(out_rows, rows, updates_rows)``."""
+    rows, values, count = _checked_scatter(indices, updates, out.shape, target_name)
+    apply(out.reshape(count, values.shape[1]), rows, values)
     return out
 
 
-def _tensor_scatter(op_type, apply):
-    @kernel(op_type)
-    def run(ctx, tensor, indices, updates):
-        key, rows = _checked_scatter(indices, updates, tensor.shape, "input")
-        out = np.array(tensor, copy=True)
-        apply(out, key, rows)
-        return out
+def _assign(out, rows, values):
+    out[rows] = values  # duplicates: the last row written wins, as TensorFlow's sequential CPU kernel leaves it
 
 
-def _assign(out, key, rows):
-    out[key] = rows  # duplicates: the last row written wins, as TensorFlow's sequential CPU kernel leaves it
+def scatter_kernels(add):
+    """The kernels of ScatterNd and the TensorScatter ops, adding rows with ``add(out, rows, values, kind)``
+    (``reference_math.ufunc_at``: 0 adds, in index order)."""
+
+    def scatter_nd(ctx, indices, updates, shape):
+        dims = [int(d) for d in shape.tolist()]
+        if any(d < 0 for d in dims):
+            raise ValueError(f"Dimension {min(dims)} must be >= 0")
+        return _scatter(np.zeros(dims, dtype=updates.dtype), indices, updates, "shape",
+                        lambda out, rows, values: add(out, rows, values, 0))
+
+    def tensor_scatter(apply):
+        return lambda ctx, tensor, indices, updates: _scatter(np.array(tensor, copy=True), indices, updates, "input",
+                                                              apply)
+
+    return {
+        "ScatterNd": scatter_nd,
+        "TensorScatterUpdate": tensor_scatter(_assign),
+        "TensorScatterAdd": tensor_scatter(lambda out, rows, values: add(out, rows, values, 0)),
+        "TensorScatterSub": tensor_scatter(lambda out, rows, values: add(out, rows, np.negative(values), 0)),
+    }
 
 
-_tensor_scatter("TensorScatterUpdate", _assign)
-_tensor_scatter("TensorScatterAdd", np.add.at)
-_tensor_scatter("TensorScatterSub", np.subtract.at)
+for _op_type, _fn in scatter_kernels(ufunc_at).items():
+    kernel(_op_type)(_fn)
 
 
 def check_reverse_axes(axes, rank):

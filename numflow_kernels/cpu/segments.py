@@ -1,9 +1,11 @@
-"""CPU kernels of the segment reductions: the checks of ``reference_math.py`` and a Numba loop adding each row
-into its segment in order, as numpy's ``ufunc.at`` does (the same bits) but without its per-element cost.
-Numba compiles the loop when a segment op first runs; dtypes it does not take go to ``ufunc.at``."""
+"""CPU kernels of the segment reductions and of ScatterNd and the TensorScatter ops: the checks of
+``reference_math.py`` and ``reference_arrays.py`` and a Numba loop adding each row into its target in order,
+as numpy's ``ufunc.at`` does (the same bits) but without its per-element cost. Numba compiles the loop
+when one of these ops first runs; dtypes it does not take go to ``ufunc.at``."""
 
 import numpy as np
 
+from numflow_kernels.reference_arrays import scatter_kernels
 from numflow_kernels.reference_math import (
     SORTED_SEGMENT_OPS,
     UNSORTED_SEGMENT_OPS,
@@ -48,3 +50,5 @@ for _op_type in SORTED_SEGMENT_OPS:
     register(_op_type)(sorted_segment_kernel(_op_type, _accumulate))
 for _op_type in UNSORTED_SEGMENT_OPS:
     register(_op_type)(unsorted_segment_kernel(_op_type, _accumulate))
+for _op_type, _fn in scatter_kernels(_accumulate).items():
+    register(_op_type)(_fn)
