@@ -1,5 +1,5 @@
-"""``tf.test``: the test harness (``TestCase``, ``main``, ``get_temp_dir``; loaded with ``unittest`` when first
-used) and what tests ask of the machine."""
+"""``tf.test``: the test harness (``TestCase``, ``main``, ``get_temp_dir``, ``compute_gradient``,
+``compute_gradient_error``; loaded when first used) and what tests ask of the machine."""
 
 from numflow.devices.cuda import gpu_count
 from numflow.train.server import create_local_cluster  # noqa: F401
@@ -28,6 +28,10 @@ def __getattr__(name):
         from numflow.framework import test_util
 
         return getattr(test_util, name)
+    if name in ("compute_gradient", "compute_gradient_error"):
+        from numflow.framework import gradient_checker
+
+        return getattr(gradient_checker, name)
     if name == "mock":
         from unittest import mock
 

@@ -87,6 +87,23 @@ class TestCaseTest(tf.test.TestCase):
             with self.assertRaisesOpError("something else"):
                 self.evaluate(tf.Assert(tf.placeholder_with_default(False, []), ["no"]))
 
+    def test_compute_gradient(self):
+        x = tf.placeholder(tf.float64, [2, 3])
+        y = tf.reduce_sum(x * x, axis=1)
+        value = np.arange(6.0).reshape(2, 3) / 4
+        with self.cached_session():
+            theoretical, numerical = tf.test.compute_gradient(x, [2, 3], y, [2], x_init_value=value)
+            want = np.zeros((6, 2))
+            want[:3, 0], want[3:, 1] = 2 * value[0], 2 * value[1]
+            self.assertAllClose(theoretical, want)
+            self.assertAllClose(numerical, want, atol=1e-9)
+            self.assertLess(tf.test.compute_gradient_error(x, [2, 3], y, [2]), 1e-8)
+            w = tf.constant(np.ones([4, 2]))
+            rows = tf.gather(w, [1, 1, 3])  # an IndexedSlices gradient
+            (jw_t, jw_n), = tf.test.compute_gradient([w], [[4, 2]], rows, [3, 2])
+            self.assertAllClose(jw_t, jw_n)
+            self.assertEqual(jw_t[2:4].sum(), 4.0)
+
     def test_temp_dir(self):
         path = self.get_temp_dir()
         self.assertTrue(os.path.isdir(path))
