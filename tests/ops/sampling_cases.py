@@ -1,4 +1,4 @@
-"""The graphs behind ``data/tf_sampling_golden.npz``, written once for both engines: each case builds one
+"""The graphs behind ``data/tf_random_ops_golden.npz``, written once for both engines: each case builds one
 sampling op from the ``tf`` module (TensorFlow's compat.v1 when the golden file is made, numflow in the
 tests); the golden file holds its values over ``RUNS`` runs in one session."""
 

@@ -1,5 +1,5 @@
 """random_shuffle, multinomial/categorical, random_gamma and random_poisson: TensorFlow's values for the same
-seeds, run after run (``data/tf_sampling_golden.npz``, made by ``data/make_tf_sampling_golden.py`` from the
+seeds, run after run (``data/tf_random_ops_golden.npz``, made by ``data/make_tf_random_ops_golden.py`` from the
 graphs of ``sampling_cases.py``), names and static shapes, errors, and the distributions themselves."""
 
 import pathlib
@@ -11,7 +11,7 @@ from sampling_cases import CASES, gamma_gradients, run_case
 
 import numflow as tf
 
-GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_sampling_golden.npz")
+GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_random_ops_golden.npz")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

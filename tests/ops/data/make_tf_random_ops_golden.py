@@ -1,6 +1,6 @@
-"""Regenerate tf_sampling_golden.npz with real TensorFlow (not a numflow dependency; run it by hand).
+"""Regenerate tf_random_ops_golden.npz with real TensorFlow (not a numflow dependency; run it by hand).
 
-    /opt/tfenv/bin/python tests/ops/data/make_tf_sampling_golden.py   # any Python with tensorflow installed
+    /opt/tfenv/bin/python tests/ops/data/make_tf_random_ops_golden.py   # any Python with tensorflow installed
 
 The graphs are those of ``tests/ops/sampling_cases.py``: ``NAME`` holds a case's values over its runs with
 op seeds alone, ``NAME/graph_seed`` the same under ``tf.set_random_seed(1234)``; ``gamma_gradients/<dtype>/...``
@@ -27,7 +27,7 @@ def main():
     for dtype in (tf.float32, tf.float64):
         for key, value in zip(("sample", "grad_alpha", "grad_beta"), gamma_gradients(tf, dtype)):
             arrays[f"gamma_gradients/{dtype.name}/{key}"] = value
-    np.savez_compressed(pathlib.Path(__file__).with_name("tf_sampling_golden.npz"), **arrays)
+    np.savez_compressed(pathlib.Path(__file__).with_name("tf_random_ops_golden.npz"), **arrays)
 
 
 if __name__ == "__main__":
