@@ -147,8 +147,15 @@ def matmul(ctx, a, b):
 
 def _reduction(op_type, fn):
     @kernel(op_type)
-    def reduce(ctx, x):
+    def reduce(ctx, x, axes=None):
         axis, keepdims = ctx.attrs["axis"], ctx.attrs["keep_dims"]
+        if axes is not None:  # axes computed at run time: a second input
+            axis = tuple(int(a) for a in np.ravel(axes))
+            bad = [a for a in axis if not -max(x.ndim, 1) <= a < max(x.ndim, 1)]
+            if bad:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
+            axis = tuple(a % max(x.ndim, 1) for a in axis)
         if axis is not None:
             seen = set()
             for a in axis:

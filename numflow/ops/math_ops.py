@@ -409,11 +409,16 @@ def _reduction_shape(shape, axes, keepdims):
 
 
 def _reduction_infer(op):
+    """A reduction over the ``axis`` attr, or over a second input's axes (a graph read from a GraphDef
+    has one; ``axis`` then holds its value when it is constant, else None)."""
     x = op.inputs[0]
     if op.type in ("All", "Any"):
         _check_bool(op, (x,), ("input",))
     else:
         check_dtype(x, REAL, "input")
+    if len(op.inputs) == 2 and op._attrs["axis"] is None:
+        keep = op._attrs["keep_dims"] and x.shape.ndims is not None
+        return [(x.dtype, TensorShape([None] * x.shape.ndims if keep else None))]
     return [(x.dtype, _reduction_shape(x.shape, op._attrs["axis"], op._attrs["keep_dims"]))]
 
 
