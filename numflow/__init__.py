@@ -64,3 +64,11 @@ from numflow.ops.clip_ops import clip_by_global_norm, clip_by_value, global_norm
 from numflow import math, nn  # noqa: E402, I001
 from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
+from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
+from numflow import graph_util  # noqa: E402, I001
+
+
+def __getattr__(name):  # TensorFlow's message classes (tf.GraphDef...), loading protobuf on first use
+    from numflow.framework.graph_io import message_class
+
+    return message_class(name)

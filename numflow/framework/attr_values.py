@@ -62,6 +62,7 @@ def tensor_to_proto(value, dtype=None, proto=None):
     proto = proto if proto is not None else tensor_pb2.TensorProto()
     enum = dtype.as_datatype_enum
     proto.dtype = enum
+    proto.tensor_shape.SetInParent()
     shape_to_proto(TensorShape(list(value.shape)), proto.tensor_shape)
     if enum in _CONTENT_TYPES and value.size > 1:
         proto.tensor_content = np.ascontiguousarray(value, dtype=dtype.as_numpy_dtype).astype(
@@ -75,6 +76,7 @@ def splat_tensor_proto(scalar, dtype, shape):
     """A ``TensorProto`` of ``shape`` filled with ``scalar``: one value, as TF writes ``tf.zeros``."""
     dtype = dtypes.as_dtype(dtype).base_dtype
     proto = tensor_pb2.TensorProto(dtype=dtype.as_datatype_enum)
+    proto.tensor_shape.SetInParent()
     shape_to_proto(shape, proto.tensor_shape)
     _append_values(proto, dtype.as_datatype_enum, np.asarray([scalar], dtype=dtype.as_numpy_dtype))
     return proto

@@ -10,16 +10,7 @@ executed: values are parsed by protobuf and numpy only.
 from numflow.framework import attr_values, op_defs
 from numflow.framework.attr_values import AttrError
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
-
-
-def parse_tensor_name(name):
-    """``("op", index)`` for ``"op:index"`` or ``"op"``; ``("op", -1)`` for a control input ``"^op"``."""
-    if name.startswith("^"):
-        return name[1:], -1
-    op_name, sep, index = name.rpartition(":")
-    if sep and index.isdigit():
-        return op_name, int(index)
-    return name, 0
+from numflow.framework.graph_io import parse_tensor_name
 
 
 def as_graph_def(graph_def):
@@ -139,16 +130,19 @@ class Importer:
         from numflow.ops import registry
 
         declared = set(registry.declared_types())
-        for node in _ordered(nodes):
+        all_attrs = {}
+        for node in nodes:  # every node checked before the graph changes
             if node.op not in declared:
                 raise NotFoundError(None, None, f"Op type not registered '{node.op}' in numflow (node '{node.name}'). "
                                     "numflow runs the ops it declares; this one has no numflow kernel.")
+            all_attrs[node.name] = _node_attrs(node, op_defs.get(node.op))
+        for node in _ordered(nodes):
             inputs, controls = [], []
             for raw in node.input:
                 item = self.tensor(node, raw)
                 (controls if raw.startswith("^") else inputs).append(item)
             controls = [c.op if hasattr(c, "value_index") else c for c in controls]
-            attrs = _node_attrs(node, op_defs.get(node.op))
+            attrs = all_attrs[node.name]
             special = IMPORTS.get(node.op)
             try:
                 if special is not None:

@@ -69,8 +69,10 @@ def _export_reduction(writer, op):
         writer.node("Range", axes, [(start, int32), (rank, int32), (delta, int32)],
                     outputs=[(int32, TensorShape([None]))], device=op.device)
     else:
-        values = list(range(x.shape.ndims)) if axis is None else list(axis)
-        axes = _const(writer, f"{op.name}/reduction_indices", np.array(values, np.int32), dtypes.int32)
+        values = np.array(list(range(x.shape.ndims)) if axis is None else list(axis), np.int32)
+        if axis is not None and len(values) == 1:
+            values = values[0]  # numflow keeps axis=1 and axis=[1] alike; TF's usual axis=1 is a scalar
+        axes = _const(writer, f"{op.name}/reduction_indices", values, dtypes.int32)
     writer.op_node(op, inputs=[(tensor_name(x), x.dtype), (axes, dtypes.int32)], attrs=attrs)
 
 
