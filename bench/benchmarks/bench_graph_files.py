@@ -17,7 +17,7 @@ LAYERS = 2500  # 4 ops each: 10,001 ops with the placeholder, plus the variables
 
 def build(tf):
     x = tf.placeholder(tf.float32, [None, 8], name="x")
-    for i in range(LAYERS):
+    for _ in range(LAYERS):
         x = tf.identity(x * tf.constant(1.0001) + 0.5)
     for i in range(20):
         tf.Variable(tf.zeros([8]), name=f"v{i}")
@@ -41,7 +41,8 @@ class MetaGraphFiles:
         self.data = self._export().SerializeToString()
 
     def _export(self):
-        return self.tf.train.export_meta_graph(graph=self.graph)
+        with self.graph.as_default():
+            return self.tf.train.export_meta_graph(graph=self.graph)
 
     def time_export_meta_graph(self, library):
         self._export().SerializeToString()
