@@ -61,17 +61,15 @@ def _resume(lib, session_cls, graph, prefix):
     return outputs, losses, steps
 
 
-def test_tensorflow_loads_numflows_meta_graph_and_trains_on(tmp_path):
-    prefix, outputs, losses = _save(nf, nf.Session, nf.Graph(), tmp_path)
-    got_outputs, got_losses, steps = _resume(v1, v1.Session, tf.Graph(), prefix)
-    np.testing.assert_allclose(got_outputs, outputs, rtol=1e-6)
-    np.testing.assert_allclose(got_losses, losses, rtol=1e-5)
-    assert steps == 5
+_LIBRARIES = {"numflow": (nf, nf.Session, nf.Graph), "tensorflow": (v1, v1.Session, tf.Graph)}
 
 
-def test_numflow_loads_tensorflows_meta_graph_and_trains_on(tmp_path):
-    prefix, outputs, losses = _save(v1, v1.Session, tf.Graph(), tmp_path)
-    got_outputs, got_losses, steps = _resume(nf, nf.Session, nf.Graph(), prefix)
+@pytest.mark.parametrize("writer, reader", [("numflow", "tensorflow"), ("tensorflow", "numflow")])
+def test_a_meta_graph_loads_in_the_other_library_and_trains_on(tmp_path, writer, reader):
+    lib, session_cls, graph_cls = _LIBRARIES[writer]
+    prefix, outputs, losses = _save(lib, session_cls, graph_cls(), tmp_path)
+    lib, session_cls, graph_cls = _LIBRARIES[reader]
+    got_outputs, got_losses, steps = _resume(lib, session_cls, graph_cls(), prefix)
     np.testing.assert_allclose(got_outputs, outputs, rtol=1e-6)
     np.testing.assert_allclose(got_losses, losses, rtol=1e-5)
     assert steps == 5
