@@ -67,6 +67,7 @@ from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradient
 from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
 from numflow import graph_util  # noqa: E402, I001
 from numflow.ops.nn_activation_ops import log_sigmoid  # noqa: E402, I001
+from numflow.ops.math_ops import div_no_nan  # noqa: E402, I001
 
 
 def __getattr__(name):  # TensorFlow's message classes (tf.GraphDef...), loading protobuf on first use

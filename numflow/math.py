@@ -57,12 +57,10 @@ from numflow.ops.nn_impl import l2_normalize
 from numflow.ops.nn_ops import log_softmax, softmax
 
 __all__ = [
-    "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "divide", "equal", "exp", "floor", "floordiv",
-    "floormod", "greater", "greater_equal", "l2_normalize", "less", "less_equal", "log", "log1p", "log_softmax",
-    "log_sigmoid", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod",
-    "multiply", "negative",
+    "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "divide", "equal", "exp", "floor", "floordiv", "floormod",
+    "greater", "greater_equal", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid", "log_softmax",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
     "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
-    "reduce_prod", "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign",
-    "sqrt", "square",
-    "squared_difference", "subtract", "tanh", "truediv", "unsorted_segment_sum",
+    "reduce_prod", "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign", "sqrt",
+    "square", "squared_difference", "subtract", "tanh", "truediv", "unsorted_segment_sum",
 ]

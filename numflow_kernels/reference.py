@@ -93,6 +93,12 @@ def _realdiv(x, y):
         return np.true_divide(x, y).astype(np.result_type(x, y), copy=False)
 
 
+def _div_no_nan(x, y):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.where(y == 0, np.zeros((), np.result_type(x, y)), np.true_divide(x, y)).astype(
+            np.result_type(x, y), copy=False)
+
+
 def _pow(x, y):
     if _is_int(x) and np.any(np.asarray(y) < 0):
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed")
@@ -110,7 +116,8 @@ def _quiet(fn):
 
 for _op_type, _fn in {
     "AddV2": _quiet(np.add), "Sub": _quiet(np.subtract), "Mul": _quiet(np.multiply), "RealDiv": _realdiv,
-    "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum, "Minimum": np.minimum,
+    "DivNoNan": _div_no_nan, "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum,
+    "Minimum": np.minimum,
     "SquaredDifference": _quiet(lambda x, y: np.square(np.subtract(x, y))),
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,

@@ -53,6 +53,7 @@ _BINARY = {
     "Sub": (None, REAL),
     "Mul": (None, REAL),
     "RealDiv": (None, REAL),
+    "DivNoNan": (None, FLOATS),
     "FloorDiv": (None, REAL),
     "FloorMod": (None, REAL),
     "Pow": (None, FLOATS + SIGNED),
@@ -195,6 +196,19 @@ def truediv(x, y, name=None):
 
 
 divide = truediv
+
+
+def div_no_nan(x, y, name=None):
+    """``x / y``, or 0 where ``y`` is 0 (op ``DivNoNan``); integers are cast to floats as for ``/``."""
+    with get_default_graph().name_scope(name or "div_no_nan") as scope:
+        x, y = _convert_pair("DivNoNan", x, y)
+        dtype = x.dtype.base_dtype
+        if dtype != y.dtype.base_dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got {dtype!r} != {y.dtype.base_dtype!r}.")
+        target = _TRUEDIV_FLOAT.get(dtype)
+        if target is not None:
+            x, y = cast(x, target), cast(y, target)
+        return _out("DivNoNan", [x, y], name=scope)[0]
 
 
 def div(x, y, name=None):
