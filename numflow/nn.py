@@ -3,6 +3,17 @@
 from numflow.ops.math_ops import sigmoid, tanh
 from numflow.ops.nn_activation_ops import crelu, elu, leaky_relu, selu, silu, softplus, softsign, swish
 from numflow.ops.nn_impl import l2_normalize, sigmoid_cross_entropy_with_logits
+from numflow.ops.nn_norm_ops import (
+    batch_norm_with_global_normalization,
+    batch_normalization,
+    fused_batch_norm,
+    local_response_normalization,
+    lrn,
+    moments,
+    normalize_moments,
+    sufficient_statistics,
+    weighted_moments,
+)
 from numflow.ops.nn_ops import (
     bias_add,
     conv2d,
@@ -18,8 +29,10 @@ from numflow.ops.nn_ops import (
 )
 
 __all__ = [
-    "bias_add", "conv2d", "crelu", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu", "log_softmax",
-    "relu", "relu6", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax",
-    "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
-    "sparse_softmax_cross_entropy_with_logits", "swish", "tanh",
+    "batch_norm_with_global_normalization", "batch_normalization", "bias_add", "conv2d", "crelu", "elu",
+    "embedding_lookup", "fused_batch_norm", "l2_loss", "l2_normalize", "leaky_relu", "local_response_normalization",
+    "log_softmax", "lrn", "moments", "normalize_moments", "relu", "relu6", "selu", "sigmoid",
+    "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits_v2", "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits",
+    "sufficient_statistics", "swish", "tanh", "weighted_moments",
 ]
