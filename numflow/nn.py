@@ -27,12 +27,13 @@ from numflow.ops.nn_ops import (
     softmax_cross_entropy_with_logits_v2,
     sparse_softmax_cross_entropy_with_logits,
 )
+from numflow.ops.top_k_ops import in_top_k, top_k
 
 __all__ = [
     "batch_norm_with_global_normalization", "batch_normalization", "bias_add", "conv2d", "crelu", "elu",
-    "embedding_lookup", "fused_batch_norm", "l2_loss", "l2_normalize", "leaky_relu", "local_response_normalization",
-    "log_softmax", "lrn", "moments", "normalize_moments", "relu", "relu6", "selu", "sigmoid",
-    "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
+    "embedding_lookup", "fused_batch_norm", "in_top_k", "l2_loss", "l2_normalize", "leaky_relu",
+    "local_response_normalization", "log_softmax", "lrn", "moments", "normalize_moments", "relu", "relu6", "selu",
+    "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits_v2", "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits",
-    "sufficient_statistics", "swish", "tanh", "weighted_moments",
+    "sufficient_statistics", "swish", "tanh", "top_k", "weighted_moments",
 ]

@@ -683,4 +683,4 @@ def split_v(ctx, x, size_splits, axis):
 
 
 # The nn ops' kernels (softmax, losses, conv2d) live beside this module.
-from numflow_kernels import reference_activation, reference_nn, reference_norm  # noqa: E402, F401  (registration by import)
+from numflow_kernels import reference_activation, reference_nn, reference_norm, reference_topk  # noqa: E402, F401  (registration by import)

@@ -9,4 +9,5 @@ from numflow_kernels.cpu import (  # noqa: F401  (registers kernels)
     norm,
     sparse_apply,
     state,
+    topk,
 )
