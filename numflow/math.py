@@ -53,7 +53,7 @@ from numflow.ops.math_ops import (
     unsorted_segment_sum,
 )
 from numflow.ops.nn_activation_ops import log_sigmoid, softplus, softsign
-from numflow.ops.nn_impl import l2_normalize
+from numflow.ops.nn_impl import l2_normalize, zero_fraction
 from numflow.ops.nn_ops import log_softmax, softmax
 from numflow.ops.top_k_ops import in_top_k, top_k
 
@@ -63,5 +63,5 @@ __all__ = [
     "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
     "negative", "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
     "reduce_prod", "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign", "sqrt",
-    "square", "squared_difference", "subtract", "tanh", "top_k", "truediv", "unsorted_segment_sum",
+    "square", "squared_difference", "subtract", "tanh", "top_k", "truediv", "unsorted_segment_sum", "zero_fraction",
 ]

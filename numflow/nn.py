@@ -2,7 +2,14 @@
 
 from numflow.ops.math_ops import sigmoid, tanh
 from numflow.ops.nn_activation_ops import crelu, elu, leaky_relu, selu, silu, softplus, softsign, swish
-from numflow.ops.nn_impl import l2_normalize, sigmoid_cross_entropy_with_logits
+from numflow.ops.nn_impl import (
+    l2_normalize,
+    relu_layer,
+    sigmoid_cross_entropy_with_logits,
+    weighted_cross_entropy_with_logits,
+    xw_plus_b,
+    zero_fraction,
+)
 from numflow.ops.nn_norm_ops import (
     batch_norm_with_global_normalization,
     batch_normalization,
@@ -32,8 +39,9 @@ from numflow.ops.top_k_ops import in_top_k, top_k
 __all__ = [
     "batch_norm_with_global_normalization", "batch_normalization", "bias_add", "conv2d", "crelu", "elu",
     "embedding_lookup", "fused_batch_norm", "in_top_k", "l2_loss", "l2_normalize", "leaky_relu",
-    "local_response_normalization", "log_softmax", "lrn", "moments", "normalize_moments", "relu", "relu6", "selu",
-    "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
+    "local_response_normalization", "log_softmax", "lrn", "moments", "normalize_moments", "relu", "relu6", "relu_layer",
+    "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits_v2", "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits",
-    "sufficient_statistics", "swish", "tanh", "top_k", "weighted_moments",
+    "sufficient_statistics", "swish", "tanh", "top_k", "weighted_cross_entropy_with_logits", "weighted_moments",
+    "xw_plus_b", "zero_fraction",
 ]

@@ -5,15 +5,13 @@ TensorFlow's op types, names and attrs.
 ``/opt/tfenv/bin/python tests/ops/data/make_tf_nn_more_golden.py``.
 """
 
-import pathlib
 
 import numpy as np
 import pytest
+from nn_golden import GOLDEN
 from test_gradients import check_gradient
 
 import numflow as tf
-
-GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_nn_more_golden.npz")
 
 ACTIVATIONS = {
     "leaky_relu": lambda x: tf.nn.leaky_relu(x),

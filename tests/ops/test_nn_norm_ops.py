@@ -6,39 +6,27 @@ float64 compositions, finite differences, and TensorFlow's names, shapes and err
 ``/opt/tfenv/bin/python tests/ops/data/make_tf_nn_more_golden.py``.
 """
 
-import pathlib
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from nn_golden import GOLDEN, assert_golden, run
 from test_gradients import check_gradient
 
 import numflow as tf
 from numflow_kernels import reference_norm
 
-GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_nn_more_golden.npz")
 X = GOLDEN["norm_x"]
 BN = {k: GOLDEN[f"bn_{k}"] for k in ("scale", "offset", "mean", "variance")}
 
 
-def _run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
-
-
-def _close(got, key, rtol=1e-5, atol=1e-5):
-    if isinstance(got, list | tuple):
-        for i, g in enumerate(got):
-            np.testing.assert_allclose(g, GOLDEN[f"out_{key}_{i}"], rtol=rtol, atol=atol, err_msg=f"{key}[{i}]")
-    else:
-        np.testing.assert_allclose(got, GOLDEN[f"out_{key}"], rtol=rtol, atol=atol, err_msg=key)
 
 
 def test_statistics_match_tensorflow():
     x = tf.constant(X)
     counts, mean_ss, var_ss, _ = tf.nn.sufficient_statistics(x, [0, 1])
     counts_s, mean_ss_s, var_ss_s, shift = tf.nn.sufficient_statistics(x, [0, 1], shift=tf.constant(0.5))
-    got = _run({
+    got = run({
         "moments": tf.nn.moments(x, [0, 1, 2]),
         "moments_keep": tf.nn.moments(x, [0, 2], keep_dims=True),
         "moments_f16": tf.nn.moments(tf.constant(X.astype(np.float16)), [0]),
@@ -47,7 +35,7 @@ def test_statistics_match_tensorflow():
         "normalize_moments_shift": tf.nn.normalize_moments(counts_s, mean_ss_s, var_ss_s, shift),
     })
     for key, value in got.items():
-        _close(value, key, rtol=2e-3 if key == "moments_f16" else 1e-5)
+        assert_golden(value, key, rtol=2e-3 if key == "moments_f16" else 1e-5)
     assert got["moments_f16"][0].dtype == np.float16
 
 
@@ -80,8 +68,8 @@ def test_batch_normalization_matches_tensorflow_and_its_graph():
     args = [tf.constant(BN[k]) for k in ("mean", "variance", "offset", "scale")]
     out = tf.nn.batch_normalization(x, *args, 1e-3)
     glob = tf.nn.batch_norm_with_global_normalization(x, args[0], args[1], args[2], args[3], 1e-3, False)
-    _close(_run(out), "batch_normalization")
-    _close(_run(glob), "bn_global")
+    assert_golden(run(out), "batch_normalization")
+    assert_golden(run(glob), "bn_global")
     assert out.op.name == "batchnorm/add_1" and out.op.inputs[0].op.name == "batchnorm/mul_1"
     bare = tf.nn.batch_normalization(x, args[0], args[1], None, None, 1e-3)
     assert bare.op.inputs[1].op.inputs[0].op.type == "Neg"
@@ -109,10 +97,10 @@ def _fused(fmt, mode):
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_fused_batch_norm_and_its_gradient_match_tensorflow(fmt, mode):
     *_, outs, grads = _fused(fmt, mode)
-    got_outs, got_grads = _run([outs, grads])
-    _close(got_outs, f"fused_{fmt}_{mode}")
+    got_outs, got_grads = run([outs, grads])
+    assert_golden(got_outs, f"fused_{fmt}_{mode}")
     # dx is a small difference of large terms: TF forms it in float32, numflow in float64.
-    _close(got_grads, f"fused_{fmt}_{mode}_grad", rtol=1e-4, atol=2e-5)
+    assert_golden(got_grads, f"fused_{fmt}_{mode}_grad", rtol=1e-4, atol=2e-5)
 
 
 @pytest.mark.parametrize("fmt", ["NHWC", "NCHW"])
@@ -135,7 +123,7 @@ def test_fused_batch_norm_gradient_is_that_of_the_composite_in_float64(fmt, trai
                                                                   pop_var.astype(np.float64))
     y64 = tf.nn.batch_normalization(x64, mean, var, o64, s64, np.float64(np.float32(1e-3)))
     composite = tf.gradients(y64, [x64, s64, o64], grad_ys=tf.constant(dy.astype(np.float64)))
-    got, want = _run([fused, composite])
+    got, want = run([fused, composite])
     np.testing.assert_allclose(got[0], to_fmt(want[0]), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[1:], want[1:], rtol=1e-5, atol=1e-5)
 
@@ -176,16 +164,16 @@ def test_fused_batch_norm_errors_are_tensorflows():
     y = tf.nn.fused_batch_norm(feed, tf.ones([3]), tf.zeros([3]))[0]
     with pytest.raises(tf.errors.InvalidArgumentError, match="scale must have the same number of elements as the "
                                                              "channels of x, got 3 and 2"):
-        _run(y, {feed: np.ones([1, 2, 2, 2], np.float32)})
+        run(y, {feed: np.ones([1, 2, 2, 2], np.float32)})
 
 
 def test_fused_batch_norm_of_float16_and_an_empty_batch():
     half = tf.nn.fused_batch_norm(tf.constant(X.astype(np.float16)), tf.constant(BN["scale"]),
                                   tf.constant(BN["offset"]))
-    got = _run(half)
+    got = run(half)
     assert got[0].dtype == np.float16 and got[1].dtype == np.float32
     np.testing.assert_allclose(got[0], GOLDEN["out_fused_NHWC_train_0"], rtol=1e-2, atol=1e-2)
-    empty = _run(tf.nn.fused_batch_norm(tf.zeros([0, 2, 2, 3]), tf.ones([3]), tf.zeros([3])))
+    empty = run(tf.nn.fused_batch_norm(tf.zeros([0, 2, 2, 3]), tf.ones([3]), tf.zeros([3])))
     assert empty[0].shape == (0, 2, 2, 3) and np.isnan(empty[1]).all() and np.isnan(empty[2]).all()
 
 
@@ -195,9 +183,9 @@ def test_lrn_and_its_gradient_match_tensorflow(key, kwargs):
     x = tf.constant(GOLDEN["lrn_x"])
     y = tf.nn.lrn(x, **kwargs)
     (g,) = tf.gradients(y, x, grad_ys=tf.constant(GOLDEN["lrn_dy"]))
-    got = _run([y, g])
-    _close(got[0], key, rtol=1e-5, atol=1e-6)
-    _close(got[1], key + "_grad", rtol=1e-4, atol=1e-5)
+    got = run([y, g])
+    assert_golden(got[0], key, rtol=1e-5, atol=1e-6)
+    assert_golden(got[1], key + "_grad", rtol=1e-4, atol=1e-5)
     assert y.op.type == "LRN" and g.op.type == "LRNGrad" and g.op.name == "gradients/LRN_grad/LRNGrad"
 
 

@@ -5,25 +5,18 @@ static shapes and errors.
 ``/opt/tfenv/bin/python tests/ops/data/make_tf_nn_more_golden.py``.
 """
 
-import pathlib
 
 import numpy as np
 import pytest
+from nn_golden import GOLDEN, run
 
 import numflow as tf
-
-GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_nn_more_golden.npz")
-
-
-def _run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
 
 
 @pytest.mark.parametrize("sort", [True, False])
 def test_values_and_indices_match_tensorflow_for_every_k(sort):
     x = tf.constant(GOLDEN["topk_x"])  # 13 columns of values 0..5: many ties
-    got = _run([tf.nn.top_k(x, k, sorted=sort) for k in range(14)])
+    got = run([tf.nn.top_k(x, k, sorted=sort) for k in range(14)])
     for k, (values, indices) in enumerate(got):
         assert indices.dtype == np.int32 and values.shape == (5, k)
         np.testing.assert_array_equal(values, GOLDEN[f"out_topk_{k}_{sort}_0"], err_msg=f"k={k}")
@@ -35,7 +28,7 @@ def test_gradient_matches_tensorflow():
     values, _ = tf.nn.top_k(x, 4)
     (g,) = tf.gradients(values, x, grad_ys=tf.constant(GOLDEN["topk_dy"]))
     assert g.shape.as_list() == [5, 13]
-    np.testing.assert_array_equal(_run(g), GOLDEN["out_topk_grad"])
+    np.testing.assert_array_equal(run(g), GOLDEN["out_topk_grad"])
 
 
 def test_gradient_of_unknown_shapes_and_higher_rank():
@@ -44,7 +37,7 @@ def test_gradient_of_unknown_shapes_and_higher_rank():
     (g,) = tf.gradients(values * values, x)
     xv = np.random.default_rng(0).permutation(24).reshape(2, 3, 4).astype(np.float64)
     want = np.where(xv >= np.sort(xv, axis=-1)[..., -2:-1], 2 * xv, 0.0)
-    np.testing.assert_array_equal(_run(g, {x: xv}), want)
+    np.testing.assert_array_equal(run(g, {x: xv}), want)
 
 
 def test_static_shapes_names_and_attrs():
@@ -75,14 +68,14 @@ def test_run_time_errors_are_tensorflows():
     k = tf.placeholder(tf.int32)
     values, _ = tf.nn.top_k(x, k)
     with pytest.raises(tf.errors.InvalidArgumentError, match="input must have at least k columns. Had 2, needed 3"):
-        _run(values, {x: np.ones((1, 2), np.float32), k: 3})
+        run(values, {x: np.ones((1, 2), np.float32), k: 3})
     with pytest.raises(tf.errors.InvalidArgumentError, match="Need k >= 0, got -2"):
-        _run(values, {x: np.ones((1, 2), np.float32), k: -2})
+        run(values, {x: np.ones((1, 2), np.float32), k: -2})
 
 
 def test_in_top_k_matches_tensorflow():
     predictions, targets = GOLDEN["in_top_k_predictions"], GOLDEN["in_top_k_targets"]
-    got = _run([tf.nn.in_top_k(predictions, targets, k) for k in range(6)])
+    got = run([tf.nn.in_top_k(predictions, targets, k) for k in range(6)])
     for k, value in enumerate(got):
         assert value.dtype == np.bool_
         np.testing.assert_array_equal(value, GOLDEN[f"out_in_top_k_{k}"], err_msg=f"k={k}")
@@ -99,4 +92,4 @@ def test_in_top_k_graph_and_errors():
     with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 4"):
         tf.nn.in_top_k(tf.placeholder(tf.float32, [3, 6]), tf.placeholder(tf.int32, [4]), 2)
     # A target out of range is simply not in the top k, as in TensorFlow's kernel.
-    assert _run(tf.nn.in_top_k([[1.0, 2.0]], [5], 2)).tolist() == [False]
+    assert run(tf.nn.in_top_k([[1.0, 2.0]], [5], 2)).tolist() == [False]

@@ -110,6 +110,38 @@ def top_k(rng, arrays, fetches):
         fetches[f"in_top_k_{k}"] = tf.nn.in_top_k(predictions, targets, k)
 
 
+def losses_and_axes(rng, arrays, fetches):
+    """weighted_cross_entropy_with_logits, zero_fraction, xw_plus_b, and softmax, log_softmax and the
+    softmax cross entropy along every axis, with gradients."""
+    logits = (rng.randn(3, 4, 5) * 3).astype(np.float32)
+    labels = rng.rand(3, 4, 5).astype(np.float32)
+    arrays.update(axes_logits=logits, axes_labels=labels)
+    lt, yt = tf.constant(logits), tf.constant(labels)
+    for pos_weight in (0.5, 3.0):
+        loss = tf.nn.weighted_cross_entropy_with_logits(targets=yt, logits=lt, pos_weight=pos_weight)
+        fetches[f"wxent_{pos_weight}"] = loss
+        fetches[f"wxent_{pos_weight}_grad"] = tf.gradients(loss, [lt, yt])
+    sparse = logits.copy()
+    sparse[sparse < 1] = 0
+    arrays["zero_fraction_x"] = sparse
+    fetches["zero_fraction"] = tf.nn.zero_fraction(sparse)
+    fetches["xw_plus_b"] = tf.nn.xw_plus_b(logits[0], logits[1].T, logits[2, 0, :4])
+    for axis in (0, 1, -1):
+        for name, fn in (("softmax", tf.nn.softmax), ("log_softmax", tf.nn.log_softmax)):
+            y = fn(lt, axis=axis)
+            fetches[f"{name}_axis{axis}"] = y
+            fetches[f"{name}_axis{axis}_grad"] = tf.gradients(y * yt, lt)[0]
+        probs = yt / tf.reduce_sum(yt, axis=axis, keepdims=True)
+        loss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=probs, logits=lt, axis=axis)
+        fetches[f"xent_axis{axis}"] = loss
+        fetches[f"xent_axis{axis}_grad"] = tf.gradients(loss, [lt, yt])
+    sparse_labels = rng.randint(0, 5, size=(3, 4)).astype(np.int64)
+    arrays["sparse_labels"] = sparse_labels
+    loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=sparse_labels, logits=lt)
+    fetches["sparse_xent_rank3"] = loss
+    fetches["sparse_xent_rank3_grad"] = tf.gradients(loss, lt)[0]
+
+
 def main():
     rng = np.random.RandomState(0)
     arrays, fetches = {}, {}
@@ -117,6 +149,7 @@ def main():
         activations(rng, arrays, fetches)
         normalization(rng, arrays, fetches)
         top_k(rng, arrays, fetches)
+        losses_and_axes(rng, arrays, fetches)
         with tf.Session(config=CONFIG) as sess:
             results = sess.run(fetches)
     for key, value in results.items():
