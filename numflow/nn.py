@@ -1,5 +1,13 @@
 """``tf.nn``: the neural-network functions users call as ``tf.nn.relu``; re-exports only."""
 
+from numflow.ops.candidate_sampling_ops import (
+    all_candidate_sampler,
+    compute_accidental_hits,
+    fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from numflow.ops.math_ops import sigmoid, tanh
 from numflow.ops.nn_activation_ops import crelu, elu, leaky_relu, selu, silu, softplus, softsign, swish
 from numflow.ops.nn_impl import (
@@ -37,11 +45,12 @@ from numflow.ops.nn_ops import (
 from numflow.ops.top_k_ops import in_top_k, top_k
 
 __all__ = [
-    "batch_norm_with_global_normalization", "batch_normalization", "bias_add", "conv2d", "crelu", "elu",
-    "embedding_lookup", "fused_batch_norm", "in_top_k", "l2_loss", "l2_normalize", "leaky_relu",
-    "local_response_normalization", "log_softmax", "lrn", "moments", "normalize_moments", "relu", "relu6", "relu_layer",
-    "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
-    "softmax_cross_entropy_with_logits_v2", "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits",
-    "sufficient_statistics", "swish", "tanh", "top_k", "weighted_cross_entropy_with_logits", "weighted_moments",
-    "xw_plus_b", "zero_fraction",
+    "all_candidate_sampler", "batch_norm_with_global_normalization", "batch_normalization", "bias_add",
+    "compute_accidental_hits", "conv2d", "crelu", "elu", "embedding_lookup", "fixed_unigram_candidate_sampler",
+    "fused_batch_norm", "in_top_k", "l2_loss", "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler",
+    "local_response_normalization", "log_softmax", "log_uniform_candidate_sampler", "lrn", "moments",
+    "normalize_moments", "relu", "relu6", "relu_layer", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu",
+    "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
+    "sparse_softmax_cross_entropy_with_logits", "sufficient_statistics", "swish", "tanh", "top_k",
+    "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "weighted_moments", "xw_plus_b", "zero_fraction",
 ]

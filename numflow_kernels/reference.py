@@ -682,5 +682,11 @@ def split_v(ctx, x, size_splits, axis):
     return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=a))
 
 
-# The nn ops' kernels (softmax, losses, conv2d) live beside this module.
-from numflow_kernels import reference_activation, reference_nn, reference_norm, reference_topk  # noqa: E402, F401  (registration by import)
+# The nn ops' kernels (softmax, losses, conv2d, normalizations, samplers...) live beside this module.
+from numflow_kernels import (  # noqa: E402, F401  (registration by import)
+    reference_activation,
+    reference_nn,
+    reference_norm,
+    reference_sampling,
+    reference_topk,
+)
