@@ -68,6 +68,9 @@ from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
 from numflow import graph_util  # noqa: E402, I001
 from numflow.ops.nn_activation_ops import log_sigmoid  # noqa: E402, I001
 from numflow.ops.math_ops import div_no_nan  # noqa: E402, I001
+from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: E402, I001
+from numflow.ops.sparse_ops import sparse_placeholder, sparse_tensor_to_dense, sparse_to_dense  # noqa: E402, I001
+from numflow import sparse  # noqa: E402, I001
 
 
 def __getattr__(name):  # TensorFlow's message classes (tf.GraphDef...), loading protobuf on first use

@@ -688,5 +688,6 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_nn,
     reference_norm,
     reference_sampling,
+    reference_sparse,
     reference_topk,
 )
