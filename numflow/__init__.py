@@ -71,6 +71,7 @@ from numflow.ops.math_ops import div_no_nan  # noqa: E402, I001
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: E402, I001
 from numflow.ops.sparse_ops import sparse_placeholder, sparse_tensor_to_dense, sparse_to_dense  # noqa: E402, I001
 from numflow import sparse  # noqa: E402, I001
+from numflow.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402, I001
 
 
 def __getattr__(name):  # TensorFlow's message classes (tf.GraphDef...), loading protobuf on first use

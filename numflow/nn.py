@@ -8,6 +8,7 @@ from numflow.ops.candidate_sampling_ops import (
     log_uniform_candidate_sampler,
     uniform_candidate_sampler,
 )
+from numflow.ops.embedding_ops import embedding_lookup
 from numflow.ops.math_ops import sigmoid, tanh
 from numflow.ops.nn_activation_ops import crelu, elu, leaky_relu, selu, silu, softplus, softsign, swish
 from numflow.ops.nn_impl import (
@@ -32,7 +33,6 @@ from numflow.ops.nn_norm_ops import (
 from numflow.ops.nn_ops import (
     bias_add,
     conv2d,
-    embedding_lookup,
     l2_loss,
     log_softmax,
     relu,
@@ -42,9 +42,11 @@ from numflow.ops.nn_ops import (
     softmax_cross_entropy_with_logits_v2,
     sparse_softmax_cross_entropy_with_logits,
 )
+from numflow.ops.nn_sampled_losses import nce_loss, sampled_softmax_loss
 from numflow.ops.top_k_ops import in_top_k, top_k
 
 __all__ = [
+    "nce_loss", "sampled_softmax_loss",
     "all_candidate_sampler", "batch_norm_with_global_normalization", "batch_normalization", "bias_add",
     "compute_accidental_hits", "conv2d", "crelu", "elu", "embedding_lookup", "fixed_unigram_candidate_sampler",
     "fused_batch_norm", "in_top_k", "l2_loss", "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler",

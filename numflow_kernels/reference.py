@@ -687,6 +687,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_activation,
     reference_nn,
     reference_norm,
+    reference_partition,
     reference_sampling,
     reference_sparse,
     reference_topk,

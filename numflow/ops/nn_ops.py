@@ -424,31 +424,3 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         out.set_shape(ls)
         return out
 
-
-# -- embeddings ---------------------------------------------------------------------------------
-def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
-    """The rows of ``params`` at ``ids``: a ``GatherV2`` named ``embedding_lookup``, colocated with
-    ``params``, then an ``Identity`` (``embedding_lookup/Identity:0``), as TensorFlow builds it.
-
-    ``params`` is one tensor or variable, or a list holding one (numflow does not partition
-    embeddings). The gradient with respect to ``params`` is an ``IndexedSlices``, as from :func:`numflow.gather`.
-    """
-    del partition_strategy, validate_indices
-    if params is None:
-        raise ValueError("params must be specified")
-    if isinstance(params, list | tuple):
-        if not params:
-            raise ValueError("Length of params is currently 0. Need at least one param.")
-        if len(params) > 1:
-            raise NotImplementedError("embedding_lookup over partitioned params (a list of several) is not "
-                                      "supported by numflow; concatenate them into one tensor first.")
-        params = params[0]
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup with max_norm is not supported by numflow.")
-    graph = get_default_graph()
-    with graph.name_scope(name or "embedding_lookup") as scope:
-        params = convert_to_tensor(params, name="params_0")
-        ids = convert_to_tensor(ids, name="ids")
-        with graph.colocate_with(params.op):
-            rows = array_ops.gather(params, ids, name=scope)
-        return array_ops.identity(rows)

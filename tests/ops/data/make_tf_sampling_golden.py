@@ -42,6 +42,48 @@ def samplers(arrays, fetches, vocab_path):
     fetches["accidental_hits"] = tf.nn.compute_accidental_hits(TRUE_CLASSES, [9, 1, 7, 1, 4, 3], 2)
 
 
+def dense(grad):
+    return tf.convert_to_tensor(grad)
+
+
+def embeddings_and_losses(rng, arrays, fetches):
+    """Partitioned embedding_lookup; nce_loss and sampled_softmax_loss over one and three weight tensors."""
+    table = rng.randn(11, 3).astype(np.float32)
+    ids = np.array([[10, 0, 3], [5, 5, 7]], np.int64)
+    arrays.update(embedding_table=table, embedding_ids=ids)
+    for strategy, parts in (("mod", [table[0::3], table[1::3], table[2::3]]), ("div", [table[0:4], table[4:8],
+                                                                                      table[8:]])):
+        variables = [tf.Variable(p, name=f"{strategy}_part_{i}") for i, p in enumerate(parts)]
+        out = tf.nn.embedding_lookup(variables, ids, partition_strategy=strategy)
+        fetches[f"lookup_{strategy}"] = [out]
+        fetches[f"lookup_{strategy}_grad"] = [dense(g) for g in tf.gradients(out * out, variables)]
+    num_classes, dim, batch = 30, 4, 5
+    weights = rng.randn(num_classes, dim).astype(np.float32)
+    biases = rng.randn(num_classes).astype(np.float32)
+    inputs = rng.randn(batch, dim).astype(np.float32)
+    labels = np.array([[1, 2], [0, 29], [5, 5], [7, 3], [2, 1]], np.int64)
+    arrays.update(loss_weights=weights, loss_biases=biases, loss_inputs=inputs, loss_labels=labels)
+    for parts in (1, 3):
+        w = tf.Variable(weights, name=f"w{parts}") if parts == 1 else [
+            tf.Variable(weights[i::3], name=f"w{parts}_{i}") for i in range(3)]
+        b, x = tf.Variable(biases, name=f"b{parts}"), tf.Variable(inputs, name=f"x{parts}")
+        for loss_name, fn, kwargs in (
+                ("nce", tf.nn.nce_loss, dict(num_true=2)),
+                ("nce_hits", tf.nn.nce_loss, dict(num_true=2, remove_accidental_hits=True)),
+                ("sampled_softmax", tf.nn.sampled_softmax_loss, dict(num_true=2)),
+                ("sampled_softmax_keep", tf.nn.sampled_softmax_loss, dict(num_true=2, remove_accidental_hits=False)),
+                ("sampled_softmax_1", tf.nn.sampled_softmax_loss, dict(num_true=1))):
+            y = labels if kwargs["num_true"] == 2 else labels[:, :1]
+            sampled = tf.nn.log_uniform_candidate_sampler(y, kwargs["num_true"], 8, True, num_classes, seed=31)
+            loss = fn(w, b, y, x, 8, num_classes, sampled_values=sampled, **kwargs)
+            key = f"{loss_name}_{parts}"
+            fetches[key] = [loss, sampled[0]]
+            fetches[key + "_grad"] = [dense(g) for g in tf.gradients(loss, (w if parts == 3 else [w]) + [b, x])]
+    seeded = tf.nn.sampled_softmax_loss(tf.constant(weights), tf.constant(biases), labels[:, :1], inputs, 6,
+                                        num_classes, seed=5)
+    fetches["sampled_softmax_seeded"] = [seeded]
+
+
 def main():
     arrays, fetches = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -50,7 +92,9 @@ def main():
             f.write(VOCABULARY)
         with tf.Graph().as_default():
             samplers(arrays, fetches, vocab_path)
+            embeddings_and_losses(np.random.RandomState(0), arrays, fetches)
             with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
                 runs = [sess.run(fetches) for _ in range(2)]
     for run, results in enumerate(runs):
         for key, value in results.items():

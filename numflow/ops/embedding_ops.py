@@ -1,0 +1,103 @@
+"""embedding_lookup, over one params tensor or a list of partitions (``mod`` and ``div`` strategies), as
+TensorFlow's ``embedding_ops`` builds it.
+
+One params tensor: a ``GatherV2`` named after the scope, colocated with the params, then an
+``Identity``. Several: the ids are split by partition (``DynamicPartition``), each partition
+gathers its rows beside its params, and ``ParallelDynamicStitch`` puts the rows back in the ids'
+order. The gradient with respect to each params tensor is an ``IndexedSlices``.
+"""
+
+from numflow.framework import dtypes
+from numflow.framework.graph import get_default_graph
+from numflow.framework.shapes import TensorShape
+from numflow.ops import array_ops, math_ops
+from numflow.ops.constant_op import constant, convert_to_tensor
+from numflow.ops.data_flow_ops import dynamic_partition, parallel_dynamic_stitch
+
+
+def _params_list(params):
+    if params is None:
+        raise ValueError("params must be specified")
+    if isinstance(params, list | tuple):
+        if not params:
+            raise ValueError("Length of params is currently 0. Need at least one param.")
+        return list(params)
+    return [params]
+
+
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
+    """The rows of ``params`` at ``ids`` (``ids``' shape + the params' row shape).
+
+    ``params`` is one tensor or variable, or a list of them holding the rows partitioned: with
+    ``partition_strategy="mod"`` row ``i`` is row ``i // n`` of partition ``i % n``; with ``"div"``
+    the partitions hold consecutive blocks (the first ``total % n`` one row longer).
+
+    >>> import numflow as tf
+    >>> parts = [tf.constant([[0.0], [2.0]]), tf.constant([[1.0], [3.0]])]  # rows 0..3, "mod"
+    >>> tf.Session().run(tf.nn.embedding_lookup(parts, [3, 0, 1])).ravel().tolist()
+    [3.0, 0.0, 1.0]
+    """
+    del validate_indices
+    params = _params_list(params)
+    if max_norm is not None:
+        raise NotImplementedError("embedding_lookup with max_norm is not supported by numflow.")
+    if partition_strategy not in ("mod", "div"):
+        raise ValueError(f"Unrecognized partition strategy: {partition_strategy}.Must be one of either `mod` or "
+                         "`div`.")
+    graph = get_default_graph()
+    with graph.name_scope(name or "embedding_lookup") as scope:
+        params = [convert_to_tensor(p, name=f"params_{i}") for i, p in enumerate(params)]
+        ids = convert_to_tensor(ids, name="ids")
+        if len(params) == 1:
+            with graph.colocate_with(params[0].op):
+                rows = array_ops.gather(params[0], ids, name=scope)
+            return array_ops.identity(rows)
+        return _partitioned_lookup(graph, params, ids, partition_strategy, scope)
+
+
+def _partitioned_lookup(graph, params, ids, strategy, scope):
+    n = len(params)
+    flat_ids = array_ops.reshape(ids, [-1])
+    original_indices = math_ops.range(array_ops.shape(flat_ids)[0])
+    if strategy == "mod":
+        assignments, new_ids = flat_ids % n, flat_ids // n
+    else:
+        total = _total_rows(graph, params, flat_ids.dtype)
+        per_partition, extras = total // n, total % n
+        assignments = math_ops.maximum(flat_ids // (per_partition + 1), (flat_ids - extras) // per_partition)
+        new_ids = array_ops.where(assignments < extras, flat_ids % (per_partition + 1),
+                                  (flat_ids - extras) % per_partition)
+    assignments = math_ops.cast(assignments, dtypes.int32)
+    gather_ids = dynamic_partition(new_ids, assignments, n)
+    positions = dynamic_partition(original_indices, assignments, n)
+    rows = []
+    for p, part_ids in zip(params, gather_ids):
+        with graph.device(None), graph.colocate_with(p.op):
+            rows.append(array_ops.gather(p, part_ids))
+    stitched = parallel_dynamic_stitch(positions, rows, name=scope)
+    element_shape = params[0].shape[1:] if params[0].shape.ndims is not None else TensorShape(None)
+    for p in params[1:]:
+        element_shape = element_shape.merge_with(p.shape[1:] if p.shape.ndims is not None else TensorShape(None))
+    if element_shape.is_fully_defined():
+        dynamic_element_shape = element_shape.as_list()
+    else:
+        with graph.colocate_with(params[0].op):
+            dynamic_element_shape = array_ops.shape(params[0])[1:]
+    out = array_ops.reshape(stitched, array_ops.concat([array_ops.shape(ids), dynamic_element_shape], 0))
+    out.set_shape(ids.shape.concatenate(element_shape))
+    return out
+
+
+def _total_rows(graph, params, dtype):
+    """The rows of all partitions: a constant when every partition's first dimension is known."""
+    sizes = [p.shape[0] if p.shape.ndims else None for p in params]
+    if all(s is not None for s in sizes):
+        return constant(sum(sizes), dtype=dtype)
+    dims = []
+    for p, s in zip(params, sizes):
+        if s is not None:
+            dims.append(s)
+        else:
+            with graph.colocate_with(p.op):
+                dims.append(array_ops.shape(p)[0])
+    return math_ops.reduce_sum(math_ops.cast(array_ops.stack(dims), dtype))
