@@ -60,3 +60,66 @@ def sparse_to_dense(ctx, indices, output_shape, values, default):
     dense = np.full(tuple(shape), default, dtype=values.dtype)
     dense[tuple(rows.T)] = np.broadcast_to(values, (num_elems,))
     return dense
+
+
+# -- sparse segment reductions ------------------------------------------------------------------
+def _segment_checks(rows, indices, segment_ids):
+    if indices.ndim != 1:
+        raise ValueError("indices should be a vector.")
+    if segment_ids.ndim != 1:
+        raise ValueError("segment_ids should be a vector.")
+    if indices.shape != segment_ids.shape:
+        raise ValueError("segment_ids and indices should have same size.")
+    bad = np.flatnonzero((indices < 0) | (indices >= rows))
+    if bad.size:
+        raise ValueError(f"Bad: indices[{bad[0]}] == {int(indices[bad[0]])} out of range [0, {rows})")
+    if segment_ids.size and (segment_ids[0] < 0 or (np.diff(segment_ids) < 0).any()):
+        raise ValueError("segment ids are not increasing" if segment_ids[0] >= 0 else "segment ids must be >= 0")
+
+
+def _segment_scale(segment_ids, num_segments, mode, dtype):
+    """Each segment's divisor's reciprocal: 1 (sum), 1 / count (mean), 1 / sqrt(count) (sqrtn)."""
+    counts = np.bincount(segment_ids, minlength=num_segments).astype(np.float64)
+    counts[counts == 0] = 1
+    scale = {"sum": np.ones_like(counts), "mean": 1 / counts, "sqrtn": 1 / np.sqrt(counts)}[mode]
+    return scale.astype(dtype)
+
+
+def _segment_reduction(mode):
+    def run(ctx, data, indices, segment_ids):
+        _segment_checks(data.shape[0], indices, segment_ids)
+        num_segments = int(segment_ids[-1]) + 1 if segment_ids.size else 0
+        out = np.zeros((num_segments,) + data.shape[1:], data.dtype)
+        np.add.at(out, segment_ids, data[indices])
+        if mode == "sum":
+            return out
+        counts = np.bincount(segment_ids, minlength=num_segments).reshape((-1,) + (1,) * (data.ndim - 1))
+        divisor = counts if mode == "mean" else np.sqrt(counts)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(counts > 0, out / divisor.astype(data.dtype), out).astype(data.dtype)
+
+    return run
+
+
+def _segment_grad(mode, sparse):
+    def run(ctx, grad, indices, segment_ids, output_rows):
+        rows = int(output_rows)
+        _segment_checks(rows, indices, segment_ids)
+        scale = _segment_scale(segment_ids, grad.shape[0], mode, grad.dtype)
+        picked = grad[segment_ids] * scale[segment_ids].reshape((-1,) + (1,) * (grad.ndim - 1))
+        if not sparse:
+            out = np.zeros((rows,) + grad.shape[1:], grad.dtype)
+            np.add.at(out, indices, picked)
+            return out
+        unique, position = np.unique(indices, return_inverse=True)
+        values = np.zeros((unique.size,) + grad.shape[1:], grad.dtype)
+        np.add.at(values, position, picked)
+        return values, unique.astype(indices.dtype)
+
+    return run
+
+
+for _name, _mode in (("Sum", "sum"), ("Mean", "mean"), ("SqrtN", "sqrtn")):
+    register(f"SparseSegment{_name}", REFERENCE)(_segment_reduction(_mode))
+    register(f"SparseSegment{_name}Grad", REFERENCE)(_segment_grad(_mode, sparse=False))
+    register(f"SparseSegment{_name}GradV2", REFERENCE)(_segment_grad(_mode, sparse=True))

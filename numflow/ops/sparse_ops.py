@@ -7,7 +7,7 @@ from numflow.framework.shapes import TensorShape
 from numflow.framework.sparse_tensor import SparseTensor
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
-from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, shape_from_tensor
+from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, shape_from_tensor, static_value
 from numflow.ops.registry import declare, register_gradient
 
 
@@ -97,3 +97,103 @@ def _sparse_to_dense_grad(op, grad):
     values_grad = picked if values.shape.ndims != 0 else math_ops.reduce_sum(picked)
     default_grad = math_ops.reduce_sum(grad) - math_ops.reduce_sum(picked)
     return [None, None, values_grad, default_grad]
+
+
+# -- sparse segment reductions ------------------------------------------------------------------
+_SEGMENT_REDUCTIONS = {"SparseSegmentSum": "sum", "SparseSegmentMean": "mean", "SparseSegmentSqrtN": "sqrtn"}
+
+
+def _segment_inputs(op):
+    data, indices, segment_ids = op.inputs[:3]
+    check_dtype(indices, INDEX_TYPES, "indices")
+    check_dtype(segment_ids, INDEX_TYPES, "segment_ids")
+    check_rank(indices.shape, 1)
+    check_rank(segment_ids.shape, 1)
+    a, b = indices.shape, segment_ids.shape
+    if a.ndims == 1 and b.ndims == 1 and None not in (a[0], b[0]) and a[0] != b[0]:
+        raise ValueError(f"Dimensions must be equal, but are {a[0]} and {b[0]}")
+    return data
+
+
+def _rows_of(shape, first):
+    return TensorShape(None) if shape.ndims is None else TensorShape([first]).concatenate(shape[1:])
+
+
+@declare("SparseSegmentSum")
+@declare("SparseSegmentMean")
+@declare("SparseSegmentSqrtN")
+def _segment_reduction_infer(op):
+    data = _segment_inputs(op)
+    check_rank(data.shape, 1, at_least=True)
+    if op.type != "SparseSegmentSum":
+        check_dtype(data, (dtypes.float16, dtypes.float32, dtypes.float64), "data")
+    return [(data.dtype, _rows_of(data.shape, None))]
+
+
+@declare("SparseSegmentSumGrad")
+@declare("SparseSegmentMeanGrad")
+@declare("SparseSegmentSqrtNGrad")
+def _segment_grad_infer(op):
+    grad = _segment_inputs(op)
+    rows = static_value(op.inputs[3])
+    return [(grad.dtype, _rows_of(grad.shape, None if rows is None else int(rows)))]
+
+
+@declare("SparseSegmentSumGradV2")
+@declare("SparseSegmentMeanGradV2")
+@declare("SparseSegmentSqrtNGradV2")
+def _segment_grad_v2_infer(op):
+    grad = _segment_inputs(op)
+    return [(grad.dtype, _rows_of(grad.shape, None)), (op.inputs[1].dtype, TensorShape([None]))]
+
+
+def _segment_reduction(op_type, data, indices, segment_ids, name, num_segments, sparse_gradient):
+    if num_segments is not None:
+        raise NotImplementedError(f"{op_type} with num_segments is not supported by numflow.")
+    with get_default_graph().name_scope(name or op_type) as scope:
+        data = convert_to_tensor(data, name="data")
+        indices = convert_to_tensor(indices, name="indices")
+        segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
+        attrs = {"sparse_gradient": bool(sparse_gradient)}
+        return _out(op_type, [data, indices, segment_ids], attrs, name=scope)[0]
+
+
+def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=False):
+    """``output[s] = sum(data[indices[i]] for i where segment_ids[i] == s)``; ``segment_ids`` sorted, rows
+    up to ``segment_ids[-1]`` (op ``SparseSegmentSum``). With ``sparse_gradient`` the gradient with
+    respect to ``data`` is an IndexedSlices over the distinct ``indices``.
+
+    >>> import numflow as tf
+    >>> c = tf.constant([[1, 2], [3, 4], [5, 6]])
+    >>> tf.Session().run(tf.sparse_segment_sum(c, [0, 2, 1], [0, 0, 1])).tolist()
+    [[6, 8], [3, 4]]
+    """
+    return _segment_reduction("SparseSegmentSum", data, indices, segment_ids, name, num_segments, sparse_gradient)
+
+
+def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=False):
+    """As :func:`sparse_segment_sum`, divided by each segment's count (op ``SparseSegmentMean``)."""
+    return _segment_reduction("SparseSegmentMean", data, indices, segment_ids, name, num_segments, sparse_gradient)
+
+
+def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=False):
+    """As :func:`sparse_segment_sum`, divided by the square root of each segment's count (op ``SparseSegmentSqrtN``)."""
+    return _segment_reduction("SparseSegmentSqrtN", data, indices, segment_ids, name, num_segments, sparse_gradient)
+
+
+def _segment_grad(op, grad):
+    """TensorFlow's: an IndexedSlices from the GradV2 op with ``sparse_gradient``, else the dense Grad op."""
+    from numflow.variables.variable import IndexedSlices
+
+    data, indices, segment_ids = op.inputs
+    data_shape = array_ops.shape(data)
+    graph = get_default_graph()
+    inputs = [grad, indices, segment_ids, math_ops.cast(data_shape[0], dtypes.int32)]
+    if op._attrs.get("sparse_gradient"):
+        values, unique = graph.create_op(op.type + "GradV2", inputs, name=op.type + "GradV2").outputs
+        return [IndexedSlices(values, unique, data_shape), None, None]
+    return [graph.create_op(op.type + "Grad", inputs, name=op.type + "Grad").outputs[0], None, None]
+
+
+for _op_type in _SEGMENT_REDUCTIONS:
+    register_gradient(_op_type)(_segment_grad)

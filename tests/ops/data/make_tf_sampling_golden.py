@@ -84,6 +84,34 @@ def embeddings_and_losses(rng, arrays, fetches):
     fetches["sampled_softmax_seeded"] = [seeded]
 
 
+def sparse_embeddings(rng, arrays, fetches):
+    """embedding_lookup_sparse for every combiner, with and without weights, over one and two
+    partitions; the sparse segment reductions; values and gradients."""
+    table = rng.randn(7, 3).astype(np.float32)
+    indices = np.array([[0, 0], [0, 1], [0, 2], [2, 0], [3, 0], [3, 1]], np.int64)
+    ids = np.array([4, 1, 4, 0, 6, 2], np.int64)
+    weights = rng.uniform(0.5, 2.0, size=6).astype(np.float32)
+    arrays.update(sparse_table=table, sparse_indices=indices, sparse_ids=ids, sparse_weights=weights)
+    sp_ids = tf.SparseTensor(indices, ids, [4, 3])
+    sp_weights = tf.SparseTensor(indices, weights, [4, 3])
+    for parts in (1, 2):
+        params = tf.Variable(table, name=f"table{parts}") if parts == 1 else [
+            tf.Variable(table[i::2], name=f"table{parts}_{i}") for i in range(2)]
+        for combiner in ("sum", "mean", "sqrtn"):
+            for weighted in (False, True):
+                out = tf.nn.embedding_lookup_sparse(params, sp_ids, sp_weights if weighted else None,
+                                                    combiner=combiner)
+                key = f"els_{parts}_{combiner}_{weighted}"
+                fetches[key] = [out]
+                grads = tf.gradients(out * out, params if parts == 2 else [params])
+                fetches[key + "_grad"] = [dense(g) for g in grads]
+    data = tf.constant(table)
+    for name, fn in (("sum", tf.sparse_segment_sum), ("mean", tf.sparse_segment_mean),
+                     ("sqrt_n", tf.sparse_segment_sqrt_n)):
+        out = fn(data, [0, 2, 2, 5], [0, 0, 2, 2])
+        fetches[f"segment_{name}"] = [out, dense(tf.gradients(out * out, data)[0])]
+
+
 def main():
     arrays, fetches = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -93,6 +121,7 @@ def main():
         with tf.Graph().as_default():
             samplers(arrays, fetches, vocab_path)
             embeddings_and_losses(np.random.RandomState(0), arrays, fetches)
+            sparse_embeddings(np.random.RandomState(1), arrays, fetches)
             with tf.Session() as sess:
                 sess.run(tf.global_variables_initializer())
                 runs = [sess.run(fetches) for _ in range(2)]
