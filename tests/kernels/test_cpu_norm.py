@@ -43,18 +43,20 @@ def test_batch_norm_matches_the_reference(fmt, training, factor, dtype):
 
 def test_block_sums_are_the_same_bits_serial_and_parallel():
     rng = np.random.default_rng(1)
-    x = rng.normal(size=(3000, 7, 5)).astype(np.float32)
+    norm._compile_helpers()
     serial, parallel = norm._SUMS
-    block, count = norm._blocks(*x.shape)
-    assert count > 1
-    tables = []
-    for kernel in (serial, parallel):
-        sums, squares = np.zeros((count, 7)), np.zeros((count, 7))
-        kernel(x, np.full(7, 0.5), block, sums, squares)
-        tables.append((sums, squares))
-    np.testing.assert_array_equal(tables[0][0], tables[1][0])
-    np.testing.assert_array_equal(tables[0][1], tables[1][1])
-    np.testing.assert_allclose(tables[0][0].sum(axis=0), x.astype(np.float64).sum(axis=(0, 2)), rtol=1e-12)
+    for shape in ((3000, 7, 5), (30000, 7, 1)):  # channels first, channels last
+        x = rng.normal(size=shape).astype(np.float32)
+        block, count = norm._blocks(*x.shape)
+        assert count > 1
+        tables = []
+        for kernel in (serial, parallel):
+            sums, squares = np.zeros((count, 7)), np.zeros((count, 7))
+            kernel(x, block, sums, squares)
+            tables.append((sums, squares))
+        np.testing.assert_array_equal(tables[0][0], tables[1][0])
+        np.testing.assert_array_equal(tables[0][1], tables[1][1])
+        np.testing.assert_allclose(tables[0][0].sum(axis=0), x.astype(np.float64).sum(axis=(0, 2)), rtol=1e-12)
 
 
 def test_float16_and_mismatched_inputs_go_to_the_reference():
@@ -67,7 +69,8 @@ def test_float16_and_mismatched_inputs_go_to_the_reference():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("attrs", [dict(depth_radius=2, bias=1.0, alpha=0.3, beta=0.75),
                                    dict(depth_radius=0, bias=2.0, alpha=1.0, beta=0.5),
-                                   dict(depth_radius=7, bias=1.0, alpha=1e-2, beta=1.0)])
+                                   dict(depth_radius=7, bias=1.0, alpha=1e-2, beta=1.0),
+                                   dict(depth_radius=12, bias=1.5, alpha=0.2, beta=0.6)])
 def test_lrn_matches_the_reference(attrs, dtype):
     rng = np.random.default_rng(2)
     x = rng.normal(size=(2, 3, 4, 9)).astype(dtype)
