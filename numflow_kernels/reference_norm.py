@@ -47,9 +47,10 @@ def check_batch_norm_inputs(x, scale, offset, mean, variance, attrs):
     """TensorFlow's run-time checks of FusedBatchNormV3's inputs (ValueError, TF's messages)."""
     fmt = attrs["data_format"]
     rank = 5 if fmt in ("NDHWC", "NCDHW") else 4
-    if x.ndim != rank:
-        raise ValueError(f"input must be {rank}-dimensional{x.shape}")
-    channels = x.shape[1] if fmt.startswith("NC") else x.shape[-1]
+    shape = tuple(x.shape)  # a device array's too
+    if len(shape) != rank:
+        raise ValueError(f"input must be {rank}-dimensional{shape}")
+    channels = shape[1] if fmt.startswith("NC") else shape[-1]
     for name, value in (("scale", scale), ("offset", offset)):
         if value.ndim != 1 or value.size != channels:
             raise ValueError(f"{name} must have the same number of elements as the channels of x, got "
