@@ -64,6 +64,17 @@ from numflow.ops.clip_ops import clip_by_global_norm, clip_by_value, global_norm
 from numflow import math, nn  # noqa: E402, I001
 from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
+from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
+from numflow import graph_util  # noqa: E402, I001
+from numflow.ops.nn_activation_ops import log_sigmoid  # noqa: E402, I001
+from numflow.ops.math_ops import div_no_nan  # noqa: E402, I001
+from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: E402, I001
+from numflow.ops.sparse_ops import (  # noqa: E402, I001
+    sparse_placeholder, sparse_segment_mean, sparse_segment_sqrt_n, sparse_segment_sum, sparse_tensor_to_dense,
+    sparse_to_dense,
+)
+from numflow import sparse  # noqa: E402, I001
+from numflow.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402, I001
 from numflow.ops.elementwise_ops import (  # noqa: E402, I001
     arg_max, arg_min, floor_div, is_finite, is_inf, is_nan, truncatediv, truncatemod,
 )
@@ -103,9 +114,12 @@ from numflow import compat, logging  # noqa: E402, I001
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags``, imported when first used: they load absl, which ``import numflow`` need not."""
+    """``tf.app`` and ``tf.flags`` (absl) and TensorFlow's message classes (``tf.GraphDef``...), imported
+    when first used: ``import numflow`` loads neither absl nor protobuf."""
     if name in ("app", "flags"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")
-    raise AttributeError(f"module 'numflow' has no attribute {name!r}")
+    from numflow.framework.graph_io import message_class
+
+    return message_class(name)

@@ -93,6 +93,12 @@ def _realdiv(x, y):
         return np.true_divide(x, y).astype(np.result_type(x, y), copy=False)
 
 
+def _div_no_nan(x, y):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.where(y == 0, np.zeros((), np.result_type(x, y)), np.true_divide(x, y)).astype(
+            np.result_type(x, y), copy=False)
+
+
 def _pow(x, y):
     if _is_int(x) and np.any(np.asarray(y) < 0):
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed")
@@ -110,7 +116,8 @@ def _quiet(fn):
 
 for _op_type, _fn in {
     "AddV2": _quiet(np.add), "Sub": _quiet(np.subtract), "Mul": _quiet(np.multiply), "RealDiv": _realdiv,
-    "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum, "Minimum": np.minimum,
+    "DivNoNan": _div_no_nan, "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum,
+    "Minimum": np.minimum,
     "SquaredDifference": _quiet(lambda x, y: np.square(np.subtract(x, y))),
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
@@ -147,8 +154,15 @@ def matmul(ctx, a, b):
 
 def _reduction(op_type, fn):
     @kernel(op_type)
-    def reduce(ctx, x):
+    def reduce(ctx, x, axes=None):
         axis, keepdims = ctx.attrs["axis"], ctx.attrs["keep_dims"]
+        if axes is not None:  # axes computed at run time: a second input
+            axis = tuple(int(a) for a in np.ravel(axes))
+            bad = [a for a in axis if not -max(x.ndim, 1) <= a < max(x.ndim, 1)]
+            if bad:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
+            axis = tuple(a % max(x.ndim, 1) for a in axis)
         if axis is not None:
             seen = set()
             for a in axis:
@@ -665,6 +679,16 @@ def split_v(ctx, x, size_splits, axis):
 
 # The kernels of the nn ops (softmax, losses, conv2d), of the other math and array ops, and of linear
 # algebra live beside this module.
-from numflow_kernels import (  # noqa: E402, F401, I001
-    reference_arrays, reference_linalg, reference_logging, reference_math, reference_nn,
+from numflow_kernels import (  # noqa: E402, F401  (registration by import)
+    reference_activation,
+    reference_arrays,
+    reference_linalg,
+    reference_logging,
+    reference_math,
+    reference_nn,
+    reference_norm,
+    reference_partition,
+    reference_sampling,
+    reference_sparse,
+    reference_topk,
 )
