@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from numflow.checkpoint.files import index_filename, os_error, write_atomically
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 STATE_FILENAME = "checkpoint"
 _FIELDS = {
     "model_checkpoint_path": "str",

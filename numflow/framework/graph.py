@@ -332,6 +332,20 @@ class Graph:
         return self._version
 
     @property
+    def graph_def_versions(self):
+        """The ``VersionDef`` this graph's GraphDef carries (TensorFlow 2.21's producer version)."""
+        return self.as_graph_def(ops=()).versions
+
+    def as_graph_def(self, from_version=None, add_shapes=False, ops=None):
+        """This graph as a TensorFlow ``GraphDef`` message (``numflow.framework.graph_export``).
+
+        ``add_shapes`` adds each node's ``_output_shapes``; ``from_version`` is accepted and ignored.
+        """
+        from numflow.framework.graph_export import graph_to_graph_def
+
+        return graph_to_graph_def(self, add_shapes=add_shapes, ops=ops)
+
+    @property
     def nx_graph(self):
         """The underlying ``networkx.DiGraph`` (read it; change the graph through its methods)."""
         return self._nx

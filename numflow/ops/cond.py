@@ -211,7 +211,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     TypeError
         ``pred_fn_pairs`` not a list, tuple or dict of (bool Tensor, callable) pairs.
     """
-    from numflow.ops import assert_ops
+    from numflow.ops import check_ops
 
     predicates, actions = _case_pairs(pred_fn_pairs, exclusive, name)
     graph = get_default_graph()
@@ -223,7 +223,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             fn = functools.partial(cond, predicate, true_fn=action, false_fn=fn, strict=strict)
         if not exclusive:
             return fn()
-        with graph.control_dependencies([assert_ops.assert_at_most_n_true(predicates, 1,
+        with graph.control_dependencies([check_ops.assert_at_most_n_true(predicates, 1,
                                                                             "Input error: exclusive=True")]):
             return fn()
 
@@ -253,7 +253,7 @@ def _case_pairs(pred_fn_pairs, exclusive, name):
 def _default_action(predicates, actions):
     """TensorFlow's default when none is given: the last action, asserting its predicate holds and
     no other does."""
-    from numflow.ops import assert_ops
+    from numflow.ops import check_ops
     from numflow.ops.array_ops import stack
 
     k = len(predicates) - 1
@@ -263,8 +263,8 @@ def _default_action(predicates, actions):
         others = (f"Implementation error: selected default action #{k} was called, but some of other predicates "
                   "are True: ")
         graph = get_default_graph()
-        checks = [assert_ops.assert_at_most_n_true(predicates[:k], 0, others),
-                  assert_ops.Assert(predicate, ["Input error: None of conditions evaluated as True:",
+        checks = [check_ops.assert_at_most_n_true(predicates[:k], 0, others),
+                  check_ops.Assert(predicate, ["Input error: None of conditions evaluated as True:",
                                                 stack(predicates, name="preds_c")])]
         with graph.control_dependencies(checks):
             return action()

@@ -16,7 +16,7 @@ A loop built with ``back_prop=False`` passes no gradient.
 """
 
 from numflow.framework.shapes import TensorShape
-from numflow.ops import array_ops, assert_ops  # noqa: F401  (Assert is declared there)
+from numflow.ops import array_ops, check_ops  # noqa: F401  (Assert is declared there)
 from numflow.ops import control_flow_util as cfu
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.cond import make_conditional

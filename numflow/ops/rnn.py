@@ -19,13 +19,13 @@ from numflow.framework import dtypes, nest
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
-from numflow.ops.assert_ops import Assert
+from numflow.ops.check_ops import Assert
 from numflow.ops.cond import cond
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.op_util import static_value
-from numflow.ops.reverse_ops import reverse, reverse_sequence
 from numflow.ops.rnn_cell_impl import assert_like_rnncell, concat_shape
 from numflow.ops.selection_ops import where
+from numflow.ops.sequence_ops import reverse, reverse_sequence
 from numflow.ops.tensor_array_ops import TensorArray
 from numflow.ops.while_loop import while_loop
 from numflow.variables.scope import variable_scope

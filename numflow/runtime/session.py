@@ -10,6 +10,7 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
@@ -205,7 +206,7 @@ class BaseSession:
 
     def _feeds(self, feed_dict):
         tensors, values = [], []
-        for key, value in feed_dict.items():
+        for key, value in _expand_sparse_feeds(feed_dict):
             try:
                 tensor = self._graph.as_graph_element(key, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
@@ -350,6 +351,20 @@ def _results_with_feeds(plan, values, feed_values):
     return [done[slot] for slot in plan.fetch_slots]
 
 
+def _expand_sparse_feeds(feed_dict):
+    """The ``(key, value)`` pairs of ``feed_dict`` with each SparseTensor key fed as its three tensors."""
+    for key, value in feed_dict.items():
+        if not isinstance(key, SparseTensor):
+            yield key, value
+            continue
+        if isinstance(value, SparseTensor):
+            raise TypeError(f"The value of a feed cannot be a SparseTensor object: {value!r}")
+        if not isinstance(value, tuple) or len(value) != 3:
+            raise TypeError("A SparseTensor is fed a SparseTensorValue or an (indices, values, dense_shape) tuple, "
+                            f"got {type(value).__name__} for {key!r}")
+        yield from zip((key.indices, key.values, key.dense_shape), value)
+
+
 def _feed_value(tensor, value, key):
     """``value`` as an array of ``tensor``'s dtype and a compatible shape; TF's errors otherwise."""
     if isinstance(value, Tensor):
@@ -390,6 +405,9 @@ def _flatten_fetches(fetches, graph):
             parts = [walk(x) for x in (f.values, f.indices)]
             parts.append(walk(f.dense_shape) if f.dense_shape is not None else lambda vals: None)
             return lambda vals: IndexedSlicesValue(*[b(vals) for b in parts])
+        if isinstance(f, SparseTensor):
+            parts = [walk(x) for x in (f.indices, f.values, f.dense_shape)]
+            return lambda vals: SparseTensorValue(*[b(vals) for b in parts])
         if isinstance(f, list | tuple):
             builders = [walk(x) for x in f]
             if isinstance(f, tuple) and hasattr(f, "_fields"):

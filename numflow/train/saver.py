@@ -21,14 +21,14 @@ import numpy as np
 
 from numflow.checkpoint import state as _state
 from numflow.checkpoint.files import index_filename
-from numflow.framework import errors
+from numflow.framework import errors, meta_graph
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.ops import io_ops
 from numflow.ops.constant_op import constant
 from numflow.runtime.session import BaseSession
 from numflow.train import training_util
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 _NOT_FOUND_PREFIX = (
     "Restoring from checkpoint failed. This is most likely due to a Variable name or other graph key that is "
     "missing from the checkpoint. Please ensure that you have not altered the graph expected based on the "
@@ -158,7 +158,9 @@ class Saver:
         self._is_built = False
         self._is_empty = None
         self._save_op = self._restore_op = self._filename = None
-        if not defer_build:
+        if saver_def is not None:  # the ops exist already: a graph read from a MetaGraphDef
+            meta_graph.adopt_saver_def(self, saver_def, name)
+        elif not defer_build:
             self.build()
 
     def build(self):
@@ -287,6 +289,8 @@ class Saver:
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         prefix = sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
         prefix = os.fsdecode(prefix.item() if isinstance(prefix, np.ndarray) else prefix)
+        if write_meta_graph:
+            meta_graph.write_checkpoint_meta_graph(self, sess, checkpoint_file, meta_graph_suffix, strip_default_attrs)
         if write_state:
             self._record_last_checkpoint(prefix)
             _state.update_checkpoint_state(save_dir or ".", prefix, self.last_checkpoints,
@@ -351,6 +355,14 @@ class Saver:
             lines.append(f"To restore a renamed variable, map its checkpoint key to it: "
                          f"tf.train.Saver(var_list={{'{unused[0]}': <the variable now named {missing[0]}>, ...}})")
         return "\n".join(lines)
+
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
+                          clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
+                          save_debug_info=False):
+        """The default graph's MetaGraphDef with this Saver's SaverDef, written to ``filename`` when given."""
+        return meta_graph.export_meta_graph(filename, saver_def=self.as_saver_def(), collection_list=collection_list,
+                                            as_text=as_text, export_scope=export_scope, clear_devices=clear_devices,
+                                            strip_default_attrs=strip_default_attrs)
 
     def as_saver_def(self):
         """The :class:`SaverDef` of this Saver (None for an empty one)."""
