@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from numflow.checkpoint.files import index_filename, is_url, resolve, write_atomically
 from numflow.framework import errors
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 STATE_FILENAME = "checkpoint"
 _FIELDS = {
     "model_checkpoint_path": "str",

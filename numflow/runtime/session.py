@@ -10,6 +10,7 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
@@ -187,6 +188,7 @@ class BaseSession:
         raise errors.UnimplementedError(None, None, "partial_run is not supported by numflow.")
 
     def _build_plan(self, key, elements, feed_tensors):
+        _check_reachable(elements, feed_tensors)
         with self._plan_lock:
             fetch_tensors = [e for e in elements if isinstance(e, Tensor)]
             targets = [e for e in elements if isinstance(e, Operation)]
@@ -218,7 +220,7 @@ class BaseSession:
 
     def _feeds(self, feed_dict):
         tensors, values = [], []
-        for key, value in feed_dict.items():
+        for key, value in _expand_sparse_feeds(feed_dict):
             try:
                 tensor = self._graph.as_graph_element(key, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
@@ -330,6 +332,21 @@ class _DefaultSessionContext:
             stack.pop()
 
 
+def _check_reachable(elements, feed_tensors):
+    """TensorFlow's errors for fetching or feeding what is built inside a cond branch or a loop: it has a
+    value only inside one run of the branch or of an iteration."""
+    for t in feed_tensors:
+        if t.op._control_flow_context is not None:
+            raise ValueError(f"Tensor {t.name} may not be fed.")
+    for element in elements:
+        op = element if isinstance(element, Operation) else element.op
+        if op._control_flow_context is not None:
+            raise errors.InaccessibleTensorError(
+                f"Operation {op.name} has been marked as not fetchable. Typically this happens when it is defined "
+                "in another function or code block. Use return values, explicit Python locals or TensorFlow "
+                "collections to access it.")
+
+
 def _to_host(value):
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
@@ -374,6 +391,20 @@ def _results_with_feeds(plan, values, feed_values, to_host=_to_host):
     return [done[slot] for slot in plan.fetch_slots]
 
 
+def _expand_sparse_feeds(feed_dict):
+    """The ``(key, value)`` pairs of ``feed_dict`` with each SparseTensor key fed as its three tensors."""
+    for key, value in feed_dict.items():
+        if not isinstance(key, SparseTensor):
+            yield key, value
+            continue
+        if isinstance(value, SparseTensor):
+            raise TypeError(f"The value of a feed cannot be a SparseTensor object: {value!r}")
+        if not isinstance(value, tuple) or len(value) != 3:
+            raise TypeError("A SparseTensor is fed a SparseTensorValue or an (indices, values, dense_shape) tuple, "
+                            f"got {type(value).__name__} for {key!r}")
+        yield from zip((key.indices, key.values, key.dense_shape), value)
+
+
 def _feed_value(tensor, value, key):
     """``value`` as an array of ``tensor``'s dtype and a compatible shape; TF's errors otherwise."""
     if isinstance(value, Tensor):
@@ -414,6 +445,9 @@ def _flatten_fetches(fetches, graph):
             parts = [walk(x) for x in (f.values, f.indices)]
             parts.append(walk(f.dense_shape) if f.dense_shape is not None else lambda vals: None)
             return lambda vals: IndexedSlicesValue(*[b(vals) for b in parts])
+        if isinstance(f, SparseTensor):
+            parts = [walk(x) for x in (f.indices, f.values, f.dense_shape)]
+            return lambda vals: SparseTensorValue(*[b(vals) for b in parts])
         if isinstance(f, list | tuple):
             builders = [walk(x) for x in f]
             if isinstance(f, tuple) and hasattr(f, "_fields"):

@@ -24,7 +24,7 @@ import numpy as np
 
 from numflow.checkpoint import datatypes, table
 from numflow.checkpoint.files import index_filename, is_url, os_error, resolve
-from numflow.checkpoint.protos import BundleEntry, iter_fields
+from numflow.checkpoint.protos import BundleEntry, is_v1_header
 from numflow.checkpoint.reader import CheckpointReader
 from numflow.framework import errors
 
@@ -199,7 +199,7 @@ def _v1_checkpoint(file_name):
             raise errors.InternalError(
                 None, None, f"Failed to find the saved tensor slices at the beginning of the checkpoint file: "
                 f"{path}")
-        if any(number == 1 and wire == 2 for number, wire, _ in iter_fields(items[b""])):
+        if is_v1_header(items[b""]):
             raise errors.UnimplementedError(
                 None, None, f"{path} is a V1 checkpoint (SavedTensorSlices); numflow reads V2 checkpoints only")
     return _EmptyCheckpoint()

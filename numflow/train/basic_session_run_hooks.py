@@ -19,7 +19,7 @@ from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.train import training_util
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunHook
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"
 
 

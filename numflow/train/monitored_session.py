@@ -33,7 +33,7 @@ from numflow.train import basic_session_run_hooks, session_run_hook
 from numflow.train.coordinator import Coordinator
 from numflow.train.session_manager import SessionManager
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 _PREEMPTION_ERRORS = (errors.AbortedError, errors.UnavailableError)
 USE_DEFAULT = object()
 

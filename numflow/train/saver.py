@@ -24,7 +24,7 @@ import numpy as np
 
 from numflow.checkpoint import state as _state
 from numflow.checkpoint.files import index_filename, is_url, resolve
-from numflow.framework import errors
+from numflow.framework import errors, meta_graph
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.io.filesystem import translated
 from numflow.ops import io_ops
@@ -33,7 +33,7 @@ from numflow.runtime.session import BaseSession
 from numflow.train import training_util
 from numflow.train.checkpoint_writer import BackgroundWriter, write_snapshots
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 _NOT_FOUND_PREFIX = (
     "Restoring from checkpoint failed. This is most likely due to a Variable name or other graph key that is "
     "missing from the checkpoint. Please ensure that you have not altered the graph expected based on the "
@@ -170,7 +170,10 @@ class Saver:
         self._save_op = self._restore_op = self._filename = None
         self._enable_async = enable_async
         self._background = None
-        if not defer_build:
+        self._saved = None  # (key, variable reference) pairs; None for a Saver adopted from a SaverDef
+        if saver_def is not None:  # the ops exist already: a graph read from a MetaGraphDef
+            meta_graph.adopt_saver_def(self, saver_def, name)
+        elif not defer_build:
             self.build()
 
     def build(self):
@@ -313,14 +316,26 @@ class Saver:
                 os.path.lexists(save_dir) or not os.path.isdir(os.path.dirname(save_dir) or ".")):
             # As TF's bundle writer: the prefix's own directory is made, not its missing parents.
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
-        keys = [key for key, _ in self._saved]
-        snapshots = sess._fetch_snapshots([ref for _, ref in self._saved])
-
         background = self._enable_async if enable_async is None else enable_async
+        if self._saved is None:  # adopted from a SaverDef: the graph's own save op writes, in the foreground
+            background = False
+
+            def write_data():
+                sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
+        else:
+            keys = [key for key, _ in self._saved]
+            snapshots = sess._fetch_snapshots([ref for _, ref in self._saved])
+
+            def write_data():
+                with translated(checkpoint_file):
+                    write_snapshots(checkpoint_file, keys, snapshots, background)
+        # The graph as it is now: the user may go on adding ops while the checkpoint is written.
+        meta = meta_graph.checkpoint_meta_graph(self, sess, strip_default_attrs) if write_meta_graph else None
 
         def write():
-            with translated(checkpoint_file):
-                write_snapshots(checkpoint_file, keys, snapshots, background)
+            write_data()
+            if meta is not None:
+                meta_graph.write_proto(f"{checkpoint_file}.{meta_graph_suffix}", meta)
             if write_state:
                 self._record_last_checkpoint(checkpoint_file)
                 _state.update_checkpoint_state(save_dir or ".", checkpoint_file, self.last_checkpoints,
@@ -404,6 +419,14 @@ class Saver:
             lines.append(f"To restore a renamed variable, map its checkpoint key to it: "
                          f"tf.train.Saver(var_list={{'{unused[0]}': <the variable now named {missing[0]}>, ...}})")
         return "\n".join(lines)
+
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
+                          clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
+                          save_debug_info=False):
+        """The default graph's MetaGraphDef with this Saver's SaverDef, written to ``filename`` when given."""
+        return meta_graph.export_meta_graph(filename, saver_def=self.as_saver_def(), collection_list=collection_list,
+                                            as_text=as_text, export_scope=export_scope, clear_devices=clear_devices,
+                                            strip_default_attrs=strip_default_attrs)
 
     def as_saver_def(self):
         """The :class:`SaverDef` of this Saver (None for an empty one)."""

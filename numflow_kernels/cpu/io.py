@@ -105,3 +105,37 @@ def _swap_in(reader, held):
             if isinstance(ref.value, np.ndarray) and not ref.in_use():
                 spare = ref.value
             ref.value = value
+
+
+def _whole_tensors(op_name, shape_and_slices):
+    if any(bytes(s) for s in np.ravel(shape_and_slices)):
+        raise errors.UnimplementedError(None, None, f"{op_name}: numflow saves and restores whole tensors only, "
+                                        "not slices (shape_and_slices must be empty strings)")
+
+
+def _names(tensor_names):
+    return [n.decode() if isinstance(n, bytes) else str(n) for n in np.ravel(tensor_names)]
+
+
+@register("SaveV2")
+def save_v2(ctx, prefix, tensor_names, shape_and_slices, *tensors):
+    _whole_tensors(ctx.op_name, shape_and_slices)
+    with BundleWriter(_prefix(prefix)) as writer:
+        for name, value in sorted(zip(_names(tensor_names), tensors), key=lambda item: item[0].encode()):
+            writer.add(name, value)
+    return ()
+
+
+@register("RestoreV2")
+def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
+    _whole_tensors(ctx.op_name, shape_and_slices)
+    values = []
+    with BundleReader(_prefix(prefix)) as reader:
+        for name, want in zip(_names(tensor_names), ctx.attrs["dtypes"]):
+            stored = reader.entry(name).dtype
+            if stored != want.as_datatype_enum:
+                raise errors.InvalidArgumentError(
+                    None, None, f"tensor_name = {name}; expected dtype {datatypes.tf_name(want.as_datatype_enum)} "
+                    f"does not equal original dtype {datatypes.tf_name(stored)}")
+            values.append(reader.get_tensor(name))
+    return tuple(values)

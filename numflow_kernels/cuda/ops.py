@@ -9,7 +9,7 @@ import functools
 
 from numflow_kernels import buffer_ops
 from numflow_kernels.cpu import state as cpu_state
-from numflow_kernels.cuda import math  # noqa: F401  (registers the elementwise GPU kernels)
+from numflow_kernels.cuda import math, norm  # noqa: F401  (registers the elementwise and batch-norm GPU kernels)
 from numflow_kernels.registry import register
 
 GPU = "GPU"

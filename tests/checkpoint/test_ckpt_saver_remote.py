@@ -37,8 +37,12 @@ def test_saver_state_file_and_readers_on_a_url(where, request):
         state = tf.train.get_checkpoint_state(root)
         assert state.all_model_checkpoint_paths == paths[1:]
         assert not tf.gfile.Exists(paths[0] + ".index") and not tf.gfile.Exists(paths[0] + DATA)
+        assert not tf.gfile.Exists(paths[0] + ".meta") and tf.gfile.Exists(paths[-1] + ".meta")
         saver.restore(sess, tf.train.latest_checkpoint(root))
         np.testing.assert_array_equal(sess.run(w), saved)
+    with tf.Graph().as_default(), tf.Session() as sess:  # the graph and the weights, both from the URL
+        tf.train.import_meta_graph(paths[-1] + ".meta").restore(sess, paths[-1])
+        np.testing.assert_array_equal(sess.run("w:0"), saved)
     assert list_variables(root) == [("global_step", []), ("w", [2, 3])]
     assert load_checkpoint(paths[-1]).get_tensor("global_step") == 3
     assert tf.train.load_variable(root, "w").tolist() == saved.tolist()

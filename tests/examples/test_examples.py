@@ -1,9 +1,12 @@
 """The examples a new user runs first still run and do what they say."""
 
+import json
 import runpy
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
 
 import numflow as tf
 
@@ -25,3 +28,20 @@ def test_train_mlp_learns_and_restores_exactly(capsys):
     assert "step   300" in out and "steps/s" in out
     assert loss < 1.5 and accuracy > 0.45  # chance is 0.1 (10 classes) and loss log(10) = 2.3
     assert "restored: eval loss" in out
+
+
+def test_ptb_word_lm_runs_unchanged_and_matches_tensorflows_losses():
+    """examples/ptb_word_lm.py (the PTB tutorial's model on synthetic text) gives TensorFlow's costs.
+
+    ``data/tf_ptb_golden.json`` holds TensorFlow's; regenerate it with
+    ``TF_USE_LEGACY_KERAS=1 python tests/examples/data/make_tf_ptb_golden.py`` where TF is installed.
+    """
+    golden = json.loads((Path(__file__).parent / "data" / "tf_ptb_golden.json").read_text())
+    module = runpy.run_path(str(EXAMPLES / "ptb_word_lm.py"))
+
+    class Config(module["SmallConfig"]):
+        max_max_epoch = golden["epochs"]
+
+    results = module["main"](Config, max_batches=golden["batches"], verbose=False)
+    np.testing.assert_allclose([costs for _, _, costs in results], golden["costs"], rtol=2e-6)
+    np.testing.assert_allclose([[train, valid] for train, valid, _ in results], golden["perplexities"], rtol=2e-6)

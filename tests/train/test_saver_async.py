@@ -139,7 +139,7 @@ def test_a_full_disk_in_the_background_is_raised_by_the_next_save(tmp_path, monk
             saver.save(sess, str(tmp_path / "m"), global_step=3)
         monkeypatch.undo()
         assert tf.train.latest_checkpoint(str(tmp_path)) == good
-        assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-1.data-00000-of-00001", "m-1.index"]
+        assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-1.data-00000-of-00001", "m-1.index", "m-1.meta"]
         saver.restore(sess, good)
         saver.save(sess, str(tmp_path / "m"), global_step=3)  # the failure was raised once
     assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "m-3")

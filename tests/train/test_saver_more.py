@@ -140,7 +140,8 @@ def test_save_relative_paths_and_latest_filename(tmp_path, sess_v):
     saver = tf.train.Saver([v], max_to_keep=2, save_relative_paths=True)
     for step in range(3):
         saver.save(sess, str(tmp_path / "m"), global_step=step, latest_filename="mystate")
-    assert sorted(os.listdir(tmp_path)) == ["m-1" + DATA, "m-1.index", "m-2" + DATA, "m-2.index", "mystate"]
+    assert sorted(os.listdir(tmp_path)) == ["m-1" + DATA, "m-1.index", "m-1.meta", "m-2" + DATA, "m-2.index",
+                                            "m-2.meta", "mystate"]
     assert _state(tmp_path, "mystate") == ('model_checkpoint_path: "m-2"\n'
                                            'all_model_checkpoint_paths: "m-1"\n'
                                            'all_model_checkpoint_paths: "m-2"\n')
@@ -192,7 +193,7 @@ def test_missing_parent_directory_is_a_value_error(tmp_path, sess_v):
     assert os.listdir(tmp_path) == ["file"]
     # As TF: the prefix's own directory is made when the one above it exists.
     assert saver.save(sess, str(tmp_path / "new" / "m")) == str(tmp_path / "new" / "m")
-    assert sorted(os.listdir(tmp_path / "new")) == ["checkpoint", "m" + DATA, "m.index"]
+    assert sorted(os.listdir(tmp_path / "new")) == ["checkpoint", "m" + DATA, "m.index", "m.meta"]
 
 
 def test_sess_must_be_a_session(tmp_path, sess_v):
