@@ -66,6 +66,24 @@ def nf_sum_to_shape(ctx, grad, shape):
     return sum_to_shape(grad, shape)
 
 
+@kernel("BroadcastGradientArgs")
+def broadcast_gradient_args(ctx, s0, s1):
+    """The axes to sum each input's gradient over, for inputs of shapes ``s0`` and ``s1`` broadcast together."""
+    dtype = np.asarray(s0).dtype
+    a, b = [int(d) for d in s0], [int(d) for d in s1]
+    r0, r1 = [], []
+    if a != b:
+        rank = max(len(a), len(b))
+        for i, (da, db) in enumerate(zip([1] * (rank - len(a)) + a, [1] * (rank - len(b)) + b)):
+            if da != db and da != 1 and db != 1:
+                raise _invalid(f"Incompatible shapes: [{','.join(map(str, a))}] vs. [{','.join(map(str, b))}]")
+            if da == 1:
+                r0.append(i)
+            if db == 1:
+                r1.append(i)
+    return np.array(r0, dtype=dtype), np.array(r1, dtype=dtype)
+
+
 # -- slices ------------------------------------------------------------------------------------
 @kernel("StridedSliceGrad")
 def strided_slice_grad(ctx, shape, begin, end, strides, dy):

@@ -183,7 +183,7 @@ class TrainingExample:
 
     def setup(self, library, batch):
         tf = graph_library(library)
-        example = example_module(tf)
+        example = self._example(tf)
         self.graph = tf.Graph()
         with self.graph.as_default():
             x, y, self.train_op, self.loss, _, _, self.step = example["build"]()
@@ -196,6 +196,10 @@ class TrainingExample:
         self.i = 0
         for feed in self.feeds[:16]:
             self.sess.run([self.train_op, self.loss, self.step], feed)
+
+    def _example(self, tf):
+        """The example's namespace (a subclass may change its model)."""
+        return example_module(tf)
 
     def teardown(self, library, batch):
         self.sess.close()

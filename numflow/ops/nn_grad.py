@@ -45,15 +45,6 @@ def _relu_grad_grad(op, grad):
             array_ops.zeros_like(features)]
 
 
-@gradient("Relu6")
-def _relu6_grad(op, grad):
-    y = op.outputs[0]
-    dtype = y.dtype.base_dtype
-    zero, six = dtype.as_numpy_dtype(0), dtype.as_numpy_dtype(6)
-    inside = math_ops.logical_and(math_ops.greater(y, zero), math_ops.less(y, six))
-    return [math_ops.multiply(grad, math_ops.cast(inside, dtype))]
-
-
 @gradient("Softmax")
 def _softmax_grad(op, grad):
     y = op.outputs[0]

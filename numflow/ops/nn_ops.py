@@ -7,6 +7,8 @@ The convolutions are in ``conv_ops.py``, the pools in ``pool_ops.py``.
 """
 
 
+import numpy as np
+
 from numflow.framework import errors
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
@@ -65,24 +67,28 @@ def _swap_perm(rank, axis):
 
 
 def _last_axis_op(op_type, logits, axis, name):
-    """``op_type`` (which works on the last axis) applied along ``axis``, transposing around it."""
-    with get_default_graph().name_scope(name or op_type) as scope:
-        x = convert_to_tensor(logits, name="logits")
-        rank = x.shape.ndims
-        if axis == -1 or (rank is not None and axis == rank - 1):
-            return _out(op_type, [x], name=scope)[0]
-        if rank is None:
-            raise ValueError(f"{op_type} along axis {axis} needs logits of known rank, got shape {x.shape}.")
-        if not -rank <= axis < rank:
-            raise errors.InvalidArgumentError(
-                None, None,
-                f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of dimensions in "
-                f"the input. Received: dim={axis}",
-            )
-        perm = _swap_perm(rank, axis % rank)
-        moved = array_ops.transpose(x, perm)
-        out = _out(op_type, [moved], name=f"{op_type}")[0]
-        return array_ops.transpose(out, perm, name=scope)
+    """``op_type`` (which works on the last axis) applied along ``axis``, transposing around it.
+
+    As TensorFlow's ``_wrap_2d_function``: along the last axis the op takes ``name``; along another
+    the op keeps its type's name between two transposes, the second taking ``name``."""
+    graph = get_default_graph()
+    x = logits if array_ops.is_tensor(logits) else None
+    rank = x.shape.ndims if x is not None else np.ndim(logits)
+    if axis == -1 or (rank is not None and axis == rank - 1):
+        with graph.name_scope(name or op_type) as scope:
+            return _out(op_type, [convert_to_tensor(logits, name="logits")], name=scope)[0]
+    if rank is None:
+        raise ValueError(f"{op_type} along axis {axis} needs logits of known rank, got shape {x.shape}.")
+    if not -rank <= axis < rank:
+        raise errors.InvalidArgumentError(
+            None, None,
+            f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of dimensions in "
+            f"the input. Received: dim={axis}",
+        )
+    perm = _swap_perm(rank, axis % rank)
+    moved = array_ops.transpose(convert_to_tensor(logits, name="logits"), perm)
+    out = _out(op_type, [moved], name=op_type)[0]
+    return array_ops.transpose(out, perm, name=name or "transpose")
 
 
 def _axis(axis, dim):
@@ -238,7 +244,9 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
         if axis != -1 and not (rank is not None and axis % rank == rank - 1):
             if rank is None:
                 raise ValueError(f"Cross entropy along axis {axis} needs logits of known rank.")
-            perm = _swap_perm(rank, axis % rank)
+            # TF's _move_dim_to_end: the other dimensions keep their order in the loss.
+            axis %= rank
+            perm = [*range(axis), *range(axis + 1, rank), axis]
             logits, labels = array_ops.transpose(logits, perm), array_ops.transpose(labels, perm)
         if rank == 2:
             return _out("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope)[0]
@@ -301,31 +309,3 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         out.set_shape(ls)
         return out
 
-
-# -- embeddings ---------------------------------------------------------------------------------
-def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
-    """The rows of ``params`` at ``ids``: a ``GatherV2`` named ``embedding_lookup``, colocated with
-    ``params``, then an ``Identity`` (``embedding_lookup/Identity:0``), as TensorFlow builds it.
-
-    ``params`` is one tensor or variable, or a list holding one (numflow does not partition
-    embeddings). The gradient with respect to ``params`` is an ``IndexedSlices``, as from :func:`numflow.gather`.
-    """
-    del partition_strategy, validate_indices
-    if params is None:
-        raise ValueError("params must be specified")
-    if isinstance(params, list | tuple):
-        if not params:
-            raise ValueError("Length of params is currently 0. Need at least one param.")
-        if len(params) > 1:
-            raise NotImplementedError("embedding_lookup over partitioned params (a list of several) is not "
-                                      "supported by numflow; concatenate them into one tensor first.")
-        params = params[0]
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup with max_norm is not supported by numflow.")
-    graph = get_default_graph()
-    with graph.name_scope(name or "embedding_lookup") as scope:
-        params = convert_to_tensor(params, name="params_0")
-        ids = convert_to_tensor(ids, name="ids")
-        with graph.colocate_with(params.op):
-            rows = array_ops.gather(params, ids, name=scope)
-        return array_ops.identity(rows)

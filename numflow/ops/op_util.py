@@ -78,7 +78,8 @@ def _typed_operand(op_type, value, dtype, name):
 # as TensorFlow's shape inference evaluates small constant subgraphs (``tf.shape(c)[0] * 2``).
 _FOLDABLE = frozenset({
     "StridedSlice", "AddV2", "Sub", "Mul", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Neg", "ConcatV2",
-    "Sum", "Prod", "Reshape", "ExpandDims", "Squeeze", "Range", "Fill", "Transpose", "Slice", "Tile", "GatherV2",
+    "Sum", "Prod", "Max", "Min", "Reshape", "ExpandDims", "Squeeze", "Range", "Fill", "Transpose", "Slice", "Tile",
+    "GatherV2",
 })
 _FOLD_LIMIT = 64
 

@@ -49,3 +49,18 @@ def test_deep_mnist_example_runs_and_reports(capsys):
     out = capsys.readouterr().out
     assert "step   50" in out and "steps/s" in out and "test accuracy" in out
     assert accuracy > 0.4  # chance is 0.1: 50 steps already learn the synthetic classes
+def test_ptb_word_lm_runs_unchanged_and_matches_tensorflows_losses():
+    """examples/ptb_word_lm.py (the PTB tutorial's model on synthetic text) gives TensorFlow's costs.
+
+    ``data/tf_ptb_golden.json`` holds TensorFlow's; regenerate it with
+    ``TF_USE_LEGACY_KERAS=1 python tests/examples/data/make_tf_ptb_golden.py`` where TF is installed.
+    """
+    golden = json.loads((Path(__file__).parent / "data" / "tf_ptb_golden.json").read_text())
+    module = runpy.run_path(str(EXAMPLES / "ptb_word_lm.py"))
+
+    class Config(module["SmallConfig"]):
+        max_max_epoch = golden["epochs"]
+
+    results = module["main"](Config, max_batches=golden["batches"], verbose=False)
+    np.testing.assert_allclose([costs for _, _, costs in results], golden["costs"], rtol=2e-6)
+    np.testing.assert_allclose([[train, valid] for train, valid, _ in results], golden["perplexities"], rtol=2e-6)
