@@ -30,7 +30,8 @@ import threading
 
 # Op types whose CPU kernels call BLAS (numpy's matmul) or LAPACK (numpy.linalg).
 BLAS_OP_TYPES = frozenset({"MatMul", "BatchMatMulV2", "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput",
-                           "Orthogonal"})
+                           "Conv3D", "Conv3DBackpropFilterV2", "Conv3DBackpropInputV2", "Einsum", "Orthogonal",
+                           "MatrixInverse", "MatrixDeterminant", "Cholesky", "MatrixSolve", "Svd"})
 
 _lock = threading.Lock()
 _one_each = 0  # runs in flight scheduling ops on the pool

@@ -74,6 +74,10 @@ UnavailableError = _make("UnavailableError", UNAVAILABLE, "The service is unavai
 DataLossError = _make("DataLossError", DATA_LOSS, "Data was lost or corrupted.")
 UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "Not authenticated.")
 
+class InaccessibleTensorError(ValueError):
+    """A tensor built inside a cond branch or a loop body was fetched or used where it has no value."""
+
+
 _BY_CODE = {
     cls(None, None, "").error_code: cls
     for cls in (

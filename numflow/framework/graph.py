@@ -6,6 +6,8 @@ A :class:`Graph` owns one ``networkx.DiGraph`` whose nodes are operation names; 
 control input. The graph also owns the construction state that TensorFlow keeps per graph: the name
 stack and used names, the device, control-dependency and colocation stacks, collections, the graph
 seed, and a version number bumped on every change so cached run plans know when they are stale.
+Ops built inside a cond branch or a while loop carry that control-flow context
+(``numflow.ops.control_flow_util``), and once a graph has one, every new op's inputs pass through it.
 
 Construction state (name scopes, device and control-dependency stacks) is per graph and not
 thread-safe, as in TensorFlow: build a graph from one thread. The structure itself is guarded by the
@@ -200,7 +202,7 @@ class Operation:
 
     __slots__ = (
         "_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
-        "_device", "_id", "_traceback", "_colocation", "__weakref__",
+        "_device", "_id", "_traceback", "_colocation", "_control_flow_context", "__weakref__",
     )
 
     def __init__(self, graph, op_type, name, inputs, attrs, control_inputs, op_id):
@@ -215,6 +217,7 @@ class Operation:
         self._id = op_id
         self._traceback = None
         self._colocation = ()
+        self._control_flow_context = None  # the cond branch or loop the op was built in (None: the graph)
 
     name = property(lambda self: self._name)
     type = property(lambda self: self._type)
@@ -253,6 +256,10 @@ class Operation:
 
     def colocation_groups(self):
         return [f"loc:@{g}".encode() for g in (self._colocation or (self._name,))]
+
+    def _get_control_flow_context(self):
+        """The cond branch or while loop part the op belongs to, or None (TensorFlow's private accessor)."""
+        return self._control_flow_context
 
     def _set_device(self, device):
         from numflow.framework.device_spec import canonical_device
@@ -313,12 +320,30 @@ class Graph:
         self._variable_scope = None
         self._variable_initializers = {}
         self._attr_scope = {}
+        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and
+        # whether any was ever entered: from then on, create_op passes inputs through it.
+        self._control_flow_context = None
+        self._has_control_flow = False
 
     # -- identity and state ------------------------------------------------------------------
     @property
     def version(self):
         """A number bumped by every change; run plans cached against an older number are stale."""
         return self._version
+
+    @property
+    def graph_def_versions(self):
+        """The ``VersionDef`` this graph's GraphDef carries (TensorFlow 2.21's producer version)."""
+        return self.as_graph_def(ops=()).versions
+
+    def as_graph_def(self, from_version=None, add_shapes=False, ops=None):
+        """This graph as a TensorFlow ``GraphDef`` message (``numflow.framework.graph_export``).
+
+        ``add_shapes`` adds each node's ``_output_shapes``; ``from_version`` is accepted and ignored.
+        """
+        from numflow.framework.graph_export import graph_to_graph_def
+
+        return graph_to_graph_def(self, add_shapes=add_shapes, ops=ops)
 
     @property
     def nx_graph(self):
@@ -564,13 +589,11 @@ class Graph:
         if self._finalized:
             self._check_not_finalized()
         opdef = _registry.get(op_type)
-        input_ops = []
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
             if t._op._graph is not self:
                 raise ValueError(_other_graph_message(t, inputs, self, op_type))
-            input_ops.append(t._op)
         if name and name.endswith("/"):
             name = name[:-1]
             valid = name == self._name_stack or _VALID_OP_NAME.match(name)  # the scope was checked on entry
@@ -584,6 +607,10 @@ class Graph:
         nxg = self._nx
         if name in nxg._node:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
+        context = self._control_flow_context
+        if self._has_control_flow:
+            inputs = _control_flow_inputs(self, inputs, name)
+        input_ops = [t._op for t in inputs]
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
             controls += [c for c in control_inputs if c not in controls]
@@ -605,6 +632,9 @@ class Graph:
         else:
             self._apply_device_functions(op)
         op._traceback = _creation_stack()
+        if context is not None:
+            op._control_flow_context = context
+            context.add_op(op)
         self._next_id += 1
         with self._lock:  # sessions of this graph may be building run plans on other threads
             # What DiGraph.add_node and add_edge do, written into its dicts: a node attribute dict
@@ -724,6 +754,14 @@ def _attr_text(value):
         items = [_attr_text(v) for v in value]
         return None if None in items else "[" + ", ".join(items) + "]"
     return None
+
+
+def _control_flow_inputs(graph, inputs, name):
+    """``inputs`` of the new op ``name`` as seen from the current control-flow context (see
+    ``numflow.ops.control_flow_util.resolve_inputs``: captures, exports, accumulators, errors)."""
+    from numflow.ops.control_flow_util import resolve_inputs
+
+    return resolve_inputs(graph, inputs, name)
 
 
 def _forget_networkx_caches(nxg):

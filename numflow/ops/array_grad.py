@@ -80,6 +80,12 @@ def _sum_to_shape_infer(op):
     return [(grad.dtype, shape_from_tensor(shape))]
 
 
+@declare_once("BroadcastGradientArgs")
+def _broadcast_gradient_args_infer(op):
+    s0, s1 = op.inputs
+    return [(s0.dtype, [None]), (s1.dtype, [None])]
+
+
 @declare_once("StridedSliceGrad")
 def _strided_slice_grad_infer(op):
     shape, _, _, _, dy = op.inputs
@@ -117,6 +123,18 @@ def broadcast_to(x, like):
         return x
     target = array_ops.shape_tensor(shape_of(like))
     return _graph().create_op("BroadcastTo", [x, target], name="BroadcastTo").outputs[0]
+
+
+def broadcast_pair(a, b):
+    """``a`` and ``b`` broadcast to one shape (ops ``BroadcastTo``; both as they are when already alike)."""
+    if a.shape.is_fully_defined() and b.shape.is_fully_defined():
+        if a.shape == b.shape:
+            return a, b
+        target = list(np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
+    else:
+        target = array_ops.shape(math_ops.add(a, b))
+    target = array_ops.shape_tensor(target)
+    return tuple(_graph().create_op("BroadcastTo", [t, target], name="BroadcastTo").outputs[0] for t in (a, b))
 
 
 def _reduction_plan(x_shape, out_shape, other_shape):
@@ -180,6 +198,9 @@ def kept_dims_shape(x, axes):
 def reduced_grad(grad, op):
     """The gradient of a reduction op (Sum, Mean, Max, Min) reshaped to its kept-dims shape."""
     x = op.inputs[0]
+    if len(op.inputs) > 1 and op._attrs["axis"] is None:
+        raise ValueError(f"The gradient of {op.name} ({op.type}) needs its reduction axes when the graph is "
+                         "built; they are computed at run time (a graph read from a GraphDef).")
     if op._attrs["keep_dims"] or op._attrs["axis"] is None:  # already broadcastable over x
         return grad
     if x.shape.ndims is None:

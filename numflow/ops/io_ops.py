@@ -1,7 +1,9 @@
 """Checkpoint ops: save variables to, and restore them from, a TensorFlow V2 bundle.
 
-Both take the variables as references, so the kernels stream each buffer to or from disk under
-that variable's lock, with no copy of the whole model in between.
+``SaveBundle`` and ``RestoreBundle`` take the variables as references, so the kernels stream each
+buffer to or from disk under that variable's lock, with no copy of the whole model in between.
+``SaveV2`` and ``RestoreV2`` are TensorFlow's ops of the same files, as graphs TensorFlow wrote hold
+them: values in, tensors out (a restore assigns them with ``Assign`` ops).
 """
 
 from numflow.framework import dtypes
@@ -28,3 +30,13 @@ def save_bundle(prefix, names, refs, name="save"):
 def restore_bundle(prefix, names, refs, name="restore_all"):
     """An op reading checkpoint keys ``names`` from ``prefix`` into the variables ``refs``."""
     return get_default_graph().create_op("RestoreBundle", [prefix, *refs], {"names": list(names)}, name=name)
+
+
+@declare("SaveV2", stateful=True)
+def _save_v2_infer(op):
+    return []
+
+
+@declare("RestoreV2", stateful=True)
+def _restore_v2_infer(op):
+    return [(dtype, TensorShape(None)) for dtype in op._attrs["dtypes"]]

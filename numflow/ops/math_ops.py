@@ -53,6 +53,7 @@ _BINARY = {
     "Sub": (None, REAL),
     "Mul": (None, REAL),
     "RealDiv": (None, REAL),
+    "DivNoNan": (None, FLOATS),
     "FloorDiv": (None, REAL),
     "FloorMod": (None, REAL),
     "Pow": (None, FLOATS + SIGNED),
@@ -195,6 +196,19 @@ def truediv(x, y, name=None):
 
 
 divide = truediv
+
+
+def div_no_nan(x, y, name=None):
+    """``x / y``, or 0 where ``y`` is 0 (op ``DivNoNan``); integers are cast to floats as for ``/``."""
+    with get_default_graph().name_scope(name or "div_no_nan") as scope:
+        x, y = _convert_pair("DivNoNan", x, y)
+        dtype = x.dtype.base_dtype
+        if dtype != y.dtype.base_dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got {dtype!r} != {y.dtype.base_dtype!r}.")
+        target = _TRUEDIV_FLOAT.get(dtype)
+        if target is not None:
+            x, y = cast(x, target), cast(y, target)
+        return _out("DivNoNan", [x, y], name=scope)[0]
 
 
 def div(x, y, name=None):
@@ -409,11 +423,16 @@ def _reduction_shape(shape, axes, keepdims):
 
 
 def _reduction_infer(op):
+    """A reduction over the ``axis`` attr, or over a second input's axes (a graph read from a GraphDef
+    has one; ``axis`` then holds its value when it is constant, else None)."""
     x = op.inputs[0]
     if op.type in ("All", "Any"):
         _check_bool(op, (x,), ("input",))
     else:
         check_dtype(x, REAL, "input")
+    if len(op.inputs) == 2 and op._attrs["axis"] is None:
+        keep = op._attrs["keep_dims"] and x.shape.ndims is not None
+        return [(x.dtype, TensorShape([None] * x.shape.ndims if keep else None))]
     return [(x.dtype, _reduction_shape(x.shape, op._attrs["axis"], op._attrs["keep_dims"]))]
 
 

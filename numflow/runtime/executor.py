@@ -44,6 +44,9 @@ reports: pending[U2] = 0, ready = [U2], and the caller runs U2. Done, with a and
 
 Hooks (``start``, ``pre_op``, ``post_op``, ``finish``) are objects passed to ``run``; a run without
 hooks takes a loop with no hook checks at all.
+
+Functional ops (If, Case, While) run their sub-plans inside their own step, in order on the thread
+running them (``run_in_order``): never on the pool, which may be busy running the step itself.
 """
 
 import contextlib
@@ -264,6 +267,11 @@ def _run_steps(steps, values, release=False):
                     values[slot] = None
     except Exception as e:  # noqa: BLE001 - every kernel failure becomes an OpError naming the op
         raise op_error(step.op, e) from e
+
+
+# How a functional op runs a sub-plan (``runtime.subplan``): its steps in order on the thread running
+# the op, each kernel with the cores the enclosing run gave it.
+run_in_order = _run_steps
 
 
 def _run_unit_hooked(hooks):

@@ -1,7 +1,8 @@
 """``tf.train``: savers, optimizers, learning-rate schedules, moving averages, the global step, monitored
 sessions and their hooks, device setters, clusters and servers."""
 
-from numflow.checkpoint.reader import list_variables, load_checkpoint, load_variable
+from numflow.checkpoint.reader import NewCheckpointReader, list_variables, load_checkpoint, load_variable
+from numflow.checkpoint.state import update_checkpoint_state
 from numflow.train.basic_session_run_hooks import (
     CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook, LoggingTensorHook,
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StopAtStepHook,
@@ -17,6 +18,7 @@ from numflow.train.monitored_session import (
     ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, Scaffold, SessionCreator,
     SingularMonitoredSession, WorkerSessionCreator,
 )
+from numflow.framework.graph_io import export_meta_graph, import_meta_graph, write_graph
 from numflow.train.moving_averages import ExponentialMovingAverage
 from numflow.train.optimizer import Optimizer
 from numflow.train.optimizers import (
@@ -38,8 +40,10 @@ __all__ = [
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
     "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "byte_size_load_fn", "checkpoint_exists",
-    "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "get_checkpoint_state",
+    "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "export_meta_graph",
+    "get_checkpoint_state", "import_meta_graph", "write_graph",
     "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
     "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
+    "NewCheckpointReader", "update_checkpoint_state",
 ]

@@ -29,6 +29,11 @@ class Variable:
                  caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
                  import_scope=None, constraint=None, use_resource=None, synchronization=None,
                  aggregation=None, shape=None):
+        if variable_def is not None:
+            if initial_value is not None:
+                raise ValueError("variable_def and initial_value are mutually exclusive.")
+            self._init_from_proto(variable_def, import_scope)
+            return
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         if trainable is None:
@@ -47,9 +52,11 @@ class Variable:
         self._constraint = constraint
         self._caching_device = caching_device
         self._save_slice_info = None
-        # As TF's init_scope: a variable never depends on the control_dependencies it is created in.
-        # (The graph's stacks are switched directly: this is the hot path of building a model.)
+        # As TF's init_scope: a variable never depends on the control_dependencies it is created in, and
+        # is built outside any cond or loop (the name scope stays). (The graph's stacks are switched
+        # directly: this is the hot path of building a model.)
         saved_controls, graph._control_stack = graph._control_stack, []
+        saved_context, graph._control_flow_context = graph._control_flow_context, None
         try:
             with graph.name_scope(name or "Variable") as scope:
                 var_name = scope[:-1]
@@ -64,6 +71,11 @@ class Variable:
                             graph._colocation_stack, graph._device_stack = saved
                 else:
                     self._initial_value = _initial_tensor(initial_value, dtype)
+                    if self._initial_value.op._control_flow_context is not None:
+                        raise ValueError(
+                            f"Initializer for variable {scope} is from inside a control-flow construct, such as a "
+                            "loop or conditional. When creating a variable inside a loop or conditional, use a "
+                            "lambda as the initializer.")
                 if shape is None:
                     shape = self._initial_value.shape if validate_shape else unknown_shape()
                 self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype, name=scope)
@@ -81,6 +93,7 @@ class Variable:
                                                 "read").outputs[0]
         finally:
             graph._control_stack = saved_controls
+            graph._control_flow_context = saved_context
         graph._variable_initializers[var_name] = self._initializer_op
         graph.add_to_collections(collections, self)
 
@@ -163,9 +176,42 @@ class Variable:
             )
         return self._snapshot
 
+    def _init_from_proto(self, variable_def, import_scope):
+        """Wrap the ops a ``VariableDef`` names (a graph read from a MetaGraphDef) in a Variable."""
+        from numflow.framework.meta_graph import prepend_name_scope
+
+        graph = get_default_graph()
+
+        def element(name):
+            return graph.as_graph_element(prepend_name_scope(name, import_scope))
+
+        self._graph = graph
+        self._variable = element(variable_def.variable_name)
+        self._initializer_op = element(variable_def.initializer_name)
+        self._snapshot = element(variable_def.snapshot_name)
+        self._initial_value = element(variable_def.initial_value_name) if variable_def.initial_value_name else None
+        self._trainable = bool(variable_def.trainable)
+        self._constraint = self._caching_device = self._save_slice_info = None
+        graph._variable_initializers[self._variable.op.name] = self._initializer_op
+
     def to_proto(self, export_scope=None):
-        return {"variable_name": self.name, "initializer_name": self._initializer_op.name,
-                "snapshot_name": self._snapshot.name, "trainable": self._trainable}
+        """This variable's ``VariableDef`` (names without ``export_scope``), None when outside that scope."""
+        from numflow.framework.meta_graph import strip_name_scope
+        from numflow.protos import variable_pb2
+
+        if export_scope and not self._variable.name.startswith(export_scope + "/"):
+            return None
+        names = {"variable_name": self._variable.name, "initializer_name": self._initializer_op.name,
+                 "snapshot_name": self._snapshot.name}
+        if self._initial_value is not None:
+            names["initial_value_name"] = self._initial_value.name
+        return variable_pb2.VariableDef(trainable=self._trainable,
+                                        **{k: strip_name_scope(v, export_scope) for k, v in names.items()})
+
+    @staticmethod
+    def from_proto(variable_def, import_scope=None):
+        """The Variable whose ops ``variable_def`` names, in the default graph."""
+        return Variable(variable_def=variable_def, import_scope=import_scope)
 
     # -- updating ----------------------------------------------------------------------------
     def assign(self, value, use_locking=False, name=None, read_value=True):

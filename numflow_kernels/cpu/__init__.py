@@ -1,4 +1,19 @@
 """CPU kernels: Numba ``njit(nogil=True, cache=True)`` functions and the op kernels built on them."""
 
 from numflow_kernels import grad  # noqa: F401  (kernels of the gradient ops)
-from numflow_kernels.cpu import apply, initializers, io, matmul, nn, sparse_apply, state  # noqa: F401  (registers kernels)
+from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
+    apply,
+    conv,
+    depthwise,
+    initializers,
+    io,
+    matmul,
+    nn,
+    norm,
+    pool,
+    sampling,
+    segments,
+    sparse_apply,
+    state,
+    topk,
+)

@@ -31,7 +31,8 @@ def test_guide_save_then_restore_without_initializing(tmp_path):
         sess.run(v1.assign_add([10.0, 10.0, 10.0]))
         save_path = saver.save(sess, str(tmp_path / "model.ckpt"))
     assert save_path == str(tmp_path / "model.ckpt")
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt.data-00000-of-00001", "model.ckpt.index"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt.data-00000-of-00001", "model.ckpt.index",
+                                            "model.ckpt.meta"]
     with BundleReader(save_path) as reader:
         assert reader.keys() == ["v1", "v2"]
         np.testing.assert_array_equal(reader.get_tensor("v1"), [11.0, 12.0, 13.0])
@@ -146,7 +147,7 @@ def test_failed_save_keeps_the_last_good_checkpoint(tmp_path, monkeypatch):
         with pytest.raises(tf.errors.ResourceExhaustedError, match="No space left on device"):
             saver.save(sess, str(tmp_path / "m"))
         monkeypatch.undo()
-        assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m.data-00000-of-00001", "m.index"]
+        assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m.data-00000-of-00001", "m.index", "m.meta"]
         sess.run(v1.assign([0.0, 0.0, 0.0]))
         saver.restore(sess, good)
         np.testing.assert_array_equal(sess.run(v1), [1.0, 2.0, 3.0])

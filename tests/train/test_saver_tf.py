@@ -101,7 +101,7 @@ def test_tensorflow_restores_what_numflow_saved(tmp_path, use_resource):
     prefixes = _numflow_saves(str(tmp_path), values)
     assert sorted(os.listdir(tmp_path)) == sorted(
         ["checkpoint"] + [os.path.basename(p) + ext for p in prefixes[1:]
-                          for ext in (".index", ".data-00000-of-00001")])
+                          for ext in (".index", ".data-00000-of-00001", ".meta")])
     state = v1.train.get_checkpoint_state(str(tmp_path))
     assert state.model_checkpoint_path == prefixes[-1]
     assert list(state.all_model_checkpoint_paths) == prefixes[1:]

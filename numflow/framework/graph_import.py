@@ -1,0 +1,241 @@
+"""GraphDef -> Graph: ``tf.import_graph_def``.
+
+Each NodeDef becomes one numflow op of the same type and name (under the import scope), in an
+order where every input exists first. Attrs are read with TensorFlow's OpDef: an attr the OpDef
+does not have is an error, a missing one takes the OpDef's default; attrs starting with ``_`` are
+TensorFlow's bookkeeping, of which ``_class`` (colocation) is kept. Nothing read from the graph is
+executed: values are parsed by protobuf and numpy only.
+"""
+
+from numflow.framework import attr_values, op_defs
+from numflow.framework.attr_values import AttrError
+from numflow.framework.errors import InvalidArgumentError, NotFoundError
+from numflow.framework.graph_io import parse_tensor_name
+
+
+def as_graph_def(graph_def):
+    """numflow's GraphDef message for ``graph_def``: itself, TensorFlow's message of it, or its bytes."""
+    from numflow.protos import graph_pb2
+
+    if isinstance(graph_def, graph_pb2.GraphDef):
+        return graph_def
+    if isinstance(graph_def, bytes | bytearray | memoryview):
+        return graph_pb2.GraphDef.FromString(bytes(graph_def))
+    serialize = getattr(graph_def, "SerializeToString", None)
+    if serialize is None or getattr(getattr(graph_def, "DESCRIPTOR", None), "full_name", "") != "tensorflow.GraphDef":
+        raise TypeError(f"graph_def must be a GraphDef proto, not {type(graph_def).__name__}.")
+    return graph_pb2.GraphDef.FromString(serialize())
+
+
+def check_versions(versions):
+    """InvalidArgumentError for a GraphDef too new for the TensorFlow version numflow follows."""
+    if versions.min_consumer > op_defs.GRAPH_DEF_VERSION:
+        raise InvalidArgumentError(None, None, f"GraphDef min consumer version {versions.min_consumer} above current "
+                                   f"version {op_defs.GRAPH_DEF_VERSION} for TensorFlow. Please upgrade TensorFlow.")
+    if op_defs.GRAPH_DEF_VERSION in versions.bad_consumers:
+        raise InvalidArgumentError(None, None, f"GraphDef disallows consumer version {op_defs.GRAPH_DEF_VERSION}. "
+                                   "Please upgrade TensorFlow: this version is likely buggy.")
+
+
+def _ordered(nodes):
+    """The NodeDefs in an order where each one's inputs come first: the file's order when it is one.
+
+    Raises ValueError for two nodes of one name, or a cycle (numflow runs no control flow loops).
+    """
+    by_name = {}
+    for node in nodes:
+        if node.name in by_name:
+            raise ValueError(f"Duplicate node name in graph: '{node.name}'")
+        by_name[node.name] = node
+    sources = {node.name: [parse_tensor_name(i)[0] for i in node.input] for node in nodes}
+    seen = set()
+    for node in nodes:
+        if any(s in by_name and s not in seen for s in sources[node.name]):
+            break
+        seen.add(node.name)
+    else:
+        return list(nodes)
+    done, active, order = set(), set(), []
+    for root in nodes:
+        stack = [(root.name, False)]
+        while stack:
+            name, expanded = stack.pop()
+            if expanded:
+                active.discard(name)
+                done.add(name)
+                order.append(by_name[name])
+                continue
+            if name in done:
+                continue
+            if name in active:
+                raise ValueError(f"GraphDef has a cycle through node '{name}' (numflow runs no control flow loops)")
+            active.add(name)
+            stack.append((name, True))
+            stack.extend((s, False) for s in sources[name] if s in by_name and s not in done)
+    return order
+
+
+def _node_attrs(node, op_def):
+    attrs = {}
+    for key in node.attr:
+        if key.startswith("_"):
+            continue
+        if op_def is not None and not any(a.name == key for a in op_def.attr):
+            known = ", ".join(a.name for a in op_def.attr) or "none"
+            raise ValueError(f"Node '{node.name}': NodeDef mentions attr '{key}' not in Op {node.op} "
+                             f"(its attrs: {known}); the graph was written by a newer or another TensorFlow.")
+        try:
+            attrs[key] = attr_values.from_attr_value(node.attr[key])
+        except AttrError as exc:
+            raise ValueError(f"Node '{node.name}' ({node.op}): attr '{key}': {exc}") from None
+    if op_def is not None:
+        for attr_def in op_def.attr:
+            if attr_def.name not in attrs and attr_def.HasField("default_value"):
+                attrs[attr_def.name] = attr_values.from_attr_value(attr_def.default_value)
+    return attrs
+
+
+class Importer:
+    """Builds the ops of one GraphDef into ``graph`` under ``prefix`` (``"import/"``, or ``""``)."""
+
+    def __init__(self, graph, prefix, input_map=None, clear_devices=False):
+        self.graph = graph
+        self.prefix = prefix
+        self.input_map = {_tensor_key(k): v for k, v in (input_map or {}).items()}
+        self.used_keys = set()
+        self.clear_devices = clear_devices
+        self.ops = {}
+
+    def tensor(self, node, raw):
+        source, index = parse_tensor_name(raw)
+        key = f"^{source}" if index < 0 else f"{source}:{index}"
+        if key in self.input_map:
+            self.used_keys.add(key)
+            return self.input_map[key]
+        op = self.ops.get(source)
+        if op is None:
+            raise ValueError(f"Node '{node.name}': Unknown input node '{raw}'")
+        if index < 0:
+            return op
+        if index >= len(op._outputs):
+            raise ValueError(f"Node '{node.name}': Connecting to invalid output {index} of source node {source} "
+                             f"which has {len(op._outputs)} outputs.")
+        return op._outputs[index]
+
+    def build(self, nodes):
+        """Add every node; returns ``{node name: Operation}``."""
+        from numflow.framework.device_spec import canonical_device
+        from numflow.framework.graph import constant_value
+        from numflow.framework.op_mapping import IMPORTS
+        from numflow.ops import registry
+
+        declared = set(registry.declared_types())
+        all_attrs = {}
+        for node in nodes:  # every node checked before the graph changes
+            if node.op not in declared:
+                raise NotFoundError(None, None, f"Op type not registered '{node.op}' in numflow (node '{node.name}'). "
+                                    "numflow runs the ops it declares; this one has no numflow kernel.")
+            all_attrs[node.name] = _node_attrs(node, op_defs.get(node.op))
+        for node in _ordered(nodes):
+            inputs, controls = [], []
+            for raw in node.input:
+                item = self.tensor(node, raw)
+                (controls if raw.startswith("^") else inputs).append(item)
+            controls = [c.op if hasattr(c, "value_index") else c for c in controls]
+            attrs = all_attrs[node.name]
+            special = IMPORTS.get(node.op)
+            try:
+                if special is not None:
+                    inputs, attrs = special(inputs, attrs, constant_value)
+                op = self.graph.create_op(node.op, inputs, attrs, name=f"{self.prefix}{node.name}/",
+                                          control_inputs=controls)
+            except (ValueError, TypeError) as exc:
+                if str(exc).startswith(f"Node '{node.name}'"):
+                    raise
+                raise ValueError(f"Node '{node.name}' ({node.op}): {exc}") from exc
+            if node.device and not self.clear_devices:
+                op._device = canonical_device(node.device)
+            if "_class" in node.attr:
+                groups = [g.decode() if isinstance(g, bytes) else g for g in node.attr["_class"].list.s]
+                op._colocation = tuple(self.prefix + g[5:] for g in groups if g.startswith("loc:@"))
+            self.ops[node.name] = op
+        unused = sorted(set(self.input_map) - self.used_keys)
+        if unused:
+            raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(unused)}]")
+        return self.ops
+
+    def element(self, name):
+        """The new graph's Tensor or Operation for a name of the GraphDef (for ``return_elements``)."""
+        if ":" in name:
+            source, index = parse_tensor_name(name)
+            op = self.ops.get(source)
+            if op is None or index >= len(op._outputs):
+                raise ValueError(f"Requested return tensor '{name}' not found in graph def")
+            return op._outputs[index]
+        op = self.ops.get(name)
+        if op is None:
+            raise ValueError(f"Requested return node '{name}' not found in graph def")
+        return op
+
+
+def _tensor_key(key):
+    if not isinstance(key, str):
+        raise TypeError(f"input_map keys must be strings, not {type(key).__name__}")
+    if key.startswith("^"):
+        return key
+    source, index = parse_tensor_name(key)
+    return f"{source}:{index}"
+
+
+def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
+                     producer_op_list=None):
+    """Add the ops of ``graph_def`` to the default graph.
+
+    Parameters
+    ----------
+    graph_def : GraphDef
+        numflow's or TensorFlow's message, or its serialized bytes.
+    input_map : dict, optional
+        ``{tensor name in graph_def: Tensor}``: those inputs come from the given tensors instead.
+    return_elements : list of str, optional
+        Names of operations or tensors of ``graph_def`` to return as this graph's objects.
+    name : str, optional
+        Prefix of the new ops' names (default ``"import"``; ``""`` for none).
+    op_dict, producer_op_list :
+        Ignored, as in TensorFlow 1.x.
+
+    Returns
+    -------
+    list or None
+        The objects named in ``return_elements``, else None.
+
+    Raises
+    ------
+    ValueError
+        A node that does not fit its op (inputs, attrs, shapes), an unknown input, unused
+        ``input_map`` keys, or missing ``return_elements``.
+    NotFoundError
+        A node's op type is not one numflow declares.
+    """
+    del op_dict, producer_op_list
+    from numflow.framework.graph import get_default_graph
+
+    graph_def = as_graph_def(graph_def)
+    check_versions(graph_def.versions)
+    check_no_functions(graph_def)
+    if input_map is not None and not isinstance(input_map, dict):
+        raise TypeError("input_map must be a dictionary mapping strings to Tensor objects.")
+    graph = get_default_graph()
+    with graph.name_scope(name if name is not None else "import") as scope:
+        importer = Importer(graph, scope, input_map)
+        importer.build(graph_def.node)
+    if return_elements is None:
+        return None
+    return [importer.element(n) for n in return_elements]
+
+
+def check_no_functions(graph_def):
+    """ValueError for a GraphDef whose function library holds functions (numflow runs none)."""
+    if graph_def.HasField("library") and graph_def.library.ByteSize():
+        raise ValueError("The GraphDef holds a function library (tf.function, Defun, or control flow v2); numflow "
+                         "runs graphs of plain ops only.")

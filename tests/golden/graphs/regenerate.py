@@ -1,0 +1,114 @@
+"""Regenerate the graph-file goldens: a model TensorFlow saved, a frozen GraphDef, and graphs of many ops.
+
+Run with a Python that has TensorFlow (2.x, through ``tensorflow.compat.v1`` in graph mode)::
+
+    /opt/tfenv/bin/python tests/golden/graphs/regenerate.py
+
+It rewrites, beside this file:
+
+- ``tf_model/model-2.meta`` and the checkpoint ``tf_model/model-2``: the model of :func:`build_model`
+  after two Adam steps (``tf_model.json`` holds its outputs on ``X`` then, and the loss, global
+  step and bias of three more steps);
+- ``tf_frozen.pb``: the same model's inference graph with its variables frozen into constants;
+- ``tf_ops.pbtxt``: the GraphDef of :func:`build_ops`, whose nodes numflow must write alike.
+
+``tests/framework/test_graph_files.py`` builds the same graphs with numflow (this module imports
+TensorFlow only in ``main``).
+"""
+
+import json
+import os
+import shutil
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODEL_DIR = os.path.join(HERE, "tf_model")
+X = [[0.1, -0.4, 0.3], [0.7, 0.2, -0.5]]
+Y = [[0.2, 0.9], [0.6, 0.1]]
+
+
+def build_model(tf):
+    """A two-layer model with Adam, a global step, collections and a Saver; returns its tensors."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.placeholder(tf.float32, [None, 2], name="y")
+    step = tf.train.get_or_create_global_step()
+    w1 = tf.Variable(tf.constant([[0.5, -0.3, 0.8, 0.1], [0.2, 0.7, -0.6, 0.4], [-0.9, 0.3, 0.2, 0.6]]), name="w1")
+    b1 = tf.Variable(tf.zeros([4]), name="b1")
+    w2 = tf.get_variable("layer2/w", [4, 2], initializer=tf.constant_initializer(0.25))
+    b2 = tf.get_variable("layer2/b", [2], initializer=tf.zeros_initializer())
+    hidden = tf.tanh(tf.matmul(x, w1) + b1, name="hidden")
+    out = tf.sigmoid(tf.matmul(hidden, w2) + b2, name="out")
+    loss = tf.reduce_mean(tf.square(out - y), name="loss")
+    train = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step)
+    tf.add_to_collection("train_op", train)
+    tf.add_to_collection("outputs", out)
+    tf.add_to_collection("sizes", 4)
+    return x, y, out, loss, train, tf.train.Saver()
+
+
+def build_ops(tf):
+    """Ops numflow writes as TensorFlow does: every attr kind, type attrs, defaults, list inputs."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    i = tf.placeholder(tf.int64, [3], name="i")
+    c = tf.constant([[1.0, 2.0, 3.0, 4.0]], name="c")
+    tf.constant(7, name="scalar_int")
+    tf.constant([True, False], name="bools")
+    tf.constant([1.5, 2.5], dtype=tf.float64, name="doubles")
+    tf.constant(["a", "bc"], name="strings")
+    tf.constant(np.arange(6, dtype=np.int64).reshape(2, 3), name="int64s")
+    tf.constant(np.array([0.5, -1.0], np.float16), name="halves")
+    y = tf.matmul(x, c, transpose_b=True, name="matmul")
+    tf.reduce_sum(x, axis=1, keepdims=True, name="sum")
+    tf.cast(i, tf.float32, name="cast")
+    tf.concat([x, x], axis=1, name="concat")
+    tf.reshape(y, [-1], name="reshape")
+    tf.argmax(x, axis=1, name="argmax")
+    tf.add_n([x, x, x], name="add_n")
+    tf.nn.relu(x, name="relu")
+    tf.squeeze(y, axis=[1], name="squeeze")
+    tf.transpose(x, [1, 0], name="transpose")
+    tf.identity(x, name="identity")
+
+
+def _save_model(tf):
+    graph = tf.Graph()
+    with graph.as_default():
+        x, y, out, loss, train, saver = build_model(tf)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(2):
+                sess.run(train, {x: X, y: Y})
+            shutil.rmtree(MODEL_DIR, ignore_errors=True)
+            prefix = saver.save(sess, os.path.join(MODEL_DIR, "model"), global_step=2)
+            frozen = tf.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(), ["out"])
+            record = {"outputs": sess.run(out, {x: X}).tolist(), "losses": [], "steps": [], "b2": []}
+            for _ in range(3):
+                _, value = sess.run([train, loss], {x: X, y: Y})
+                record["losses"].append(float(value))
+                record["steps"].append(int(sess.run(tf.train.get_global_step())))
+                record["b2"].append(sess.run(graph.get_tensor_by_name("layer2/b:0")).tolist())
+    os.remove(os.path.join(MODEL_DIR, "checkpoint"))  # the tests restore by prefix
+    with open(os.path.join(HERE, "tf_frozen.pb"), "wb") as f:
+        f.write(frozen.SerializeToString())
+    with open(os.path.join(HERE, "tf_model.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    return prefix
+
+
+def main():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow.compat.v1 as tf
+
+    tf.disable_v2_behavior()
+    _save_model(tf)
+    graph = tf.Graph()
+    with graph.as_default():
+        build_ops(tf)
+    with open(os.path.join(HERE, "tf_ops.pbtxt"), "w") as f:
+        f.write(str(graph.as_graph_def()))
+    print(f"wrote the goldens to {HERE}")
+
+
+if __name__ == "__main__":
+    main()
