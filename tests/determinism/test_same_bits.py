@@ -21,6 +21,8 @@ MODELS = [
     "mlp_adam.py",
     "logreg_saver.py",
     "embedding_sparse.py",
+    "cnn_batchnorm.py",
+    "lstm_language_model.py",
 ]
 RUNS = 3
 BUSY_RUN = 1
