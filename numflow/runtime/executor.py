@@ -57,13 +57,8 @@ from time import perf_counter
 
 from numflow.framework import errors
 from numflow_kernels import cpu_threads
+from numflow_kernels.tuning import INLINE_SECONDS, PROBE_EVERY, WAY_SAMPLES
 
-# A unit that ran faster than this is run by the scheduling thread itself: a hand-off to a pool
-# thread and back costs about as much.
-INLINE_SECONDS = 50e-6
-
-# How often a plan tries the way of running that it has found slower.
-PROBE_EVERY = 32
 ONE_CORE_EACH, ALL_CORES = 0, 1
 
 
@@ -138,7 +133,7 @@ class Ways:
     not counted: it loads kernels and starts thread pools.
     """
 
-    SAMPLES = 3
+    SAMPLES = WAY_SAMPLES
     __slots__ = ("recent", "runs", "first", "only")
 
     def __init__(self, first=ONE_CORE_EACH, only=None):

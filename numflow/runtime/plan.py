@@ -26,7 +26,7 @@ from numflow.framework import errors
 from numflow.ops import registry
 from numflow.runtime import access_order, executor, placement, subplan
 from numflow.runtime.resources import VariableState
-from numflow_kernels import cpu_threads
+from numflow_kernels import cpu_threads, tuning
 
 
 class KernelContext:
@@ -96,8 +96,6 @@ class Plan:
                  "fetch_slots", "fetch_fed", "graph_version", "placements")
 
 
-# Below this many output elements an op's work costs less than handing it to another thread.
-CHEAP_ELEMENTS = 1 << 14
 _ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape",
                            "VariableV2", "IsVariableInitialized"})  # a variable's op only looks its state up
 
@@ -108,7 +106,7 @@ def _is_cheap(op):
     if registry.get(op.type).functional:
         return False
     sizes = [t.shape.num_elements() for t in op._outputs]
-    return all(n is not None and n <= CHEAP_ELEMENTS for n in sizes)
+    return all(n is not None and n <= tuning.CHEAP_ELEMENTS for n in sizes)
 
 
 _PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
@@ -426,13 +424,9 @@ def _chains(op_preds, steps):
     return units, roots
 
 
-# Beyond this many units doing real work, a plan is taken to have some that could run at once.
-_MAX_ORDERED_CHECK = 16
-
-
 def _one_at_a_time(units):
     """Whether each of ``units`` runs before or after each other one (no two could run at once)."""
-    if len(units) > _MAX_ORDERED_CHECK:
+    if len(units) > tuning.MAX_ORDERED_CHECK:
         return False
     later = {u.index: _successors_of(u) for u in units}
     return all(b.index in later[a.index] or a.index in later[b.index]
