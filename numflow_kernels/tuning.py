@@ -30,9 +30,19 @@ MAX_ORDERED_CHECK = 16
 # way left out): load only slows runs down, so the minimum of a few is what the way itself costs.
 WAY_SAMPLES = 3
 
-# Every this many runs a plan tries again the way of running it that it has found slower, in case
-# the inputs or the load changed.
+# Probes of the way of running a plan found slower (run again in case the inputs or the load
+# changed) are spaced to cost about this share of the plan's run time: the slower way's extra time
+# over the faster's, spread over the runs between two probes. A probe every 32 runs of an LSTM
+# training step of 29 ms took 0.4-1.8 s on the loaded machine, 40-190% on top of the steps' time.
+PROBE_COST = 0.02
+
+# The fewest runs between two probes, whatever the ways cost: close ways (within PROBE_COST *
+# PROBE_EVERY of each other) are probed this often, as load may tip them either way.
 PROBE_EVERY = 32
+
+# The most runs between two probes, however far slower the other way: at 4096 runs, a way 60 times
+# as slow still costs under 1.5%, and a plan run for a long training loop still gets another look.
+PROBE_MAX_EVERY = 4096
 
 # -- CPU kernels (numflow_kernels/parallel.py, cpu/) --------------------------------------------
 

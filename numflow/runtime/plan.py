@@ -9,8 +9,9 @@ the executor takes first. It holds:
 - ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
   chain, which has no other dependent), the executor's unit of scheduling;
 - ``slots``: the value slots a run starts from, holding what every run of the session would compute
-  alike (constants, variables' states); ``alone_steps``: the steps a run on the caller's thread
-  still has to run (the others, and NoOps, whose only part is ordering);
+  alike (constants, variables' states); ``alone_steps``: the steps a run still has to run (the
+  others, and NoOps, whose only part is ordering), in order, and each unit holds its share of them:
+  whichever way the executor takes, a run runs these steps and no others;
 - the slots where feeds are written and fetches read.
 
 A functional op (If, Case, While: ``registry.OpDef.functional``) runs parts of the graph itself. Its
@@ -91,9 +92,8 @@ class Plan:
     """
 
     __slots__ = ("steps", "alone_steps", "slots", "units", "roots", "serial", "trivial", "ways", "blocking",
-                 "calls_blas",
-                 "feed_slots",
-                 "fetch_slots", "fetch_fed", "graph_version", "placements")
+                 "calls_blas", "feed_slots", "fetch_slots", "fetch_fed", "graph_version", "placements",
+                 "__weakref__")
 
 
 _ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape",
@@ -224,6 +224,9 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
             plan.slots[step.out_slots[0]] = step.kernel(step.ctx)
         elif step.op.type != "NoOp":
             plan.alone_steps.append(step)
+    ran = set(plan.alone_steps)
+    for unit in plan.units:
+        unit.steps = [s for s in unit.steps if s in ran]
     _release_after_last_readers(plan.alone_steps, set(plan.fetch_slots))
     plan.feed_slots = [slot_of[t] for t in feed_tensors]
     plan.graph_version = graph.version
