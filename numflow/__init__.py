@@ -19,7 +19,7 @@ from numflow.ops.math_ops import (
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, rsqrt, sigmoid, sign, sin, sqrt,
     square, squared_difference, subtract, tanh, to_float, truediv,
 )
-from numflow.ops.registry import RegisterGradient
+from numflow.framework.registry import RegisterGradient
 from numflow.runtime.config import ConfigProto, GPUOptions, RunMetadata, RunOptions
 from numflow.runtime.session import InteractiveSession, Session, get_default_session
 
@@ -30,8 +30,9 @@ from numflow.framework.collections_api import (  # noqa: E402, I001
 from numflow.ops.state_ops import (  # noqa: E402, I001
     assign, assign_add, assign_sub, scatter_add, scatter_sub, scatter_update,
 )
+from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: E402, I001
 from numflow.variables.variable import (  # noqa: E402, I001
-    IndexedSlices, IndexedSlicesValue, Variable, all_variables, assert_variables_initialized, global_variables,
+    Variable, all_variables, assert_variables_initialized, global_variables,
     global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
     local_variables_initializer, model_variables, moving_average_variables, report_uninitialized_variables,
     trainable_variables, variables_initializer,

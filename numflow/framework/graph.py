@@ -24,8 +24,8 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
+from numflow.framework import registry as _registry
 from numflow.framework.shapes import as_shape, dims_text
-from numflow.ops import registry as _registry
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")

@@ -7,7 +7,7 @@ TensorFlow's bookkeeping, of which ``_class`` (colocation) is kept. Nothing read
 executed: values are parsed by protobuf and numpy only.
 """
 
-from numflow.framework import attr_values, op_defs
+from numflow.framework import attr_values, op_defs, registry
 from numflow.framework.attr_values import AttrError
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
 from numflow.framework.graph_io import parse_tensor_name
@@ -127,7 +127,6 @@ class Importer:
         from numflow.framework.device_spec import canonical_device
         from numflow.framework.graph import constant_value
         from numflow.framework.op_mapping import IMPORTS
-        from numflow.ops import registry
 
         declared = set(registry.declared_types())
         all_attrs = {}

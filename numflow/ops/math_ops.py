@@ -17,6 +17,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops.constant_op import convert_to_tensor, ints_fit, is_tensor
 from numflow.ops.op_util import (
@@ -28,7 +29,6 @@ from numflow.ops.op_util import (
     merge_dims,
     static_value,
 )
-from numflow.ops.registry import declare
 
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 SIGNED = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
@@ -609,3 +609,4 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
         num_segments = convert_to_tensor(num_segments, name="num_segments", preferred_dtype=dtypes.int32)
         return _out("UnsortedSegmentSum", [data, segment_ids, num_segments], name=scope)[0]
+

@@ -8,10 +8,10 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, constant_value, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape
 from numflow.ops.constant_op import convert_to_tensor, to_numpy
-from numflow.ops.registry import declare
 
 
 def _random_infer(op):

@@ -8,12 +8,12 @@ as the picked positions of a row are distinct). Kernels: ``numflow_kernels/refer
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merge_dims, static_value
-from numflow.ops.registry import declare, register_gradient
 
 _INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 

@@ -23,8 +23,7 @@ too, built with a ``boundary``: the ops of one cond branch or loop part, fed the
 import heapq
 from collections import deque
 
-from numflow.framework import errors
-from numflow.ops import registry
+from numflow.framework import errors, registry
 from numflow.runtime import access_order, executor, placement, subplan
 from numflow.runtime.resources import VariableState
 from numflow_kernels import cpu_threads, tuning

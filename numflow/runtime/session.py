@@ -9,13 +9,13 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, RunOptions
 from numflow.runtime.hooks import PlacementLog, TraceHook
 from numflow.runtime.resources import VariableState
-from numflow.variables.variable import IndexedSlices, IndexedSlicesValue
 
 
 class _DefaultSessionStack(threading.local):
