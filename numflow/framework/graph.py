@@ -9,6 +9,12 @@ seed, and a version number bumped on every change so cached run plans know when 
 Ops built inside a cond branch or a while loop carry that control-flow context
 (``numflow.ops.control_flow_util``), and once a graph has one, every new op's inputs pass through it.
 
+The layers above fill in what the graph only names: Python's operators on a Tensor (``+``, ``[]``...)
+are set by the ops modules that build them (``math_ops``, ``slice_ops``), as TensorFlow's math_ops
+overrides them; the rule for inputs inside a control-flow context is set by ``control_flow_util``
+when a context is first entered; sessions register to hear of ``reset_default_graph``. Only
+``Tensor.eval`` and ``Operation.run`` import the session module, when called.
+
 Construction state (name scopes, device and control-dependency stacks) is per graph and not
 thread-safe, as in TensorFlow: build a graph from one thread. The structure itself is guarded by the
 graph's lock, so sessions may run the graph, and build run plans for it, while that thread adds ops.
@@ -148,55 +154,6 @@ class Tensor:
         )
 
 
-def _operator(fn_name, op_name=None, reverse=False):
-    """A Python operator building ``math_ops.<fn_name>``; TF names the op after the operator (``add``)."""
-    kwargs = {"name": op_name} if op_name else {}
-
-    def method(self, other):
-        from numflow.ops import math_ops
-
-        if reverse:
-            return math_ops.reflected_operator(fn_name, other, self, op_name)
-        return getattr(math_ops, fn_name)(self, other, **kwargs)
-
-    method.__name__ = fn_name
-    return method
-
-
-for _name, _fn in [
-    ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "truediv"),
-    ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"), ("matmul", "matmul"),
-    ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor"),
-]:
-    setattr(Tensor, f"__{_name}__", _operator(_fn, _name))
-    setattr(Tensor, f"__r{_name}__", _operator(_fn, _name, reverse=True))
-for _name, _fn in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
-    setattr(Tensor, f"__{_name}__", _operator(_fn))
-
-
-def _unary(fn_name):
-    def method(self):
-        from numflow.ops import math_ops
-
-        return getattr(math_ops, fn_name)(self)
-
-    return method
-
-
-Tensor.__neg__ = _unary("negative")
-Tensor.__abs__ = _unary("abs")
-Tensor.__invert__ = _unary("logical_not")
-
-
-def _getitem(self, key):
-    from numflow.ops import array_ops
-
-    return array_ops._slice_helper(self, key)
-
-
-Tensor.__getitem__ = _getitem
-
-
 class Operation:
     """A node of the graph: an op type applied to input tensors, with attributes and outputs."""
 
@@ -320,10 +277,11 @@ class Graph:
         self._variable_scope = None
         self._variable_initializers = {}
         self._attr_scope = {}
-        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and
-        # whether any was ever entered: from then on, create_op passes inputs through it.
+        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and,
+        # once any was entered, how create_op sees inputs from there (the ops layer sets both:
+        # ``control_flow_util.resolve_inputs``, for captures, exports, accumulators and errors).
         self._control_flow_context = None
-        self._has_control_flow = False
+        self._resolve_inputs = None
 
     # -- identity and state ------------------------------------------------------------------
     @property
@@ -608,8 +566,8 @@ class Graph:
         if name in nxg._node:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         context = self._control_flow_context
-        if self._has_control_flow:
-            inputs = _control_flow_inputs(self, inputs, name)
+        if self._resolve_inputs is not None:
+            inputs = self._resolve_inputs(self, inputs, name)
         input_ops = [t._op for t in inputs]
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
@@ -754,14 +712,6 @@ def _attr_text(value):
         items = [_attr_text(v) for v in value]
         return None if None in items else "[" + ", ".join(items) + "]"
     return None
-
-
-def _control_flow_inputs(graph, inputs, name):
-    """``inputs`` of the new op ``name`` as seen from the current control-flow context (see
-    ``numflow.ops.control_flow_util.resolve_inputs``: captures, exports, accumulators, errors)."""
-    from numflow.ops.control_flow_util import resolve_inputs
-
-    return resolve_inputs(graph, inputs, name)
 
 
 def _forget_networkx_caches(nxg):
@@ -917,12 +867,20 @@ def get_default_graph():
     return _default_graph_stack.get_default()
 
 
+_reset_hooks = []
+
+
+def on_reset_default_graph(hook):
+    """Have :func:`reset_default_graph` call ``hook()`` once it has replaced the graph (the session
+    layer drops its default sessions, which ran the old graph)."""
+    _reset_hooks.append(hook)
+
+
 def reset_default_graph():
     """Replace the global default graph with a new, empty one."""
-    from numflow.runtime.session import _clear_default_sessions
-
     _default_graph_stack.reset()
-    _clear_default_sessions()
+    for hook in _reset_hooks:
+        hook()
 
 
 def constant_value(tensor):

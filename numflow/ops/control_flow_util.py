@@ -49,7 +49,7 @@ class ControlFlowContext:
         graph = self.graph
         self._saved.append(graph._control_flow_context)
         graph._control_flow_context = self
-        graph._has_control_flow = True
+        graph._resolve_inputs = resolve_inputs
         return self
 
     def __exit__(self, *exc):

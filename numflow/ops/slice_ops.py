@@ -233,3 +233,5 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's public n
         size = _index_tensor_like(size, begin, "size")
         return _out("Slice", [x, begin, size], name=scope)[0]
 
+
+Tensor.__getitem__ = _slice_helper  # the graph layer leaves indexing to this module

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from numflow.framework import errors
-from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.graph import Operation, Tensor, get_default_graph, on_reset_default_graph
 from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.runtime import executor
@@ -33,6 +33,9 @@ def get_default_session():
 
 def _clear_default_sessions():
     _default_sessions.stack.clear()
+
+
+on_reset_default_graph(_clear_default_sessions)
 
 
 def _session_for(graph, session, operation=False):
