@@ -32,8 +32,8 @@ from numflow.ops.state_ops import (  # noqa: E402, I001
 )
 from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: E402, I001
 from numflow.variables.variable import (  # noqa: E402, I001
-    Variable, all_variables, assert_variables_initialized, global_variables,
-    global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
+    Variable, VariableAggregation, VariableSynchronization, all_variables, assert_variables_initialized,
+    global_variables, global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
     local_variables_initializer, model_variables, moving_average_variables, report_uninitialized_variables,
     trainable_variables, variables_initializer,
 )

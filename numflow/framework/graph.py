@@ -15,9 +15,12 @@ overrides them; the rule for inputs inside a control-flow context is set by ``co
 when a context is first entered; sessions register to hear of ``reset_default_graph``. Only
 ``Tensor.eval`` and ``Operation.run`` import the session module, when called.
 
-Construction state (name scopes, device and control-dependency stacks) is per graph and not
-thread-safe, as in TensorFlow: build a graph from one thread. The structure itself is guarded by the
-graph's lock, so sessions may run the graph, and build run plans for it, while that thread adds ops.
+Construction state is kept as TensorFlow's compat.v1 keeps it: name scopes per graph and per thread
+(a scope opened in one thread is not seen from another), the device, control-dependency and
+colocation stacks per graph, shared by every thread (and not thread-safe: enter them from one
+thread). The variable scopes of ``numflow.variables.scope`` are per graph and per thread too. The
+structure itself is guarded by the graph's lock, so sessions may run the graph, and build run plans
+for it, while other threads add ops.
 """
 
 import contextlib
@@ -267,7 +270,7 @@ class Graph:
         self._lock = threading.RLock()
         self._finalized = False
         self._names_in_use = {}
-        self._name_stack = ""
+        self._per_thread = _PerThread()
         self._device_stack = []
         self._control_stack = []
         self._colocation_stack = []
@@ -282,6 +285,15 @@ class Graph:
         # ``control_flow_util.resolve_inputs``, for captures, exports, accumulators and errors).
         self._control_flow_context = None
         self._resolve_inputs = None
+
+    @property
+    def _name_stack(self):
+        """The current name scope, of this thread: each thread opens its own, as in TensorFlow."""
+        return self._per_thread.name_stack
+
+    @_name_stack.setter
+    def _name_stack(self, name_stack):
+        self._per_thread.name_stack = name_stack
 
     # -- identity and state ------------------------------------------------------------------
     @property
@@ -772,6 +784,12 @@ def _line_at(code, offset):
         if start <= offset < end:
             return line
     return code.co_firstlineno
+
+
+class _PerThread(threading.local):
+    """A graph's construction state that each thread keeps its own of (TensorFlow's ``Graph._thread_local``)."""
+
+    name_stack = ""
 
 
 class _NameScope:

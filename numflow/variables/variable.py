@@ -1,10 +1,32 @@
 """Variable: persistent state in the graph, with its initializer, reads and assignments."""
 
+import enum
+
 from numflow.framework import dtypes, registry
 from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
 from numflow.framework.shapes import unknown_shape
 from numflow.ops import array_ops, state_ops
 from numflow.ops.constant_op import convert_to_tensor
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's copies are synchronized (TensorFlow's enum; numflow's variables
+    have one copy, so only the values a custom getter receives depend on it)."""
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How a distributed variable's copies' updates are combined (TensorFlow's enum; see above)."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3  # TensorFlow 1's spelling, an alias
 
 
 class Variable:
