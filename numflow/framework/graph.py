@@ -441,12 +441,13 @@ class Graph:
 
     # -- names -------------------------------------------------------------------------------
     def get_name_scope(self):
-        return self._name_stack
+        return self._per_thread.name_stack
 
     def unique_name(self, name, mark_as_used=True):
         """``name`` inside the current name scope, suffixed ``_1``, ``_2``... when already taken."""
-        if self._name_stack:
-            name = f"{self._name_stack}/{name}"
+        scope = self._per_thread.name_stack
+        if scope:
+            name = f"{scope}/{name}"
         key = name.lower()
         i = self._names_in_use.get(key, 0)
         if mark_as_used:
@@ -570,7 +571,7 @@ class Graph:
         else:
             base = name or op_type
             # The name scope was checked when it was entered: checking the new part is enough.
-            valid = (_VALID_SCOPE_NAME if self._name_stack else _VALID_OP_NAME).match(base)
+            valid = (_VALID_SCOPE_NAME if self._per_thread.name_stack else _VALID_OP_NAME).match(base)
             name = self.unique_name(base)
         if not valid:
             raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex /{_VALID_OP_NAME}/")
@@ -803,7 +804,7 @@ class _NameScope:
 
     def __enter__(self):
         graph, name = self._graph, self._name
-        old = self._old = graph._name_stack
+        old = self._old = graph._per_thread.name_stack
         if name:
             # Inside a scope a name may start with '_', '-', '/' or '\'; at the root it must be an op name.
             pattern, kind = (_VALID_SCOPE_NAME, "scope") if old else (_VALID_OP_NAME, "root scope")
@@ -819,11 +820,11 @@ class _NameScope:
         else:
             new = graph.unique_name(name)
             scope = f"{new}/"
-        graph._name_stack = new
+        graph._per_thread.name_stack = new
         return scope
 
     def __exit__(self, exc_type, exc, tb):
-        self._graph._name_stack = self._old
+        self._graph._per_thread.name_stack = self._old
         return False
 
 
