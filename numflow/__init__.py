@@ -66,7 +66,7 @@ from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
 from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
 from numflow import graph_util  # noqa: E402, I001
-from numflow import python_io  # noqa: E402, I001
+from numflow import python_io, summary  # noqa: E402, I001
 from numflow import python_io as io  # noqa: E402, I001  (tf.io: its TFRecord names)
 
 
