@@ -1,4 +1,4 @@
-"""``tf.summary``: summary ops; TensorFlow's summary messages
+"""``tf.summary``: summary ops, ``FileWriter`` and ``FileWriterCache``; TensorFlow's summary messages
 (``Summary``, ``Event``, ``SessionLog``...) load with protobuf on first use."""
 
 from numflow.ops.summary_ops import (
@@ -12,11 +12,12 @@ from numflow.ops.summary_ops import (
     tensor_summary,
     text,
 )
+from numflow.summary.writer import FileWriter, FileWriterCache
 
 _MESSAGES = ("Event", "SessionLog", "Summary", "SummaryDescription", "TaggedRunMetadata")
 
 __all__ = [
-    "Event", "SessionLog", "Summary", "SummaryDescription", "TaggedRunMetadata",
+    "Event", "FileWriter", "FileWriterCache", "SessionLog", "Summary", "SummaryDescription", "TaggedRunMetadata",
     "audio", "get_summary_description", "histogram", "image", "merge", "merge_all", "scalar", "tensor_summary",
     "text",
 ]

@@ -25,6 +25,7 @@ from numflow.train.optimizers import (
 )
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
+from numflow.summary.writer import summary_iterator
 from numflow.train.session_manager import SessionManager
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.training_util import (
@@ -44,4 +45,5 @@ __all__ = [
     "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
     "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
+    "summary_iterator",
 ]

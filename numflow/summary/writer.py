@@ -1,0 +1,384 @@
+"""``tf.summary.FileWriter``: summaries, graphs and run metadata into TensorBoard's event files.
+
+An event file is a TFRecord file (``numflow.records``) of serialized ``tensorflow.Event`` messages,
+named ``events.out.tfevents.<seconds, 10 digits>.<hostname>[suffix]`` and opened by its first event,
+which gives the file version (``brain.Event:2``). As in TensorFlow, ``add_*`` calls stamp the event
+with the wall time and step and hand it to a background thread through a queue of ``max_queue``
+events (a full queue makes the caller wait); the thread writes each one and flushes the file every
+``flush_secs`` seconds, and on ``flush()`` and ``close()``. After ``close()``, ``reopen()`` starts a
+new file.
+"""
+
+import os
+import queue
+import socket
+import sys
+import threading
+import time
+import warnings
+
+from numflow import records
+
+FILE_VERSION = "brain.Event:2"
+WRITER_NAME = "numflow.summary.FileWriter"
+
+
+def _message(name):
+    from numflow.framework.graph_io import message_class
+
+    return message_class(name)
+
+
+def _as_message(value, name):
+    """``value`` as numflow's message ``name``: itself, or TensorFlow's message of that name re-read."""
+    cls = _message(name)
+    if isinstance(value, cls):
+        return value
+    if getattr(getattr(value, "DESCRIPTOR", None), "full_name", "") == f"tensorflow.{name}":
+        return cls.FromString(value.SerializeToString())
+    raise TypeError(f"{name[0].lower() + name[1:]} must be type {name}, saw type: {type(value)}")
+
+
+class _EventsFile:
+    """One events file: opened by the first record written, as TensorFlow's ``EventsWriter`` does."""
+
+    def __init__(self, logdir, suffix):
+        self._logdir, self._suffix = logdir, suffix or ""
+        self._file = None
+        self.path = None
+
+    def write(self, serialized_event):
+        if self._file is None:
+            self._open()
+        self._file.write(records.frame(serialized_event))
+
+    def _open(self):
+        now = time.time()
+        base = os.path.join(self._logdir, f"events.out.tfevents.{int(now):010d}.{socket.gethostname()}{self._suffix}")
+        path, n = base, 0
+        while True:  # two writers of one directory in the same second each get a file of their own
+            try:
+                self._file = records.open_file(path, "xb")
+                break
+            except FileExistsError:
+                n += 1
+                path = f"{base}.{n}"
+        self.path = path
+        first = _message("Event")(wall_time=int(now), file_version=FILE_VERSION)
+        first.source_metadata.writer = WRITER_NAME
+        self._file.write(records.frame(first.SerializeToString()))
+        self._file.flush()
+
+    def flush(self):
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class _WriterThread(threading.Thread):
+    """Takes events off the queue and writes them; flushes every ``flush_secs`` and on request."""
+
+    def __init__(self, events, file, flush_secs, flush_done, flush_sentinel, close_sentinel):
+        super().__init__(name="numflow-event-writer", daemon=True)
+        self._events, self._file, self._flush_secs = events, file, flush_secs
+        self._flush_done, self._flush_sentinel, self._close_sentinel = flush_done, flush_sentinel, close_sentinel
+        self._next_flush = time.time() + flush_secs
+        self.failure = None
+
+    def run(self):
+        try:
+            while True:
+                event = self._events.get()
+                if event is self._close_sentinel:
+                    return
+                if event is self._flush_sentinel:
+                    self._file.flush()
+                    self._flush_done.set()
+                    continue
+                self._file.write(event.SerializeToString())
+                now = time.time()
+                if now > self._next_flush:
+                    self._file.flush()
+                    self._next_flush = now + self._flush_secs
+        except BaseException:  # noqa: BLE001 - raised again to the caller's next add or flush
+            self.failure = sys.exc_info()[1]
+        finally:
+            self._flush_done.set()  # no flush() waits forever on a thread that stopped
+
+
+class EventFileWriter:
+    """Writes Event messages to an events file in ``logdir`` from a background thread.
+
+    Parameters
+    ----------
+    logdir : str
+        The directory (created when missing).
+    max_queue : int
+        How many events may wait to be written before ``add_event`` waits.
+    flush_secs : float
+        How often the thread flushes the file.
+    filename_suffix : str, optional
+        Appended to the file's name.
+    """
+
+    def __init__(self, logdir, max_queue=10, flush_secs=120, filename_suffix=None):
+        self._logdir = str(logdir)
+        records.make_dirs(self._logdir)
+        self._max_queue, self._flush_secs = max_queue, flush_secs
+        self._file = _EventsFile(self._logdir, filename_suffix)
+        self._flush_done = threading.Event()
+        self._flush_sentinel, self._close_sentinel = object(), object()
+        self._start()
+        self._closed = False
+
+    def _start(self):
+        self._events = queue.Queue(self._max_queue)
+        self._thread = _WriterThread(self._events, self._file, self._flush_secs, self._flush_done,
+                                     self._flush_sentinel, self._close_sentinel)
+        self._thread.start()
+
+    def get_logdir(self):
+        """The directory events are written to."""
+        return self._logdir
+
+    def add_event(self, event):
+        """Queue ``event`` (an Event message) to be written."""
+        if not self._closed:
+            self._put(event)
+
+    def _put(self, item):
+        failure = self._thread.failure
+        if failure is None and self._thread.is_alive():
+            self._events.put(item)
+            return
+        self._stop()
+        if failure is not None:
+            raise failure
+
+    def flush(self):
+        """Write every queued event and flush the file."""
+        if self._closed:
+            return
+        self._flush_done.clear()
+        self._put(self._flush_sentinel)
+        self._flush_done.wait()
+        if self._thread.failure is not None:
+            failure = self._thread.failure
+            self._stop()
+            raise failure
+
+    def close(self):
+        """Flush, stop the thread and close the file; later events are dropped until ``reopen``."""
+        if not self._closed:
+            self.flush()
+            self._put(self._close_sentinel)
+            self._stop()
+
+    def _stop(self):
+        self._closed = True
+        self._thread.join()
+        self._file.close()
+
+    def reopen(self):
+        """Start again after ``close``: the next event opens a new file."""
+        if self._closed:
+            self._start()
+            self._closed = False
+
+
+class FileWriter:
+    """Writes summaries, graphs and run metadata for TensorBoard (``tf.summary.FileWriter``).
+
+    Parameters
+    ----------
+    logdir : str
+        The directory of the event file (TensorBoard's ``--logdir``, or a run below it).
+    graph : Graph, optional
+        Written at once as the graph TensorBoard shows, with its MetaGraphDef (``sess.graph``).
+    max_queue : int
+        How many events may wait to be written before ``add_*`` calls wait.
+    flush_secs : float
+        How often queued events reach the disk.
+    graph_def : GraphDef, optional
+        Deprecated form of ``graph``.
+    filename_suffix : str, optional
+        Appended to the event file's name.
+    session : optional
+        Not supported (TensorFlow 2's summary-op writer); must be None.
+
+    Examples
+    --------
+    >>> import tempfile, numflow as tf
+    >>> with tf.Graph().as_default() as g:
+    ...     loss = tf.summary.scalar("loss", tf.constant(0.5))
+    ...     with tf.Session() as sess, tf.summary.FileWriter(tempfile.mkdtemp(), sess.graph) as writer:
+    ...         writer.add_summary(sess.run(loss), global_step=1)
+    """
+
+    def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None, filename_suffix=None,
+                 session=None):
+        if session is not None:
+            raise NotImplementedError("FileWriter(session=...) writes through TensorFlow 2's summary ops, which "
+                                      "numflow does not have; leave session out.")
+        self.event_writer = EventFileWriter(logdir, max_queue, flush_secs, filename_suffix)
+        self._closed = False
+        self._seen_summary_tags = set()
+        self._session_run_tags = set()
+        if graph is not None or graph_def is not None:
+            self._add_graph_and_meta_graph(graph, graph_def)
+
+    def _add_graph_and_meta_graph(self, graph, graph_def):
+        from numflow.framework.graph import Graph
+        from numflow.framework.meta_graph import export_meta_graph
+
+        true_graph_def = self.add_graph(graph, graph_def=graph_def)
+        with (graph if isinstance(graph, Graph) else _default_graph()).as_default():
+            self.add_meta_graph(export_meta_graph(graph_def=true_graph_def,
+                                                  graph=graph if isinstance(graph, Graph) else None))
+
+    # -- what TensorFlow's SummaryToEventTransformer adds ------------------------------------
+    def add_summary(self, summary, global_step=None):
+        """Add a ``Summary`` (the message, or the bytes a summary op gives) at ``global_step``.
+
+        A value's metadata is kept the first time its tag is seen and dropped after, as in TensorFlow.
+        """
+        event = _message("Event")()
+        if isinstance(summary, bytes | bytearray):
+            event.summary.MergeFromString(bytes(summary))
+        else:
+            event.summary.CopyFrom(_as_message(summary, "Summary"))
+        for value in event.summary.value:
+            if value.tag in self._seen_summary_tags:
+                value.ClearField("metadata")
+            else:
+                self._seen_summary_tags.add(value.tag)
+        self._add_event(event, global_step)
+
+    def add_session_log(self, session_log, global_step=None):
+        """Add a ``SessionLog`` (START, STOP or CHECKPOINT) at ``global_step``."""
+        event = _message("Event")()
+        event.session_log.CopyFrom(_as_message(session_log, "SessionLog"))
+        self._add_event(event, global_step)
+
+    def add_graph(self, graph, global_step=None, graph_def=None):
+        """Add the graph TensorBoard's graph tab shows: a Graph (with its shapes), or a GraphDef.
+
+        Returns the GraphDef written. Raises ValueError for both arguments, TypeError for neither.
+        """
+        from numflow.framework.graph import Graph
+
+        if graph is not None and graph_def is not None:
+            raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
+        given = graph if graph is not None else graph_def
+        if isinstance(given, Graph):
+            true_graph_def = given.as_graph_def(add_shapes=True)
+        elif given is not None and hasattr(given, "SerializeToString"):
+            true_graph_def = _as_message(given, "GraphDef")
+        else:
+            raise TypeError("The passed graph must be an instance of `Graph` or the deprecated `GraphDef`")
+        event = _message("Event")(graph_def=true_graph_def.SerializeToString())
+        self._add_event(event, global_step)
+        return true_graph_def
+
+    def add_meta_graph(self, meta_graph_def, global_step=None):
+        """Add a ``MetaGraphDef``; TypeError for anything else."""
+        meta_graph_def = _as_message(meta_graph_def, "MetaGraphDef")
+        self._add_event(_message("Event")(meta_graph_def=meta_graph_def.SerializeToString()), global_step)
+
+    def add_run_metadata(self, run_metadata, tag, global_step=None):
+        """Add a traced run's ``RunMetadata`` under ``tag``: TensorBoard's graph tab shows each op's time.
+
+        Raises ValueError for a tag used before by this writer.
+        """
+        if tag in self._session_run_tags:
+            raise ValueError("The provided tag was already used for this event type")
+        self._session_run_tags.add(tag)
+        event = _message("Event")()
+        event.tagged_run_metadata.tag = tag
+        event.tagged_run_metadata.run_metadata = run_metadata.SerializeToString()
+        self._add_event(event, global_step)
+
+    def _add_event(self, event, step):
+        event.wall_time = time.time()
+        if step is not None:
+            event.step = int(step)
+        self.add_event(event)
+
+    # -- the file ----------------------------------------------------------------------------
+    def add_event(self, event):
+        """Add an ``Event`` as it is."""
+        self._warn_if_closed()
+        self.event_writer.add_event(event if isinstance(event, _message("Event")) else _as_message(event, "Event"))
+
+    def _warn_if_closed(self):
+        if self._closed:
+            warnings.warn("Attempting to use a closed FileWriter. The operation will be a noop unless the "
+                          "FileWriter is explicitly reopened.", stacklevel=3)
+
+    def get_logdir(self):
+        """The directory of the event file."""
+        return self.event_writer.get_logdir()
+
+    def flush(self):
+        """Write every pending event to disk."""
+        self._warn_if_closed()
+        self.event_writer.flush()
+
+    def close(self):
+        """Flush and close the file; ``reopen`` starts a new one."""
+        self.event_writer.close()
+        self._closed = True
+
+    def reopen(self):
+        """Reopen a closed writer: later events go to a new event file in the same directory."""
+        self.event_writer.reopen()
+        self._closed = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close()
+
+
+def _default_graph():
+    from numflow.framework.graph import get_default_graph
+
+    return get_default_graph()
+
+
+class FileWriterCache:
+    """One FileWriter per log directory, shared (``tf.summary.FileWriterCache``)."""
+
+    _cache = {}
+    _lock = threading.RLock()
+
+    @staticmethod
+    def get(logdir):
+        """The FileWriter of ``logdir``, made with the default graph the first time."""
+        with FileWriterCache._lock:
+            if logdir not in FileWriterCache._cache:
+                FileWriterCache._cache[logdir] = FileWriter(logdir, graph=_default_graph())
+            return FileWriterCache._cache[logdir]
+
+    @staticmethod
+    def clear():
+        """Close every cached writer and forget them."""
+        with FileWriterCache._lock:
+            for writer in FileWriterCache._cache.values():
+                writer.close()
+            FileWriterCache._cache = {}
+
+
+def summary_iterator(path):
+    """The ``Event`` messages of an event file, in order (``tf.train.summary_iterator``).
+
+    Raises ``DataLossError`` for a corrupt or truncated record, ``NotFoundError`` for a missing file.
+    """
+    event = _message("Event")
+    for record in records.tf_record_iterator(path):
+        yield event.FromString(record)
