@@ -99,9 +99,9 @@ def _options(options):
 
 
 def _masked_crc(data):
-    from numflow.checkpoint.table import crc32c, mask_crc
+    from numflow.checkpoint import table  # with google-crc32c, loaded on the first record
 
-    return mask_crc(crc32c(data))
+    return table.mask_crc(table.crc32c(data))
 
 
 def frame(record):

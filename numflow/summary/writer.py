@@ -3,14 +3,18 @@
 An event file is a TFRecord file (``numflow.records``) of serialized ``tensorflow.Event`` messages,
 named ``events.out.tfevents.<seconds, 10 digits>.<hostname>[suffix]`` and opened by its first event,
 which gives the file version (``brain.Event:2``). As in TensorFlow, ``add_*`` calls stamp the event
-with the wall time and step and hand it to a background thread through a queue of ``max_queue``
-events (a full queue makes the caller wait); the thread writes each one and flushes the file every
-``flush_secs`` seconds, and on ``flush()`` and ``close()``. After ``close()``, ``reopen()`` starts a
-new file.
+with the wall time and step and hand it to a background thread, which serializes, writes and
+flushes; ``flush()`` and ``close()`` wait for it. After ``close()``, ``reopen()`` starts a new file.
+
+Unlike TensorFlow's thread, woken for each event, numflow's takes them in batches of ``max_queue``
+(and whatever waits every ``flush_secs``): a summary every training step then costs the step an
+append, not a hand-off of the interpreter to another thread and back. What reaches the disk, and
+when a flush makes it visible, is the same.
 """
 
+import collections
+import functools
 import os
-import queue
 import socket
 import sys
 import threading
@@ -23,6 +27,7 @@ FILE_VERSION = "brain.Event:2"
 WRITER_NAME = "numflow.summary.FileWriter"
 
 
+@functools.cache
 def _message(name):
     from numflow.framework.graph_io import message_class
 
@@ -80,34 +85,52 @@ class _EventsFile:
 
 
 class _WriterThread(threading.Thread):
-    """Takes events off the queue and writes them; flushes every ``flush_secs`` and on request."""
+    """Writes the events ``add_event`` leaves in ``pending``: a batch once ``max_queue`` of them wait, at
+    least every ``flush_secs`` (then flushing the file), and at once on a flush or close request.
 
-    def __init__(self, events, file, flush_secs, flush_done, flush_sentinel, close_sentinel):
+    The state it shares with the callers (``pending``, ``flush_wanted``, ``closing``, ``flushed``)
+    changes under ``cond`` only; the file is the thread's alone.
+    """
+
+    def __init__(self, file, max_queue, flush_secs):
         super().__init__(name="numflow-event-writer", daemon=True)
-        self._events, self._file, self._flush_secs = events, file, flush_secs
-        self._flush_done, self._flush_sentinel, self._close_sentinel = flush_done, flush_sentinel, close_sentinel
-        self._next_flush = time.time() + flush_secs
+        self.file, self.max_queue, self.flush_secs = file, max(int(max_queue), 1), flush_secs
+        self.cond = threading.Condition()
+        self.pending = collections.deque()
+        self.flush_wanted = self.closing = False
+        self.flushed = 0  # flush requests done so far
         self.failure = None
 
     def run(self):
+        next_flush = time.monotonic() + self.flush_secs
         try:
             while True:
-                event = self._events.get()
-                if event is self._close_sentinel:
+                with self.cond:
+                    while (len(self.pending) < self.max_queue and not self.flush_wanted and not self.closing
+                           and time.monotonic() < next_flush):
+                        self.cond.wait(max(next_flush - time.monotonic(), 0))
+                    batch = list(self.pending)
+                    self.pending.clear()
+                    flush_wanted, closing = self.flush_wanted, self.closing
+                    self.flush_wanted = False
+                    self.cond.notify_all()  # callers waiting for room
+                for event in batch:
+                    self.file.write(event.SerializeToString())
+                if flush_wanted or closing or time.monotonic() >= next_flush:
+                    self.file.flush()
+                    next_flush = time.monotonic() + self.flush_secs
+                if flush_wanted:
+                    self._done_flushing()
+                if closing:
                     return
-                if event is self._flush_sentinel:
-                    self._file.flush()
-                    self._flush_done.set()
-                    continue
-                self._file.write(event.SerializeToString())
-                now = time.time()
-                if now > self._next_flush:
-                    self._file.flush()
-                    self._next_flush = now + self._flush_secs
-        except BaseException:  # noqa: BLE001 - raised again to the caller's next add or flush
+        except BaseException:  # noqa: BLE001 - raised again to the caller's next add, flush or close
             self.failure = sys.exc_info()[1]
-        finally:
-            self._flush_done.set()  # no flush() waits forever on a thread that stopped
+            self._done_flushing()
+
+    def _done_flushing(self):
+        with self.cond:
+            self.flushed += 1
+            self.cond.notify_all()
 
 
 class EventFileWriter:
@@ -118,9 +141,10 @@ class EventFileWriter:
     logdir : str
         The directory (created when missing).
     max_queue : int
-        How many events may wait to be written before ``add_event`` waits.
+        How many events wait before the thread writes them; with twice as many waiting, ``add_event``
+        waits for the thread.
     flush_secs : float
-        How often the thread flushes the file.
+        How often the thread writes what waits and flushes the file.
     filename_suffix : str, optional
         Appended to the file's name.
     """
@@ -130,15 +154,11 @@ class EventFileWriter:
         records.make_dirs(self._logdir)
         self._max_queue, self._flush_secs = max_queue, flush_secs
         self._file = _EventsFile(self._logdir, filename_suffix)
-        self._flush_done = threading.Event()
-        self._flush_sentinel, self._close_sentinel = object(), object()
         self._start()
         self._closed = False
 
     def _start(self):
-        self._events = queue.Queue(self._max_queue)
-        self._thread = _WriterThread(self._events, self._file, self._flush_secs, self._flush_done,
-                                     self._flush_sentinel, self._close_sentinel)
+        self._thread = _WriterThread(self._file, self._max_queue, self._flush_secs)
         self._thread.start()
 
     def get_logdir(self):
@@ -147,40 +167,51 @@ class EventFileWriter:
 
     def add_event(self, event):
         """Queue ``event`` (an Event message) to be written."""
-        if not self._closed:
-            self._put(event)
-
-    def _put(self, item):
-        failure = self._thread.failure
-        if failure is None and self._thread.is_alive():
-            self._events.put(item)
+        if self._closed:
             return
-        self._stop()
+        thread = self._thread
+        with thread.cond:
+            while len(thread.pending) >= 2 * thread.max_queue and thread.failure is None:
+                thread.cond.wait()
+            self._raise_failure()
+            thread.pending.append(event)
+            if len(thread.pending) >= thread.max_queue:
+                thread.cond.notify_all()
+
+    def _raise_failure(self):
+        """The writer thread's error, raised here after closing (called under the thread's ``cond``)."""
+        failure = self._thread.failure
         if failure is not None:
+            self._closed = True
+            self._file.close()
             raise failure
 
     def flush(self):
         """Write every queued event and flush the file."""
         if self._closed:
             return
-        self._flush_done.clear()
-        self._put(self._flush_sentinel)
-        self._flush_done.wait()
-        if self._thread.failure is not None:
-            failure = self._thread.failure
-            self._stop()
-            raise failure
+        thread = self._thread
+        with thread.cond:
+            self._raise_failure()
+            target = thread.flushed + 1
+            thread.flush_wanted = True
+            thread.cond.notify_all()
+            while thread.flushed < target:
+                thread.cond.wait()
+            self._raise_failure()
 
     def close(self):
         """Flush, stop the thread and close the file; later events are dropped until ``reopen``."""
-        if not self._closed:
-            self.flush()
-            self._put(self._close_sentinel)
-            self._stop()
-
-    def _stop(self):
+        if self._closed:
+            return
+        thread = self._thread
+        with thread.cond:
+            thread.closing = True
+            thread.cond.notify_all()
+        thread.join()
+        with thread.cond:
+            self._raise_failure()
         self._closed = True
-        self._thread.join()
         self._file.close()
 
     def reopen(self):
