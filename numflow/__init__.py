@@ -21,6 +21,7 @@ from numflow.ops.math_ops import (
 )
 from numflow.ops.registry import RegisterGradient
 from numflow.runtime.config import ConfigProto, GPUOptions, RunMetadata, RunOptions
+from numflow.runtime.growth import GraphGrowthWarning
 from numflow.runtime.session import InteractiveSession, Session, get_default_session
 
 from numflow.framework.collections_api import (  # noqa: E402, I001

@@ -13,6 +13,7 @@ from numflow.framework.graph import Operation, Tensor, get_default_graph
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
+from numflow.runtime.growth import GrowthWatch
 from numflow.runtime.resources import VariableState
 from numflow.variables.variable import IndexedSlices, IndexedSlicesValue
 
@@ -112,6 +113,7 @@ class BaseSession:
         self._owns_pool = pool is None
         self._closed = False
         self._default_stack = []
+        self._growth = GrowthWatch()
 
     graph = property(lambda self: self._graph)
     sess_str = property(lambda self: self._target.encode(), doc="The target, as bytes (as TF gives it).")
@@ -187,6 +189,7 @@ class BaseSession:
                 for step in plan.steps:
                     print(f"{step.op.name}: ({step.op.type}): {step.ctx.device.name}", flush=True)
             self._plans[key] = plan
+            self._growth.plan_built(self._graph, plan, stacklevel=4)  # the warning points at run's caller
             return plan
 
     def _pool_for(self, plan):
