@@ -19,7 +19,6 @@ import struct
 import sys
 import zlib
 
-import numba
 import numpy as np
 
 from numflow_kernels.registry import register
@@ -76,41 +75,32 @@ def default_bucket_limits():
     return np.array([-x for x in reversed(positive)] + [0.0] + positive)
 
 
-@numba.njit(nogil=True, cache=True)
-def _histogram(values, limits, counts):
-    """Count ``values`` into ``counts`` by upper bound; returns (min, max, sum, sum of squares, index of
-    the first non-finite value or -1). Sums run in flat order, as TensorFlow's loop adds them."""
-    lo, hi, total, squares = limits[-1], -limits[-1], 0.0, 0.0
-    for i in range(values.size):
-        x = values[i]
-        if not np.isfinite(x):
-            return lo, hi, total, squares, i
-        counts[np.searchsorted(limits, x, side="right")] += 1.0
-        lo = min(lo, x)
-        hi = max(hi, x)
-        total += x
-        squares += x * x
-    return lo, hi, total, squares, -1
-
-
 def histogram_proto(values, proto):
     """Fill HistogramProto ``proto`` from ``values`` as TensorFlow's HistogramSummary does.
 
     Raises ValueError naming the first NaN or infinity.
     """
     flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    finite = np.isfinite(flat)
+    if not finite.all():
+        first = flat[np.argmin(finite)]
+        raise ValueError("Nan in summary histogram for: " if np.isnan(first) else "Infinity in Histogram for: ")
     limits = default_bucket_limits()
-    counts = np.zeros(len(limits) + 1)
-    lo, hi, total, squares, bad = _histogram(flat, limits, counts)
-    if bad >= 0:
-        raise ValueError("Nan in summary histogram for: " if np.isnan(flat[bad]) else "Infinity in Histogram for: ")
-    counts = counts[:len(limits)]  # nothing is above DBL_MAX
+    # Each value counts in the bucket of the first edge above it (nothing is above DBL_MAX).
+    counts = np.bincount(np.searchsorted(limits, flat, side="right"), minlength=len(limits))[:len(limits)]
     # One entry per non-empty bucket, and one per run of empty buckets, at the run's last edge.
-    empty = counts <= 0
+    empty = counts == 0
     keep = ~empty | np.append(~empty[1:], True)
-    proto.min, proto.max, proto.num, proto.sum, proto.sum_squares = lo, hi, float(flat.size), total, squares
+    proto.num = float(flat.size)
+    if flat.size:
+        # accumulate adds in flat order, as TensorFlow's loop does (np.sum's pairwise order differs).
+        proto.min, proto.max = flat.min(), flat.max()
+        proto.sum = np.add.accumulate(flat)[-1]
+        proto.sum_squares = np.add.accumulate(flat * flat)[-1]
+    else:
+        proto.min, proto.max = limits[-1], -limits[-1]
     proto.bucket_limit.extend(limits[keep].tolist())
-    proto.bucket.extend(counts[keep].tolist())
+    proto.bucket.extend(counts[keep].astype(np.float64).tolist())
 
 
 @register("HistogramSummary")
