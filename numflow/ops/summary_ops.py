@@ -74,9 +74,17 @@ def _collect(value, collections, default):
         graph.add_to_collection(key, value)
 
 
-def _summary_op(op_type, name, inputs, attrs=None):
-    """The op of a summary (named after its scope), its tag being ``inputs[0]``."""
-    return get_default_graph().create_op(op_type, inputs, attrs, name=name).outputs[0]
+def _summary_op(op_type, scope, tag, tensor, collections, allowed=None, tag_name="tag", tensor_name="tensor",
+                extra=(), attrs=None):
+    """The summary op of ``tensor`` named after its ``scope``: its tag a constant in it, its output in
+    ``collections`` (default ``GraphKeys.SUMMARIES``); TensorFlow's TypeError for a dtype not ``allowed``."""
+    tag = constant(tag, name=tag_name)
+    tensor = convert_to_tensor(tensor, name=tensor_name)
+    if allowed is not None:
+        check_dtype(tensor, allowed, tensor_name)
+    value = get_default_graph().create_op(op_type, [tag, tensor, *extra], attrs, name=scope).outputs[0]
+    _collect(value, collections, [GraphKeys.SUMMARIES])
+    return value
 
 
 def scalar(name, tensor, collections=None, family=None):
@@ -99,23 +107,13 @@ def scalar(name, tensor, collections=None, family=None):
         A string scalar: the serialized ``Summary``.
     """
     with summary_scope(name, family, values=[tensor]) as (tag, scope):
-        tags = constant(tag, name="tags")
-        tensor = convert_to_tensor(tensor, name="values")
-        check_dtype(tensor, _REAL, "values")
-        value = _summary_op("ScalarSummary", scope, [tags, tensor])
-        _collect(value, collections, [GraphKeys.SUMMARIES])
-    return value
+        return _summary_op("ScalarSummary", scope, tag, tensor, collections, _REAL, "tags", "values")
 
 
 def histogram(name, values, collections=None, family=None):
     """A histogram of every element of ``values`` (``tf.summary.histogram``), in TensorFlow's buckets."""
     with summary_scope(name, family, default_name="HistogramSummary", values=[values]) as (tag, scope):
-        tag = constant(tag, name="tag")
-        values = convert_to_tensor(values, name="values")
-        check_dtype(values, _REAL, "values")
-        value = _summary_op("HistogramSummary", scope, [tag, values])
-        _collect(value, collections, [GraphKeys.SUMMARIES])
-    return value
+        return _summary_op("HistogramSummary", scope, tag, values, collections, _REAL, tensor_name="values")
 
 
 def image(name, tensor, max_outputs=3, collections=None, family=None):
@@ -124,27 +122,16 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
     Float images are scaled to [0, 255] per image (around 128 when some value is negative).
     """
     with summary_scope(name, family, values=[tensor]) as (tag, scope):
-        tag = constant(tag, name="tag")
-        tensor = convert_to_tensor(tensor, name="tensor")
-        check_dtype(tensor, _IMAGE, "tensor")
-        bad_color = np.array([255, 0, 0, 255], np.uint8)
-        value = _summary_op("ImageSummary", scope, [tag, tensor],
-                            {"max_images": int(max_outputs), "bad_color": bad_color})
-        _collect(value, collections, [GraphKeys.SUMMARIES])
-    return value
+        return _summary_op("ImageSummary", scope, tag, tensor, collections, _IMAGE,
+                           attrs={"max_images": int(max_outputs), "bad_color": np.array([255, 0, 0, 255], np.uint8)})
 
 
 def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
     """Up to ``max_outputs`` clips of a ``[batch, frames(, channels)]`` float tensor in [-1, 1], as WAV."""
     with summary_scope(name, family=family, values=[tensor]) as (tag, scope):
         sample_rate = convert_to_tensor(sample_rate, dtype=dtypes.float32, name="sample_rate")
-        tag = constant(tag, name="tag")
-        tensor = convert_to_tensor(tensor, name="tensor")
-        check_dtype(tensor, (dtypes.float32,), "tensor")
-        value = _summary_op("AudioSummaryV2", scope, [tag, tensor, sample_rate],
-                            {"max_outputs": int(max_outputs)})
-        _collect(value, collections, [GraphKeys.SUMMARIES])
-    return value
+        return _summary_op("AudioSummaryV2", scope, tag, tensor, collections, (dtypes.float32,),
+                           extra=[sample_rate], attrs={"max_outputs": int(max_outputs)})
 
 
 def tensor_summary(name, tensor, summary_description=None, collections=None, summary_metadata=None,
@@ -162,13 +149,10 @@ def tensor_summary(name, tensor, summary_description=None, collections=None, sum
         summary_metadata.display_name = display_name
     serialized = summary_metadata.SerializeToString()
     with summary_scope(name, family, values=[tensor]) as (tag, scope):
-        tag = constant(tag, name="tag")
         tensor = convert_to_tensor(tensor, name="tensor")
-        value = _summary_op("TensorSummaryV2", scope, [tag, tensor,
-                                                       constant(serialized, name="serialized_summary_metadata")],
-                            {"T": tensor.dtype.base_dtype})
-        _collect(value, collections, [GraphKeys.SUMMARIES])
-    return value
+        metadata = constant(serialized, name="serialized_summary_metadata")
+        return _summary_op("TensorSummaryV2", scope, tag, tensor, collections, extra=[metadata],
+                           attrs={"T": tensor.dtype.base_dtype})
 
 
 def text(name, tensor, collections=None):
