@@ -145,10 +145,14 @@ class NodeWriter:
             template = self._template(op_type, name, input_dtypes, attrs, output_dtypes, shapes, device, colocation)
             if all(v is not None for _, v in value_keys):  # a value without a key may not repeat: not kept
                 self._templates[key] = template
+        return self._emit(template, name, input_names + control_names if control_names else input_names)
+
+    def _emit(self, template, name, input_names):
+        """Add a copy of NodeDef ``template`` named ``name`` with ``input_names``; returns it."""
         node = self._new_node()
         node.CopyFrom(template)
         node.name = name
-        node.input.extend(input_names + control_names if control_names else input_names)
+        node.input.extend(input_names)
         return node
 
     def add_ops(self, ops, exports):
@@ -156,8 +160,7 @@ class NodeWriter:
 
         The loop of a whole graph: each node's template is found by a key quick to make from its op.
         """
-        templates, new_node, dtype_enum, dims, value_key = (self._op_templates, self._new_node, _DTYPE_ENUM, _DIMS,
-                                                            _value_key)
+        templates, emit, dtype_enum, dims, value_key = self._op_templates, self._emit, _DTYPE_ENUM, _DIMS, _value_key
         for op in ops:
             export = exports.get(op._type)
             if export is not None:
@@ -179,18 +182,16 @@ class NodeWriter:
                                           op._colocation)
                 if not attrs or None not in key[-len(attrs):]:  # a value without a key may not repeat: not kept
                     templates[key] = template
-            node = new_node()
-            node.CopyFrom(template)
-            node.name = op._name
+            # tensor_name(t), inline: this loop runs once per op of the graph
             names = [t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}" for t in inputs]
             if op._control_inputs:
                 names += [f"^{c._name}" for c in op._control_inputs]
-            node.input.extend(names)
+            emit(template, op._name, names)
 
     def _template(self, op_type, name, input_dtypes, attrs, output_dtypes, shapes, device, colocation):
         """A NodeDef with all but the name and inputs: the op type, device and attrs."""
         plan_key = (op_type, *[d._enum for d in input_dtypes], None, *[d._enum for d in output_dtypes], None,
-                    *attrs)
+                    *[(k, _value_key(v)) for k, v in attrs.items()])  # a count attr's value splits the inputs
         plan = self._plans.get(plan_key)
         if plan is None:
             plan = self._plans[plan_key] = _AttrPlan(op_type, name, input_dtypes, output_dtypes, attrs)
@@ -207,9 +208,7 @@ class NodeWriter:
     def op_node(self, op, op_type=None, name=None, inputs=None, attrs=None, controls=None):
         """A NodeDef for numflow ``op``, by default as it stands: its type, name, inputs and attrs."""
         if inputs is None:
-            input_names = [t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}"
-                           for t in op._inputs]
-            input_dtypes = [t._dtype for t in op._inputs]
+            input_names, input_dtypes = [tensor_name(t) for t in op._inputs], [t._dtype for t in op._inputs]
         else:
             input_names, input_dtypes = [n for n, _ in inputs], [d for _, d in inputs]
         controls = [c._name for c in op._control_inputs] if controls is None else controls
