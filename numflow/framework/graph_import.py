@@ -141,7 +141,7 @@ class _AttrReader:
 
 @contextlib.contextmanager
 def _collector_paused():
-    """Python's cyclic garbage collector off while a graph is built, as it was before after.
+    """Python's cyclic garbage collector off while a graph is built, and as it was again afterwards.
 
     Each op makes several objects, and the collector, counting them, would walk the whole growing
     graph again and again (half the time of importing 10,000 ops); an import leaves no garbage cycles
