@@ -34,14 +34,15 @@ def _message(name):
     return message_class(name)
 
 
-def _as_message(value, name):
-    """``value`` as numflow's message ``name``: itself, or TensorFlow's message of that name re-read."""
+def _as_message(value, name, argument):
+    """``value`` as numflow's message ``name``: itself, or TensorFlow's message of that name re-read;
+    TypeError naming ``argument`` for anything else."""
     cls = _message(name)
     if isinstance(value, cls):
         return value
     if getattr(getattr(value, "DESCRIPTOR", None), "full_name", "") == f"tensorflow.{name}":
         return cls.FromString(value.SerializeToString())
-    raise TypeError(f"{name[0].lower() + name[1:]} must be type {name}, saw type: {type(value)}")
+    raise TypeError(f"{argument} must be type {name}, saw type: {type(value)}")
 
 
 class _EventsFile:
@@ -50,7 +51,6 @@ class _EventsFile:
     def __init__(self, logdir, suffix):
         self._logdir, self._suffix = logdir, suffix or ""
         self._file = None
-        self.path = None
 
     def write(self, serialized_event):
         if self._file is None:
@@ -68,7 +68,6 @@ class _EventsFile:
             except FileExistsError:
                 n += 1
                 path = f"{base}.{n}"
-        self.path = path
         first = _message("Event")(wall_time=int(now), file_version=FILE_VERSION)
         first.source_metadata.writer = WRITER_NAME
         self._file.write(records.frame(first.SerializeToString()))
@@ -281,7 +280,7 @@ class FileWriter:
         if isinstance(summary, bytes | bytearray):
             event.summary.MergeFromString(bytes(summary))
         else:
-            event.summary.CopyFrom(_as_message(summary, "Summary"))
+            event.summary.CopyFrom(_as_message(summary, "Summary", "summary"))
         for value in event.summary.value:
             if value.tag in self._seen_summary_tags:
                 value.ClearField("metadata")
@@ -292,7 +291,7 @@ class FileWriter:
     def add_session_log(self, session_log, global_step=None):
         """Add a ``SessionLog`` (START, STOP or CHECKPOINT) at ``global_step``."""
         event = _message("Event")()
-        event.session_log.CopyFrom(_as_message(session_log, "SessionLog"))
+        event.session_log.CopyFrom(_as_message(session_log, "SessionLog", "session_log"))
         self._add_event(event, global_step)
 
     def add_graph(self, graph, global_step=None, graph_def=None):
@@ -308,7 +307,7 @@ class FileWriter:
         if isinstance(given, Graph):
             true_graph_def = given.as_graph_def(add_shapes=True)
         elif given is not None and hasattr(given, "SerializeToString"):
-            true_graph_def = _as_message(given, "GraphDef")
+            true_graph_def = _as_message(given, "GraphDef", "graph_def")
         else:
             raise TypeError("The passed graph must be an instance of `Graph` or the deprecated `GraphDef`")
         event = _message("Event")(graph_def=true_graph_def.SerializeToString())
@@ -317,7 +316,7 @@ class FileWriter:
 
     def add_meta_graph(self, meta_graph_def, global_step=None):
         """Add a ``MetaGraphDef``; TypeError for anything else."""
-        meta_graph_def = _as_message(meta_graph_def, "MetaGraphDef")
+        meta_graph_def = _as_message(meta_graph_def, "MetaGraphDef", "meta_graph_def")
         self._add_event(_message("Event")(meta_graph_def=meta_graph_def.SerializeToString()), global_step)
 
     def add_run_metadata(self, run_metadata, tag, global_step=None):
@@ -343,7 +342,7 @@ class FileWriter:
     def add_event(self, event):
         """Add an ``Event`` as it is."""
         self._warn_if_closed()
-        self.event_writer.add_event(event if isinstance(event, _message("Event")) else _as_message(event, "Event"))
+        self.event_writer.add_event(_as_message(event, "Event", "event"))
 
     def _warn_if_closed(self):
         if self._closed:

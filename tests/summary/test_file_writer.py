@@ -141,7 +141,7 @@ def test_bad_arguments(tmp_path):
             writer.add_graph(None)
         with pytest.raises(ValueError, match="not both"):
             writer.add_graph(tf.get_default_graph(), graph_def=tf.GraphDef())
-        with pytest.raises(TypeError, match="must be type MetaGraphDef"):
+        with pytest.raises(TypeError, match="meta_graph_def must be type MetaGraphDef"):
             writer.add_meta_graph(tf.GraphDef())
 
 
