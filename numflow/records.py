@@ -11,6 +11,7 @@ as TensorFlow's ``ZlibOutputBuffer`` writes it. TensorBoard's event files are TF
 Files are opened through :func:`open_file`, the one place to switch to another file system.
 """
 
+import functools
 import os
 import struct
 import zlib
@@ -98,9 +99,15 @@ def _options(options):
     return options if isinstance(options, TFRecordOptions) else TFRecordOptions(options)
 
 
-def _masked_crc(data):
+@functools.cache
+def _crc_table():
     from numflow.checkpoint import table  # with google-crc32c, loaded on the first record
 
+    return table
+
+
+def _masked_crc(data):
+    table = _crc_table()
     return table.mask_crc(table.crc32c(data))
 
 

@@ -52,10 +52,11 @@ class _EventsFile:
         self._logdir, self._suffix = logdir, suffix or ""
         self._file = None
 
-    def write(self, serialized_event):
+    def write(self, serialized_events):
+        """Append events (serialized), with one write to the file."""
         if self._file is None:
             self._open()
-        self._file.write(records.frame(serialized_event))
+        self._file.write(b"".join(map(records.frame, serialized_events)))
 
     def _open(self):
         now = time.time()
@@ -87,8 +88,9 @@ class _WriterThread(threading.Thread):
     """Writes the events ``add_event`` leaves in ``pending``: a batch once ``max_queue`` of them wait, at
     least every ``flush_secs`` (then flushing the file), and at once on a flush or close request.
 
-    The state it shares with the callers (``pending``, ``flush_wanted``, ``closing``, ``flushed``)
-    changes under ``cond`` only; the file is the thread's alone.
+    The state it shares with the callers (``flush_wanted``, ``closing``, ``flushed``) changes under
+    ``cond``; ``pending`` is a deque callers append to and the thread pops from; the file is the
+    thread's alone.
     """
 
     def __init__(self, file, max_queue, flush_secs):
@@ -98,7 +100,8 @@ class _WriterThread(threading.Thread):
         self.pending = collections.deque()
         self.flush_wanted = self.closing = False
         self.flushed = 0  # flush requests done so far
-        self.failure = None
+        self.failure = None  # what stopped the thread
+        self.bad_event = None  # the error of an event left out, for the caller
 
     def run(self):
         next_flush = time.monotonic() + self.flush_secs
@@ -108,13 +111,14 @@ class _WriterThread(threading.Thread):
                     while (len(self.pending) < self.max_queue and not self.flush_wanted and not self.closing
                            and time.monotonic() < next_flush):
                         self.cond.wait(max(next_flush - time.monotonic(), 0))
-                    batch = list(self.pending)
-                    self.pending.clear()
+                    pending, batch = self.pending, []
+                    while pending:  # callers append without the lock: take events one by one, losing none
+                        batch.append(pending.popleft())
                     flush_wanted, closing = self.flush_wanted, self.closing
                     self.flush_wanted = False
                     self.cond.notify_all()  # callers waiting for room
-                for event in batch:
-                    self.file.write(event.SerializeToString())
+                if batch:
+                    self.file.write(self._serialized(batch))
                 if flush_wanted or closing or time.monotonic() >= next_flush:
                     self.file.flush()
                     next_flush = time.monotonic() + self.flush_secs
@@ -125,6 +129,17 @@ class _WriterThread(threading.Thread):
         except BaseException:  # noqa: BLE001 - raised again to the caller's next add, flush or close
             self.failure = sys.exc_info()[1]
             self._done_flushing()
+
+    def _serialized(self, events):
+        """The events' bytes, leaving out any that cannot be made (its error kept for the caller)."""
+        out = []
+        for event in events:
+            try:
+                out.append(event.SerializeToString())
+            except _BadEvent as bad:
+                with self.cond:
+                    self.bad_event = self.bad_event or bad.args[0]
+        return out
 
     def _done_flushing(self):
         with self.cond:
@@ -165,25 +180,39 @@ class EventFileWriter:
         return self._logdir
 
     def add_event(self, event):
-        """Queue ``event`` (an Event message) to be written."""
+        """Queue ``event`` (an Event message) to be written.
+
+        The common case takes no lock: a deque appends atomically, and the thread takes events off
+        the other end; only a full batch (waking the thread) or a backlog (waiting for it) locks.
+        """
         if self._closed:
             return
         thread = self._thread
-        with thread.cond:
-            while len(thread.pending) >= 2 * thread.max_queue and thread.failure is None:
-                thread.cond.wait()
-            self._raise_failure()
-            thread.pending.append(event)
-            if len(thread.pending) >= thread.max_queue:
+        pending = thread.pending
+        if thread.failure is not None or len(pending) >= 2 * thread.max_queue:
+            with thread.cond:
+                while len(pending) >= 2 * thread.max_queue and thread.failure is None:
+                    thread.cond.wait()
+                self._raise_failure()
+        pending.append(event)
+        if len(pending) >= thread.max_queue or thread.bad_event is not None:
+            with thread.cond:
                 thread.cond.notify_all()
+                self._raise_bad_event()
 
     def _raise_failure(self):
-        """The writer thread's error, raised here after closing (called under the thread's ``cond``)."""
-        failure = self._thread.failure
-        if failure is not None:
+        """The error that stopped the writer thread, raised here once the file is closed (under ``cond``)."""
+        if self._thread.failure is not None:
             self._closed = True
             self._file.close()
-            raise failure
+            raise self._thread.failure
+
+    def _raise_bad_event(self):
+        """The error of an event the thread left out, raised once (under ``cond``)."""
+        thread = self._thread
+        if thread.bad_event is not None:
+            bad, thread.bad_event = thread.bad_event, None
+            raise bad
 
     def flush(self):
         """Write every queued event and flush the file."""
@@ -198,6 +227,7 @@ class EventFileWriter:
             while thread.flushed < target:
                 thread.cond.wait()
             self._raise_failure()
+            self._raise_bad_event()
 
     def close(self):
         """Flush, stop the thread and close the file; later events are dropped until ``reopen``."""
@@ -210,8 +240,9 @@ class EventFileWriter:
         thread.join()
         with thread.cond:
             self._raise_failure()
-        self._closed = True
-        self._file.close()
+            self._closed = True
+            self._file.close()
+            self._raise_bad_event()
 
     def reopen(self):
         """Start again after ``close``: the next event opens a new file."""
@@ -275,18 +306,14 @@ class FileWriter:
         """Add a ``Summary`` (the message, or the bytes a summary op gives) at ``global_step``.
 
         A value's metadata is kept the first time its tag is seen and dropped after, as in TensorFlow.
+        The bytes are read into an Event by the writer thread, in the order of the calls: a summary
+        every step costs the training loop a stamp and an append. Bytes that are not a Summary raise
+        ``DecodeError`` at the next call (or ``flush``); they alone are not written.
         """
-        event = _message("Event")()
-        if isinstance(summary, bytes | bytearray):
-            event.summary.MergeFromString(bytes(summary))
-        else:
-            event.summary.CopyFrom(_as_message(summary, "Summary", "summary"))
-        for value in event.summary.value:
-            if value.tag in self._seen_summary_tags:
-                value.ClearField("metadata")
-            else:
-                self._seen_summary_tags.add(value.tag)
-        self._add_event(event, global_step)
+        self._warn_if_closed()
+        if not isinstance(summary, bytes | bytearray):
+            summary = _as_message(summary, "Summary", "summary").SerializeToString()
+        self.event_writer.add_event(_SummaryEvent(summary, time.time(), global_step, self._seen_summary_tags))
 
     def add_session_log(self, session_log, global_step=None):
         """Add a ``SessionLog`` (START, STOP or CHECKPOINT) at ``global_step``."""
@@ -373,6 +400,36 @@ class FileWriter:
 
     def __exit__(self, exc_type, exc, tb):
         self.close()
+
+
+class _SummaryEvent:
+    """A summary's Event, made when the writer thread serializes it (``_WriterThread``)."""
+
+    __slots__ = ("summary", "wall_time", "step", "seen_tags")
+
+    def __init__(self, summary, wall_time, step, seen_tags):
+        self.summary, self.wall_time, self.step, self.seen_tags = summary, wall_time, step, seen_tags
+
+    def SerializeToString(self):  # noqa: N802 - the method the thread calls on every event
+        from google.protobuf.message import DecodeError
+
+        event = _message("Event")(wall_time=self.wall_time)
+        if self.step is not None:
+            event.step = int(self.step)
+        try:
+            event.summary.MergeFromString(bytes(self.summary))
+        except DecodeError as exc:
+            raise _BadEvent(DecodeError(f"add_summary was given bytes that are not a Summary ({exc})")) from None
+        for value in event.summary.value:
+            if value.tag in self.seen_tags:
+                value.ClearField("metadata")
+            else:
+                self.seen_tags.add(value.tag)
+        return event.SerializeToString()
+
+
+class _BadEvent(Exception):
+    """An event the writer thread leaves out, its error (``args[0]``) raised to the writer's next caller."""
 
 
 def _default_graph():

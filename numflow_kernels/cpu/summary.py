@@ -24,6 +24,7 @@ import numpy as np
 from numflow_kernels.registry import register
 
 
+@functools.cache
 def _messages():
     from numflow.protos import summary_pb2
 
@@ -58,8 +59,12 @@ def scalar_summary(ctx, tags, values):
         raise ValueError(f"tags and values are not the same shape: {_dims_text(tags.shape)} != "
                          f"{_dims_text(values.shape)}{single}")
     summary = _messages().Summary()
-    for tag, value in zip(tags.ravel(), values.astype(np.float32).ravel().tolist()):
-        summary.value.add(tag=_text(tag), simple_value=value)
+    add = summary.value.add
+    if values.ndim == 0:  # the common case, a step's loss: as little work as it can be
+        add(tag=_text(tags), simple_value=values.astype(np.float32).item())
+    else:
+        for tag, value in zip(tags.ravel(), values.astype(np.float32).ravel().tolist()):
+            add(tag=_text(tag), simple_value=value)
     return _serialized(summary)
 
 

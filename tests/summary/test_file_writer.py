@@ -214,3 +214,18 @@ def test_histogram_of_a_trained_variable_matches_numpy(tmp_path):
     histo = _accumulate(tmp_path).Histograms("v")[0].histogram_value
     assert (histo.min, histo.max, histo.num, histo.sum) == (-1.5, 3.0, 4, 1.75)
     assert histo.sum_squares == float(np.sum(values.astype(np.float64) ** 2))
+
+
+def test_bytes_that_are_not_a_summary_raise_and_lose_nothing_else(tmp_path):
+    from google.protobuf.message import DecodeError
+
+    writer = tf.summary.FileWriter(tmp_path)
+    writer.add_summary(tf.summary.Summary(value=[tf.summary.Summary.Value(tag="a", simple_value=1.0)]), 1)
+    writer.add_summary(b"\xff\xff not a summary", 2)
+    writer.add_summary(tf.summary.Summary(value=[tf.summary.Summary.Value(tag="a", simple_value=3.0)]), 3)
+    with pytest.raises(DecodeError, match="add_summary was given bytes that are not a Summary"):
+        writer.flush()
+    writer.add_summary(tf.summary.Summary(value=[tf.summary.Summary.Value(tag="a", simple_value=4.0)]), 4)
+    writer.close()
+    assert [(e.step, e.summary.value[0].simple_value) for e in _events(tmp_path)[1:]] == [(1, 1.0), (3, 3.0),
+                                                                                        (4, 4.0)]
