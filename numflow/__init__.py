@@ -67,11 +67,14 @@ from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
 from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
 from numflow import graph_util  # noqa: E402, I001
-from numflow import python_io, summary  # noqa: E402, I001
-from numflow import python_io as io  # noqa: E402, I001  (tf.io: its TFRecord names)
+from numflow import summary  # noqa: E402, I001
 
 
-def __getattr__(name):  # TensorFlow's message classes (tf.GraphDef...), loading protobuf on first use
+def __getattr__(name):  # modules and TensorFlow's message classes (tf.GraphDef...) loaded on first use
+    if name in ("python_io", "io"):  # tf.io: the TFRecord names tf.python_io has
+        import importlib
+
+        return importlib.import_module("numflow.python_io")
     from numflow.framework.graph_io import message_class
 
     return message_class(name)

@@ -1,5 +1,5 @@
-"""``tf.summary``: summary ops, ``FileWriter`` and ``FileWriterCache``; TensorFlow's summary messages
-(``Summary``, ``Event``, ``SessionLog``...) load with protobuf on first use."""
+"""``tf.summary``: summary ops, ``FileWriter`` and ``FileWriterCache``; the writer and TensorFlow's summary
+messages (``Summary``, ``Event``, ``SessionLog``...) load on first use, with protobuf."""
 
 from numflow.ops.summary_ops import (
     audio,
@@ -12,7 +12,6 @@ from numflow.ops.summary_ops import (
     tensor_summary,
     text,
 )
-from numflow.summary.writer import FileWriter, FileWriterCache
 
 _MESSAGES = ("Event", "SessionLog", "Summary", "SummaryDescription", "TaggedRunMetadata")
 
@@ -24,6 +23,10 @@ __all__ = [
 
 
 def __getattr__(name):
+    if name in ("FileWriter", "FileWriterCache"):
+        from numflow.summary import writer
+
+        return getattr(writer, name)
     if name in _MESSAGES:
         from numflow.framework.graph_io import message_class
 

@@ -25,7 +25,6 @@ from numflow.train.optimizers import (
 )
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
-from numflow.summary.writer import summary_iterator
 from numflow.train.session_manager import SessionManager
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.training_util import (
@@ -47,3 +46,10 @@ __all__ = [
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
     "summary_iterator",
 ]
+
+
+def summary_iterator(path):
+    """The ``Event`` messages of an event file, in order (see ``numflow.summary.writer.summary_iterator``)."""
+    from numflow.summary import writer
+
+    return writer.summary_iterator(path)
