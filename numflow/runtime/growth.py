@@ -12,9 +12,12 @@ times between two additions.
 """
 
 import collections
+import os
+import sys
 import warnings
 
 STREAK = 10
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # numflow's own files
 
 
 class GraphGrowthWarning(UserWarning):
@@ -35,7 +38,7 @@ class GrowthWatch:
         self.lines = collections.Counter()
         self.warned = False
 
-    def plan_built(self, graph, plan, stacklevel):
+    def plan_built(self, graph, plan):
         """Note a new plan of ``graph``; warn (once) when the graph grew before each of the last STREAK."""
         grew = len(graph) > self.ops
         if grew and self.last_plan is not None and not self.warned:
@@ -43,7 +46,7 @@ class GrowthWatch:
                 self.streak += 1
                 self._note_new_ops(graph)
                 if self.streak >= STREAK:
-                    self._warn(stacklevel + 1)
+                    self._warn()
             else:
                 self.streak = 0
                 self.types.clear()
@@ -67,7 +70,7 @@ class GrowthWatch:
             self.types[op.type] += 1
             self.lines[_user_frame(op)] += 1
 
-    def _warn(self, stacklevel):
+    def _warn(self):
         self.warned = True
         types = ", ".join(f"{t} x{n}" for t, n in self.types.most_common(6))
         line = self.lines.most_common(1)[0][0]
@@ -76,7 +79,16 @@ class GrowthWatch:
             f"of them added at {line}. Each run with new ops plans the graph anew, and the graph grows without "
             "bound: build the ops once, before the loop (feed changing values through a tf.placeholder), and "
             "call graph.finalize() after building to catch any op added later.",
-            GraphGrowthWarning, stacklevel=stacklevel)
+            GraphGrowthWarning, stacklevel=_level_outside_numflow())
+
+
+def _level_outside_numflow():
+    """The ``stacklevel`` of ``warnings.warn``, called by this function's caller, that points at the
+    innermost frame outside numflow (the user's ``sess.run``)."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _runs(plan):

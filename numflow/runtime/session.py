@@ -191,7 +191,7 @@ class BaseSession:
                 for step in plan.steps:
                     print(f"{step.op.name}: ({step.op.type}): {step.ctx.device.name}", flush=True)
             self._plans[key] = plan
-            self._growth.plan_built(self._graph, plan, stacklevel=4)  # the warning points at run's caller
+            self._growth.plan_built(self._graph, plan)
             return plan
 
     def _pool_for(self, plan):
