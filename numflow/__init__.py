@@ -2,8 +2,8 @@
 
 from numflow import errors
 from numflow.framework.dtypes import (
-    DType, as_dtype, bool, double, float16, float32, float64, half, int8, int16, int32, int64, string,
-    uint8, uint16, uint32, uint64,
+    DType, as_dtype, bool, double, float16, float32, float64, half, int8, int16, int32, int64, resource, string,
+    uint8, uint16, uint32, uint64, variant,
 )
 from numflow.framework.graph import (
     Graph, GraphKeys, Operation, Tensor, get_default_graph, reset_default_graph,
@@ -58,6 +58,7 @@ from numflow.ops.array_ops import (  # noqa: E402, I001
     stack, stop_gradient, strided_slice, tile, transpose, unstack, where, where_v2, zeros, zeros_like,
 )
 from numflow.ops.selection_ops import unique  # noqa: E402, I001
+from numflow.ops.space_batch_ops import batch_to_space_nd, space_to_batch_nd  # noqa: E402, I001
 from numflow.ops.math_ops import (  # noqa: E402, I001
     add_n, argmax, argmin, div, to_double, to_int32, to_int64, unsorted_segment_sum,
 )
@@ -67,14 +68,66 @@ from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
 from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
 from numflow import graph_util  # noqa: E402, I001
+from numflow.ops.nn_activation_ops import log_sigmoid  # noqa: E402, I001
+from numflow.ops.math_ops import div_no_nan  # noqa: E402, I001
+from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: E402, I001
+from numflow.ops.sparse_ops import (  # noqa: E402, I001
+    sparse_placeholder, sparse_segment_mean, sparse_segment_sqrt_n, sparse_segment_sum, sparse_tensor_to_dense,
+    sparse_to_dense,
+)
+from numflow import sparse  # noqa: E402, I001
+from numflow.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402, I001
+from numflow.ops.elementwise_ops import (  # noqa: E402, I001
+    arg_max, arg_min, floor_div, is_finite, is_inf, is_nan, truncatediv, truncatemod,
+)
+from numflow.ops.scan_ops import count_nonzero, cumprod, cumsum, reduce_logsumexp  # noqa: E402, I001
+from numflow.ops.segment_ops import (  # noqa: E402, I001
+    segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max, unsorted_segment_mean,
+    unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
+)
+from numflow.ops.scatter_ops import (  # noqa: E402, I001
+    gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update,
+)
+from numflow.ops.sequence_ops import (  # noqa: E402, I001
+    boolean_mask, lin_space, linspace, meshgrid, reverse, reverse_sequence, reverse_v2, sequence_mask, size,
+)
+tensor_scatter_add, tensor_scatter_sub, tensor_scatter_update = (  # noqa: E402
+    tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update)
+from numflow.ops.linalg_ops import (  # noqa: E402, I001
+    cholesky, diag, diag_part, eye, matrix_band_part, matrix_determinant, matrix_diag, matrix_diag_part,
+    matrix_inverse, matrix_set_diag, matrix_solve, matrix_transpose, matrix_triangular_solve, norm, svd, trace,
+)
+from numflow.ops import linalg_grad  # noqa: E402, I001  (gradients registered by import)
+from numflow.ops.einsum_ops import einsum, tensordot  # noqa: E402, I001
+from numflow import linalg  # noqa: E402, I001
+from numflow.ops.sampling_ops import multinomial, random_gamma, random_poisson, random_shuffle  # noqa: E402, I001
+from numflow import random  # noqa: E402, I001
+from numflow.ops.check_ops import (  # noqa: E402, I001
+    Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less, assert_less_equal,
+    assert_near, assert_negative, assert_non_negative, assert_non_positive, assert_none_equal, assert_positive,
+    assert_proper_iterable, assert_rank, assert_rank_at_least, assert_rank_in, assert_same_float_dtype, assert_scalar,
+    assert_type, check_numerics, is_non_decreasing, is_numeric_tensor, is_strictly_increasing, verify_tensor_all_finite,
+)
+from numflow.ops.logging_ops import Print, print_v2 as print  # noqa: E402, I001, A004
+from numflow.ops.elementwise_ops import saturate_cast  # noqa: E402, I001
+from numflow.ops.string_ops import as_string, string_join  # noqa: E402, I001
+from numflow import debugging, dtypes, strings  # noqa: E402, I001
+from numflow import compat, logging  # noqa: E402, I001
+from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
+from numflow.ops.while_loop import while_loop  # noqa: E402, I001
+from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
+from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
+from numflow import gfile, io  # noqa: E402, I001
 from numflow import summary  # noqa: E402, I001
 
 
-def __getattr__(name):  # modules and TensorFlow's message classes (tf.GraphDef...) loaded on first use
-    if name in ("python_io", "io"):  # tf.io: the TFRecord names tf.python_io has
+def __getattr__(name):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io`` and TensorFlow's message classes (``tf.GraphDef``...),
+    imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io"):
         import importlib
 
-        return importlib.import_module("numflow.python_io")
+        return importlib.import_module(f"numflow.{name}")
     from numflow.framework.graph_io import message_class
 
     return message_class(name)

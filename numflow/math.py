@@ -1,5 +1,7 @@
 """``tf.math``: numflow's math functions under the names ``tf.compat.v1.math`` gives them; re-exports only."""
 
+from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
+from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
 from numflow.ops.math_ops import (
     abs,
     add,
@@ -52,14 +54,33 @@ from numflow.ops.math_ops import (
     truediv,
     unsorted_segment_sum,
 )
-from numflow.ops.nn_impl import l2_normalize
+from numflow.ops.nn_activation_ops import log_sigmoid, softplus, softsign
+from numflow.ops.nn_impl import l2_normalize, zero_fraction
 from numflow.ops.nn_ops import log_softmax, softmax
+from numflow.ops.scan_ops import count_nonzero, cumprod, cumsum, reduce_logsumexp
+from numflow.ops.segment_ops import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+)
+from numflow.ops.top_k_ops import in_top_k, top_k
 
 __all__ = [
-    "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "divide", "equal", "exp", "floor", "floordiv",
-    "floormod", "greater", "greater_equal", "l2_normalize", "less", "less_equal", "log", "log1p", "log_softmax",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
-    "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
-    "reduce_prod", "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "sin", "softmax", "sqrt", "square",
-    "squared_difference", "subtract", "tanh", "truediv", "unsorted_segment_sum",
+    "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "cumprod", "cumsum", "divide", "equal",
+    "exp", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite", "is_inf", "is_nan",
+    "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid",
+    "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
+    "negative", "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
+    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round", "rsqrt", "segment_max", "segment_mean",
+    "segment_min", "segment_prod", "segment_sum", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign", "sqrt",
+    "square", "squared_difference", "subtract", "tanh", "top_k", "truediv", "unsorted_segment_max",
+    "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n",
+    "unsorted_segment_sum", "zero_fraction",
 ]

@@ -36,9 +36,14 @@ class RandomStream:
 
     def reserve(self, num_values):
         """The Philox counter this run starts at; the next run starts past ``num_values`` values, as in TF."""
+        return self.reserve_calls(RESERVED_PER_OUTPUT * num_values)
+
+    def reserve_calls(self, calls):
+        """The Philox counter this run starts at; the next run starts ``calls`` Philox calls later
+        (TensorFlow's ``ReserveSamples128``)."""
         with self.lock:
             start = self.counter
-            self.counter += RESERVED_PER_OUTPUT * num_values
+            self.counter += calls
         return start
 
 

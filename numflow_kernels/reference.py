@@ -93,6 +93,12 @@ def _realdiv(x, y):
         return np.true_divide(x, y).astype(np.result_type(x, y), copy=False)
 
 
+def _div_no_nan(x, y):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.where(y == 0, np.zeros((), np.result_type(x, y)), np.true_divide(x, y)).astype(
+            np.result_type(x, y), copy=False)
+
+
 def _pow(x, y):
     if _is_int(x) and np.any(np.asarray(y) < 0):
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed")
@@ -101,7 +107,12 @@ def _pow(x, y):
 
 
 def _quiet(fn):
+    """``fn`` with numpy's floating-point warnings off (integer arrays raise none: they skip the costly
+    ``errstate``, which a loop's counter would otherwise pay on every iteration)."""
+
     def run(*xs):
+        if xs[0].dtype.kind in "iub":
+            return fn(*xs)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return fn(*xs)
 
@@ -110,7 +121,8 @@ def _quiet(fn):
 
 for _op_type, _fn in {
     "AddV2": _quiet(np.add), "Sub": _quiet(np.subtract), "Mul": _quiet(np.multiply), "RealDiv": _realdiv,
-    "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum, "Minimum": np.minimum,
+    "DivNoNan": _div_no_nan, "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum,
+    "Minimum": np.minimum,
     "SquaredDifference": _quiet(lambda x, y: np.square(np.subtract(x, y))),
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
@@ -131,8 +143,8 @@ def cast(ctx, x):
         return np.asarray(x).astype(dst)
 
 
-@kernel("MatMul")
-def matmul(ctx, a, b):
+def matmul_operands(ctx, a, b):
+    """MatMul's inputs transposed as its attrs say, after TensorFlow's check of their sizes."""
     if ctx.attrs["transpose_a"]:
         a = a.T
     if ctx.attrs["transpose_b"]:
@@ -141,6 +153,12 @@ def matmul(ctx, a, b):
         raise errors.InvalidArgumentError(
             None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
         )
+    return a, b
+
+
+@kernel("MatMul")
+def matmul(ctx, a, b):
+    a, b = matmul_operands(ctx, a, b)
     with np.errstate(invalid="ignore", over="ignore"):  # 0 * inf and overflows: NaN and inf, as in TF
         return np.matmul(a, b)
 
@@ -214,7 +232,19 @@ def _arg(op_type, fn):
             )
         if x.shape[a] == 0:
             raise errors.InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape {list(x.shape)}")
+        if x.dtype.kind == "f":
+            x = _skip_nan(x, op_type)
         return fn(x, axis=a).astype(ctx.attrs["output_type"].as_numpy_dtype)
+
+
+def _skip_nan(x, op_type):
+    """``x`` with NaN (and values past the finite range) replaced by the lowest finite value for ArgMax,
+    the highest for ArgMin. TensorFlow's reducers start from index 0 holding that value and take an
+    element only when it compares strictly better, so NaN never wins and a row of NaN gives 0."""
+    info = np.finfo(x.dtype)
+    if op_type == "ArgMax":
+        return np.where(np.isnan(x) | (x < info.min), info.min, x)
+    return np.where(np.isnan(x) | (x > info.max), info.max, x)
 
 
 _arg("ArgMax", np.argmax)
@@ -560,23 +590,6 @@ def gather(ctx, params, indices, axis):
     return np.take(params, indices, axis=a)
 
 
-@kernel("UnsortedSegmentSum")
-def unsorted_segment_sum(ctx, data, segment_ids, num_segments):
-    n = int(num_segments)
-    if n < 0:
-        raise _invalid(f"Input num_segments == {n} must not be negative.")
-    if data.shape[:segment_ids.ndim] != segment_ids.shape:
-        raise _invalid(f"data.shape = {dims_text(data.shape)} does not start with segment_ids.shape = "
-                       f"{dims_text(segment_ids.shape)}")
-    bad = segment_ids >= n
-    if bad.any():
-        raise _invalid(f"segment_ids{_first_bad(bad, segment_ids)} is out of range [0, {n})")
-    out = np.zeros((n,) + data.shape[segment_ids.ndim:], dtype=data.dtype)
-    kept = segment_ids >= 0  # negative ids are dropped, as TensorFlow drops them
-    np.add.at(out, segment_ids[kept], data[kept])
-    return out
-
-
 @kernel("Where")
 def where(ctx, x):
     if x.ndim == 0:
@@ -625,8 +638,10 @@ def one_hot(ctx, indices, depth, on_value, off_value):
     d = int(depth)
     if d < 0:
         raise _invalid(f"depth must be non-negative, got: {d}")
-    out = np.where(indices[..., None] == np.arange(d), on_value, off_value).astype(on_value.dtype, copy=False)
     axis = ctx.attrs["axis"]
+    if not -1 <= axis <= indices.ndim:
+        raise _invalid(f"Expected axis to be -1 or between [0, {indices.ndim + 1}). But received: {axis}")
+    out = np.where(indices[..., None] == np.arange(d), on_value, off_value).astype(on_value.dtype, copy=False)
     return out if axis == -1 else np.ascontiguousarray(np.moveaxis(out, -1, axis))
 
 
@@ -675,5 +690,21 @@ def split_v(ctx, x, size_splits, axis):
     return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=a))
 
 
-# The nn ops' kernels (softmax, losses, conv2d) live beside this module.
-from numflow_kernels import reference_nn  # noqa: E402, F401  (registration by import)
+# The nn ops' kernels (softmax, losses, convolutions, pooling) live beside this module.
+from numflow_kernels import (  # noqa: E402, F401  (registration by import)
+    control_flow,
+    reference_activation,
+    reference_arrays,
+    reference_conv,
+    reference_linalg,
+    reference_logging,
+    reference_math,
+    reference_nn,
+    reference_norm,
+    reference_partition,
+    reference_pool,
+    reference_sampling,
+    reference_sparse,
+    reference_topk,
+    tensor_array,
+)

@@ -15,6 +15,10 @@ and so does this file on its own, printing the table and the targets::
   and a TensorFlow variable's ``assign_add``. Target: numflow within 1.15x of numpy.
 - ``FirstCall``: a fresh interpreter importing the kernels and filling 1,000 normals, with Numba's
   cache empty (it compiles) and with the cache this checkout already has (it must only load).
+- ``MatMul``: float32 products of the example MLP at batch 1024 (1024x784 by 784x200) and of
+  2048x2048 matrices (512 with ``NUMFLOW_BENCH_QUICK=1``): ``numflow_kernels.cpu.matmul`` (one BLAS
+  thread per block, blocks fixed by the shapes, so the bits never depend on the threads), numpy's
+  ``a @ b`` (BLAS with every thread it wants), and TensorFlow's ``tf.matmul`` in eager mode.
 """
 
 import os
@@ -136,6 +140,42 @@ class AssignAdd:
         self.run()
 
 
+class MatMul:
+    params = [LIBRARIES, ["1024x784x200", "square"]]
+    param_names = ["library", "shape"]
+    repeat = 7
+
+    def setup(self, library, shape):
+        side = 512 if QUICK else 2048
+        m, k, n = (1024, 784, 200) if shape == "1024x784x200" else (side, side, side)
+        rng = np.random.default_rng(0)
+        self.a = rng.standard_normal((m, k), dtype=np.float32)
+        self.b = rng.standard_normal((k, n), dtype=np.float32)
+        if library == "numflow":
+            from numflow_kernels import cpu_threads
+            from numflow_kernels.cpu import matmul
+
+            self.hold = cpu_threads.one_blas_thread()  # as every run of a session holds it
+            self.hold.__enter__()
+            self.run = lambda: matmul.matmul(self.a, self.b)
+        elif library == "numpy":
+            self.hold = None
+            self.run = lambda: self.a @ self.b
+        else:
+            self.hold = None
+            tf = tensorflow()
+            a, b = tf.constant(self.a), tf.constant(self.b)
+            self.run = lambda: tf.matmul(a, b).numpy()
+        self.run()
+
+    def teardown(self, library, shape):
+        if self.hold is not None:
+            self.hold.__exit__(None, None, None)
+
+    def time_matmul(self, library, shape):
+        self.run()
+
+
 _FIRST_CALL = (
     "import numpy as np\n"
     "from numflow_kernels.cpu import init\n"
@@ -189,6 +229,12 @@ def summarize(results):
         verdict = "meets" if mine <= TARGET_ASSIGN_ADD * numpy_time else "MISSES"
         lines.append(f"assign_add {megs}M float32: numflow {mine * 1e3:.1f} ms, numpy a += b {numpy_time * 1e3:.1f} ms "
                      f"= {mine / numpy_time:.2f}x ({verdict} the <= {TARGET_ASSIGN_ADD}x target)")
+    for shape in MatMul.params[1]:
+        times = {lib: results.get(("MatMul", "time_matmul", (("shape", shape),), lib)) for lib in LIBRARIES}
+        if times["numflow"] and times["numpy"]:
+            parts = [f"{lib} {t * 1e3:.2f} ms" for lib, t in times.items() if t]
+            lines.append(f"matmul {shape}: " + ", ".join(parts)
+                         + f" (numflow's blocks at {times['numpy'] / times['numflow']:.2f}x numpy's speed)")
     cold, warm = get("FirstCall", "time_empty_cache", "numflow"), get("FirstCall", "time_cached", "numflow")
     if cold and warm:
         lines.append(f"first call in a new process: {cold:.1f} s compiling, {warm:.1f} s from Numba's cache")

@@ -160,12 +160,12 @@ def summarize(results):
     return lines
 
 
-def _example_module(tf):
-    """examples/train_mlp.py with ``tf`` in place of its numflow import, as a namespace."""
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train_mlp.py")
+def example_module(tf, filename="train_mlp.py"):
+    """An example of examples/ with ``tf`` in place of its numflow import, as a namespace."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", filename)
     with open(path) as f:
         source = f.read().replace("import numflow as tf\n", "")
-    namespace = {"tf": tf, "__name__": "train_mlp"}
+    namespace = {"tf": tf, "__name__": filename[:-3]}
     exec(compile(source, path, "exec"), namespace)
     return namespace
 
@@ -183,7 +183,7 @@ class TrainingExample:
 
     def setup(self, library, batch):
         tf = graph_library(library)
-        example = _example_module(tf)
+        example = self._example(tf)
         self.graph = tf.Graph()
         with self.graph.as_default():
             x, y, self.train_op, self.loss, _, _, self.step = example["build"]()
@@ -196,6 +196,10 @@ class TrainingExample:
         self.i = 0
         for feed in self.feeds[:16]:
             self.sess.run([self.train_op, self.loss, self.step], feed)
+
+    def _example(self, tf):
+        """The example's namespace (a subclass may change its model)."""
+        return example_module(tf)
 
     def teardown(self, library, batch):
         self.sess.close()

@@ -286,12 +286,13 @@ def summarize(results):
     return lines
 
 
-def _run_here(libraries, args, only=None):
-    """Results and table rows of every suite (or of suite ``only``) for ``libraries``, in this process."""
+def _run_here(libraries, args, only=None, module=None):
+    """Results and table rows of every suite (or of suite ``only``) of ``module`` (this one by default) for
+    ``libraries``, in this process."""
     sys.path.insert(0, os.path.dirname(HERE))
     import run as runner
 
-    module = sys.modules[__name__]
+    module = module or sys.modules[__name__]
     results, rows = {}, {}
     for name, cls, methods in runner._suites(module):
         chosen = [m for m in methods if re.search(args.filter, f"{name}.{m}")]
@@ -305,9 +306,10 @@ def _run_here(libraries, args, only=None):
     return results, rows, runner
 
 
-def _run_tensorflow(args, suite, results, rows, runner):
-    """Run ``suite`` under TensorFlow's interpreter (this file, --json-for) and add its results."""
-    command = [args.tensorflow_python, os.path.abspath(__file__), "--json-for", "tensorflow", "--suite", suite,
+def _run_tensorflow(args, suite, results, rows, runner, script=__file__, module_name=__name__):
+    """Run ``suite`` under TensorFlow's interpreter (``script``, this file by default, with --json-for) and add
+    its results."""
+    command = [args.tensorflow_python, os.path.abspath(script), "--json-for", "tensorflow", "--suite", suite,
                "--stat", args.stat, "--filter", args.filter] + (["--quick"] if args.quick else [])
     print(f"running {suite} ['tensorflow'] ...", file=sys.stderr, flush=True)
     out = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
@@ -317,14 +319,17 @@ def _run_tensorflow(args, suite, results, rows, runner):
     for (name, method), others, library, seconds in json.loads(out.stdout.strip().splitlines()[-1]):
         others = tuple(tuple(o) for o in others)
         results[(name, method, others, library)] = seconds
-        rows.setdefault((__name__, name, method, others), {})[library] = runner._format_time(seconds)
+        rows.setdefault((module_name, name, method, others), {})[library] = runner._format_time(seconds)
 
 
-def main(argv=None):
+def main(argv=None, module=None, suites=("InitRandomNormal", "AssignAddFed", "ManyVariables", "Startup")):
+    """Run ``suites`` of ``module`` (this one by default): numflow and numpy here, TensorFlow under its own
+    interpreter right after each suite; print the table and ``module.summarize``'s lines."""
     import argparse
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2048x2048 arrays, 200 variables, 3 samples")
+    module = module or sys.modules[__name__]
+    parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller arrays, 3 samples")
     parser.add_argument("--repeat", type=int, default=5, help="samples per case (suites set their own)")
     parser.add_argument("--stat", choices=["median", "min"], default="min",
                         help="statistic of the samples (min by default: the machine is shared)")
@@ -335,26 +340,26 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.sample = 0.005 if args.quick else 0.02
     if args.quick:
-        os.environ["NUMFLOW_BENCH_QUICK"] = "1"  # (this module read --quick when it was imported)
+        os.environ["NUMFLOW_BENCH_QUICK"] = "1"  # (modules read --quick when they were imported)
     if args.json_for:
-        results, _, _ = _run_here([args.json_for], args, args.suite)
+        results, _, _ = _run_here([args.json_for], args, args.suite, module)
         print(json.dumps([[list(k[:2]), list(map(list, k[2])), k[3], v] for k, v in results.items()]))
         return
     # Suite by suite, TensorFlow right after numflow and numpy: on a shared machine the load
     # changes over minutes, and each row should compare the libraries under the same one.
     with_tf = bool(args.tensorflow_python) and os.path.exists(args.tensorflow_python)
     results, rows, runner = {}, {}, None
-    for suite in ("InitRandomNormal", "AssignAddFed", "ManyVariables", "Startup"):
-        suite_results, suite_rows, runner = _run_here(["numflow", "numpy"], args, suite)
+    for suite in suites:
+        suite_results, suite_rows, runner = _run_here(["numflow", "numpy"], args, suite, module)
         results.update(suite_results)
         rows.update(suite_rows)
-        if with_tf and any(re.search(args.filter, f"{suite}.{m}") for m in dir(globals()[suite])
+        if with_tf and any(re.search(args.filter, f"{suite}.{m}") for m in dir(getattr(module, suite))
                            if m.startswith("time_")):
-            _run_tensorflow(args, suite, results, rows, runner)
+            _run_tensorflow(args, suite, results, rows, runner, module.__file__, module.__name__)
     print(f"{args.stat} over the samples; {runner._versions()}" + ("; --quick" if args.quick else ""))
     runner.print_table(rows)
     print()
-    for line in summarize(results):
+    for line in getattr(module, "summarize", lambda results: [])(results):
         print(line)
 
 

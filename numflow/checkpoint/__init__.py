@@ -3,6 +3,7 @@
 ``bundle`` writes and reads name -> numpy array bundles, ``state`` the ``checkpoint`` file,
 ``reader`` offers tf.train's ``load_checkpoint``/``list_variables``/``load_variable``; ``table`` and
 ``protos`` are the on-disk encodings, ``safetensors`` converts to and from .safetensors files.
+Every prefix and directory may be a URL of an fsspec filesystem (``s3://bucket/run/model``).
 """
 
 from numflow.checkpoint.bundle import BundleReader, BundleWriter, CheckpointVersionError, write_bundle

@@ -7,10 +7,13 @@ files are plain concatenations of payloads (spec section 4).
 
 Writing streams each tensor to a temporary data file as it is added, straight from the array's own
 buffer, in pieces that are checksummed right after being written (still in the CPU cache). Finishing
-renames the data files and then the index into place: an earlier checkpoint with the same prefix
-stays readable until that last rename, and is put back if a rename fails. Reading
-(``bundle_reader.py``) checks every size against the file before allocating, reads straight into
-the destination array and verifies the crc of every tensor.
+syncs every file to the disk, then renames the data files and the index into place, the index last:
+an earlier checkpoint with the same prefix stays readable until that last rename, and is put back if
+a rename fails. A prefix that is a URL (``s3://bucket/run/model``) has no renames: each data file is
+uploaded under its own name, and only once all of them are complete is the index written, so a
+reader never finds an index without its data. Reading (``bundle_reader.py``) checks every size
+against the file before allocating, reads straight into the destination array and verifies the crc
+of every tensor.
 """
 
 import os
@@ -25,25 +28,33 @@ from numflow.checkpoint.bundle_reader import (
     CheckpointVersionError,
     key_name,
     name_key,
+    read_pool,
 )
 from numflow.checkpoint.files import (
     commit,
     create_exclusive,
     data_filename,
     index_filename,
+    is_url,
     os_error,
+    resolve,
+    sync,
+    sync_directory,
     temp_path,
     unlink_quietly,
     write_all,
 )
 from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader
 from numflow.framework import errors
+from numflow.io.filesystem import remote_error
 
 __all__ = ["BundleWriter", "write_bundle", "BundleReader", "CheckpointVersionError", "encode_strings",
            "data_filename", "index_filename"]
 
 _STEP = 256 << 10  # large payloads are written and checksummed in pieces that stay in the CPU cache
 _SMALL = 1 << 20  # payloads below this are gathered and written in one call
+_PARALLEL_MIN = 16 << 20  # payloads from this size on are checksummed by helper threads as they are written
+_PIECE = 8 << 20
 
 
 def _as_array(value):
@@ -106,7 +117,7 @@ def encode_strings(elements, big_endian=False):
 
 
 class _Shard:
-    """One data file being written under a temporary name."""
+    """One data file being written: under a temporary name on the local disk."""
 
     def __init__(self, final):
         self.final = final
@@ -115,10 +126,49 @@ class _Shard:
         self.pos = 0
         self.buffer = bytearray()
 
+    def write(self, data):
+        write_all(self.fd, data, self.temp)
+
+    def write_checksummed(self, flat):
+        """Append the uint8 array ``flat`` and return its crc32c, computed by helper threads on the pieces
+        already written while the next ones are (the file is written by this thread alone, in order)."""
+        try:
+            pool = read_pool()
+        except RuntimeError:  # the interpreter is shutting down: no new threads
+            return _Shard.write_checksummed_inline(self, flat)
+        pieces = [flat[start:start + _PIECE] for start in range(0, flat.size, _PIECE)]
+        futures = []
+        try:
+            for piece in pieces:
+                self.write(piece)
+                futures.append(pool.submit(table.crc32c, piece))
+            crc = 0
+            for piece, future in zip(pieces, futures, strict=True):
+                crc = table.crc32c_combine(crc, future.result(), piece.size)
+            return crc
+        finally:
+            for future in futures:
+                future.cancel()
+
+    def write_checksummed_inline(self, flat):
+        """Append ``flat`` in pieces, each checksummed right after its write while still in the CPU cache."""
+        crc = 0
+        for start in range(0, flat.size, _STEP):
+            piece = flat[start:start + _STEP]
+            self.write(piece)
+            crc = table.crc32c(piece, crc)
+        return crc
+
     def flush(self):
         if self.buffer:
-            write_all(self.fd, self.buffer, self.temp)
+            self.write(self.buffer)
             self.buffer = bytearray()
+
+    def finish(self):
+        """Flush, sync to the disk and close; the caller renames it into place."""
+        self.flush()
+        sync(self.fd, self.temp)
+        self.close()
 
     def close(self):
         if self.fd is not None:
@@ -127,6 +177,54 @@ class _Shard:
                 os.close(fd)
             except OSError as exc:
                 raise os_error(exc, self.temp) from exc
+
+    def abort(self):
+        try:
+            self.close()
+        except errors.OpError:
+            pass
+        unlink_quietly(self.temp)
+
+
+class _RemoteShard(_Shard):
+    """One data file being uploaded under its own name (an object store shows it once it is complete)."""
+
+    def __init__(self, final, fs):
+        self.final = self.temp = final
+        self.fs = fs
+        self.file = fs.open(final, "wb")
+        self.pos = 0
+        self.buffer = bytearray()
+
+    def write(self, data):
+        try:
+            self.file.write(data)
+        except Exception as exc:  # noqa: BLE001 - each filesystem library has its own exceptions
+            raise remote_error(exc, self.final) from exc
+
+    def write_checksummed(self, flat):
+        return self.write_checksummed_inline(flat)
+
+    def finish(self):
+        self.flush()
+        file, self.file = self.file, None
+        try:
+            file.close()
+        except Exception as exc:  # noqa: BLE001
+            raise remote_error(exc, self.final) from exc
+
+    def abort(self):
+        file, self.file = self.file, None
+        if file is not None and hasattr(file, "discard"):
+            try:
+                file.discard()  # an upload in parts is abandoned, never completed
+            except Exception:  # noqa: BLE001 - nothing more to do about a failed abandon
+                pass
+        try:
+            if self.fs.exists(self.final):
+                self.fs.remove(self.final)
+        except errors.OpError:
+            pass
 
 
 class BundleWriter:
@@ -144,6 +242,9 @@ class BundleWriter:
         Number of data files ``P.data-SSSSS-of-NNNNN``; :meth:`add` picks one per tensor.
     big_endian : bool
         Write fixed-width payloads big-endian and say so in the header (TF on x86 never does).
+    helper_threads : bool
+        Checksum large tensors on two helper threads while they are written (False: all on the
+        calling thread, leaving the other cores to work going on meanwhile, such as training).
 
     Examples
     --------
@@ -155,8 +256,9 @@ class BundleWriter:
     array(1., dtype=float32)
     """
 
-    def __init__(self, prefix, num_shards=1, big_endian=False):
+    def __init__(self, prefix, num_shards=1, big_endian=False, helper_threads=True):
         self.prefix = os.fspath(prefix)
+        self._helper_threads = helper_threads
         if num_shards < 1:
             raise ValueError(f"num_shards must be at least 1, got {num_shards}")
         self.num_shards = num_shards
@@ -165,8 +267,11 @@ class BundleWriter:
         self._shards = {}
         self._index_temp = None
         self._closed = False
+        self._remote = resolve(self.prefix) if is_url(self.prefix) else None
         directory = os.path.dirname(self.prefix)
-        if directory:
+        if self._remote is not None:
+            _make_remote_directory(self._remote, directory)
+        elif directory:
             try:
                 os.makedirs(directory, exist_ok=True)
             except OSError as exc:
@@ -183,7 +288,8 @@ class BundleWriter:
 
     def _shard(self, shard_id):
         if shard_id not in self._shards:
-            self._shards[shard_id] = _Shard(data_filename(self.prefix, shard_id, self.num_shards))
+            final = data_filename(self.prefix, shard_id, self.num_shards)
+            self._shards[shard_id] = _Shard(final) if self._remote is None else _RemoteShard(final, self._remote)
         return self._shards[shard_id]
 
     def add(self, name, value, shard_id=0, dtype=None):
@@ -256,52 +362,59 @@ class BundleWriter:
             crc = table.crc32c(flat)
         else:
             shard.flush()
-            crc = 0
-            for start in range(0, flat.size, _STEP):
-                piece = flat[start:start + _STEP]
-                write_all(shard.fd, piece, shard.temp)
-                crc = table.crc32c(piece, crc)  # the piece is still in the CPU cache from the write
+            crc = (shard.write_checksummed(flat) if flat.size >= _PARALLEL_MIN and self._helper_threads
+                   else shard.write_checksummed_inline(flat))
         shard.pos += flat.size
         return crc
 
     def finish(self):
-        """Write the index and rename every file into place, the index last."""
+        """Write the index, sync every file and put them in place, the index last."""
         if self._closed:
             raise ValueError(f"BundleWriter for {self.prefix} is already finished")
         try:
             for shard_id in range(self.num_shards):
-                shard = self._shard(shard_id)
-                shard.flush()
-                shard.close()
+                self._shard(shard_id).finish()
             header = BundleHeader(num_shards=self.num_shards,
                                   endianness=BIG_ENDIAN if self._big else LITTLE_ENDIAN,
                                   producer=BUNDLE_VERSION)
             items = [(b"", header.encode())]
             items += [(key, self._entries[key].encode()) for key in sorted(self._entries)]
+            index = table.build_table(items)
             index_final = index_filename(self.prefix)
-            index_temp = self._index_temp = temp_path(index_final)
-            fd = create_exclusive(index_temp)
-            try:
-                write_all(fd, table.build_table(items), index_temp)
-            finally:
-                os.close(fd)
-            commit([(s.temp, s.final) for _, s in sorted(self._shards.items())] + [(index_temp, index_final)])
+            if self._remote is not None:
+                self._remote.pipe(index_final, index)  # the data files are complete: now the index
+            else:
+                self._write_local_index(index, index_final)
         except BaseException:
             self.abort()
             raise
         self._closed = True
 
+    def _write_local_index(self, index, index_final):
+        index_temp = self._index_temp = temp_path(index_final)
+        fd = create_exclusive(index_temp)
+        try:
+            write_all(fd, index, index_temp)
+            sync(fd, index_temp)
+        finally:
+            os.close(fd)
+        commit([(s.temp, s.final) for _, s in sorted(self._shards.items())] + [(index_temp, index_final)])
+        sync_directory(os.path.dirname(self.prefix))
+
     def abort(self):
         """Abandon the bundle: close and delete its temporary files; earlier files stay as they were."""
         self._closed = True
         for shard in self._shards.values():
-            try:
-                shard.close()
-            except errors.OpError:
-                pass
-            unlink_quietly(shard.temp)
+            shard.abort()
         if self._index_temp:
             unlink_quietly(self._index_temp)
+
+
+def _make_remote_directory(fs, directory):
+    """Make the prefix's directory where its parent exists (an object store's bucket is never made)."""
+    rest = directory.partition("://")[2]
+    if "/" in rest.strip("/") and fs.isdir(directory.rsplit("/", 1)[0]):
+        fs.makedirs(directory)
 
 
 def write_bundle(prefix, tensors, num_shards=1):

@@ -11,13 +11,14 @@ and their pieces' crcs combined.
 import concurrent.futures
 import difflib
 import math
+import mmap
 import os
 import threading
 
 import numpy as np
 
 from numflow.checkpoint import datatypes, table
-from numflow.checkpoint.files import data_filename, index_filename, os_error
+from numflow.checkpoint.files import data_filename, index_filename, is_url, os_error, resolve
 from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader, ProtoError
 from numflow.framework import errors
 from numflow.framework.shapes import dims_text
@@ -53,11 +54,12 @@ def key_name(key):
     return key.decode("utf-8", "surrogateescape")
 
 
-def _read_pool():
+def read_pool():
+    """Two helper threads for the checksums and reads of large tensors (made on first need)."""
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = concurrent.futures.ThreadPoolExecutor(2, "numflow-checkpoint-read")
+            _pool = concurrent.futures.ThreadPoolExecutor(2, "numflow-checkpoint")
         return _pool
 
 
@@ -89,27 +91,101 @@ def _pread_into(fd, view, offset, path):
         raise os_error(exc, path) from exc
 
 
-def _read_span(fd, offset, flat, path):
-    """Read ``flat.size`` bytes into the uint8 array ``flat`` piece by piece; return their crc32c."""
+class _LocalSource:
+    """A data file on the local disk: positioned reads, safe from several threads."""
+
+    piece = _STEP  # read, then checksummed while still in the CPU cache
+
+    def __init__(self, path):
+        self.path = path
+        try:
+            self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError as exc:
+            raise os_error(exc, path) from exc
+        self.size = os.fstat(self.fd).st_size
+
+    def read_into(self, view, offset):
+        _pread_into(self.fd, view, offset, self.path)
+
+    def checksum(self, offset, size):
+        """The crc32c of ``size`` bytes from ``offset``, computed on the page cache's own pages (mapped)."""
+        start = offset - offset % mmap.ALLOCATIONGRANULARITY
+        try:
+            mapped = mmap.mmap(self.fd, offset + size - start, prot=mmap.PROT_READ, offset=start,
+                               flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0))
+        except (OSError, ValueError):
+            return _checksum_span(self, offset, size)
+        try:
+            pages = np.frombuffer(mapped, np.uint8)
+            return table.crc32c(pages[offset - start:], 0)
+        finally:
+            del pages
+            mapped.close()
+
+    def close(self):
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+class _RemoteSource:
+    """A data file on a filesystem of fsspec: one ranged request per piece, from any thread."""
+
+    piece = _PIECE
+
+    def __init__(self, path):
+        self.path = path
+        self.fs = resolve(path)
+        self.size = self.fs.stat(path)[0]
+
+    def read_into(self, view, offset):
+        data = self.fs.read_range(self.path, offset, view.nbytes)
+        if len(data) < view.nbytes:
+            raise errors.OutOfRangeError(None, None, f"Read less bytes than requested (file {self.path})")
+        view[:] = data
+
+    def checksum(self, offset, size):
+        return _checksum_span(self, offset, size)
+
+    def close(self):
+        pass
+
+
+def _read_span(source, offset, flat, crc=True):
+    """Read ``flat.size`` bytes into the uint8 array ``flat`` piece by piece; their crc32c (0 without ``crc``)."""
+    value = 0
+    step = source.piece if crc else _PIECE
+    for start in range(0, flat.size, step):
+        piece = flat[start:start + step]
+        source.read_into(memoryview(piece), offset + start)
+        if crc:
+            value = table.crc32c(piece, value)
+    return value
+
+
+def _checksum_span(source, offset, size):
+    """The crc32c of ``size`` bytes of ``source`` from ``offset``, read through one small scratch buffer."""
+    scratch = np.empty(min(size, source.piece), np.uint8)
     crc = 0
-    for start in range(0, flat.size, _STEP):
-        piece = flat[start:start + _STEP]
-        _pread_into(fd, memoryview(piece), offset + start, path)
-        crc = table.crc32c(piece, crc)  # the piece is still in the CPU cache from the read
+    for start in range(0, size, source.piece):
+        piece = scratch[:min(source.piece, size - start)]
+        source.read_into(memoryview(piece), offset + start)
+        crc = table.crc32c(piece, crc)
     return crc
 
 
-def _read_with_crc(fd, offset, flat, path):
-    """Read into ``flat`` and return the crc32c; large spans are split between two helper threads."""
-    size = flat.size
+def _in_parallel(size, read_piece):
+    """The crc32c of ``size`` bytes, ``read_piece(start, length)`` giving each piece's crc (reading or
+    writing it); large spans are split between two helper threads and the pieces' crcs combined."""
     if size < _PARALLEL_MIN:
-        return _read_span(fd, offset, flat, path)
+        return read_piece(0, size)
     starts = range(0, size, _PIECE)
     try:
-        pool = _read_pool()
-        futures = [pool.submit(_read_span, fd, offset + s, flat[s:s + _PIECE], path) for s in starts]
+        pool = read_pool()
+        futures = [pool.submit(read_piece, s, min(_PIECE, size - s)) for s in starts]
     except RuntimeError:  # the interpreter is shutting down: no new threads
-        return _read_span(fd, offset, flat, path)
+        return read_piece(0, size)
     crc = 0
     try:
         for start, future in zip(starts, futures, strict=True):
@@ -119,6 +195,11 @@ def _read_with_crc(fd, offset, flat, path):
             future.cancel()
         concurrent.futures.wait(futures)
     return crc
+
+
+def _read_with_crc(source, offset, flat):
+    """Read into ``flat`` and return the crc32c of its bytes."""
+    return _in_parallel(flat.size, lambda start, n: _read_span(source, offset + start, flat[start:start + n]))
 
 
 def _corrupt_index(path, detail, cause=None):
@@ -145,6 +226,8 @@ def _check_versions(header):
 
 
 def _read_whole(path):
+    if is_url(path):
+        return resolve(path).cat(path)
     try:
         with open(path, "rb", buffering=0) as f:
             return f.readall()
@@ -210,6 +293,7 @@ class BundleReader:
             header.endianness == LITTLE_ENDIAN and not np.little_endian)
         self._values = dict(raw[1:])
         self._entries = {}
+        self._verified = set()
 
     # -- lifetime -------------------------------------------------------------------------------
 
@@ -217,11 +301,8 @@ class BundleReader:
         """Close the data files opened so far (the reader reopens them if used again)."""
         with self._lock:
             shards, self._shards = self._shards, {}
-        for fd, _, _ in shards.values():
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        for source in shards.values():
+            source.close()
 
     def __enter__(self):
         return self
@@ -295,7 +376,7 @@ class BundleReader:
 
     # -- tensors --------------------------------------------------------------------------------
 
-    def get_tensor(self, name, out=None):
+    def get_tensor(self, name, out=None, verified=False):
         """The value of ``name`` as a numpy array with its stored shape (0-d for scalars).
 
         Parameters
@@ -305,6 +386,9 @@ class BundleReader:
         out : numpy.ndarray, optional
             A writeable C-contiguous array of the stored dtype and shape; the bytes are read straight
             into it and it is returned. DT_STRING reads into an object array.
+        verified : bool
+            :meth:`verify` checked this tensor's bytes with this reader: they are not checked again
+            (the reader's data files stay open, and checkpoint files are replaced, never rewritten).
 
         Returns
         -------
@@ -345,11 +429,15 @@ class BundleReader:
                 None, None, f"Invalid size in bundle entry: key {name}; stored size {entry.size}; "
                 f"expected size {expected}")
         self._check_out(name, entry, dtype, out)
-        fd, path = self._open_range(name, entry)
+        source = self._open_range(name, entry)
         result = np.empty(entry.shape, dtype) if out is None else out
         flat = result.reshape(-1).view(np.uint8)
-        actual = _read_with_crc(fd, entry.offset, flat, path) if expected else 0
-        self._check_crc(name, entry, actual, path)
+        if verified and key_name(name_key(name)) in self._verified:
+            _in_parallel(expected, lambda start, n: _read_span(source, entry.offset + start, flat[start:start + n],
+                                                               crc=False))
+        else:
+            actual = _read_with_crc(source, entry.offset, flat) if expected else 0
+            self._check_crc(name, entry, actual, source.path)
         if self._swap and dtype.itemsize > 1:
             part = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
             flat.view(f"u{part}").byteswap(inplace=True)
@@ -378,6 +466,28 @@ class BundleReader:
         if not (out.flags.c_contiguous and out.flags.writeable):
             raise ValueError(f"out for tensor {name} must be a writeable C-contiguous array")
 
+    def verify(self, name):
+        """Read the bytes of tensor ``name`` and check their crc32c, keeping none of them.
+
+        Takes no more memory than a small buffer per reading thread: a restore checks every tensor
+        this way before it changes any variable. The checks of :meth:`get_tensor` (entry, size,
+        range in the file) come first, with its errors.
+        """
+        entry = self.entry(name)
+        name = key_name(name_key(name))
+        if entry.dtype == datatypes.DT_STRING or entry.slices or not datatypes.is_supported(entry.dtype):
+            self.get_tensor(name)  # small or refused: read the usual way, with the usual errors
+            return
+        expected = math.prod(entry.shape) * datatypes.numpy_dtype(entry.dtype).itemsize
+        if entry.size != expected:
+            raise errors.DataLossError(
+                None, None, f"Invalid size in bundle entry: key {name}; stored size {entry.size}; "
+                f"expected size {expected}")
+        source = self._open_range(name, entry)
+        actual = _in_parallel(expected, lambda start, n: source.checksum(entry.offset + start, n))
+        self._check_crc(name, entry, actual, source.path)
+        self._verified.add(name)
+
     def _open_range(self, name, entry):
         """The open data file of ``entry`` after checking that its bytes lie inside it."""
         if not 0 <= entry.shard_id < self.num_shards:
@@ -391,17 +501,13 @@ class BundleReader:
         with self._lock:
             if entry.shard_id not in self._shards:
                 path = data_filename(self.prefix, entry.shard_id, self.num_shards)
-                try:
-                    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-                except OSError as exc:
-                    raise os_error(exc, path) from exc
-                self._shards[entry.shard_id] = (fd, os.fstat(fd).st_size, path)
-            fd, file_size, path = self._shards[entry.shard_id]
-        if entry.offset + entry.size > file_size:
+                self._shards[entry.shard_id] = _RemoteSource(path) if is_url(path) else _LocalSource(path)
+            source = self._shards[entry.shard_id]
+        if entry.offset + entry.size > source.size:
             raise errors.OutOfRangeError(
                 None, None, f"Read less bytes than requested (tensor {name} needs bytes "
-                f"[{entry.offset}, {entry.offset + entry.size}) of {path}, which has {file_size})")
-        return fd, path
+                f"[{entry.offset}, {entry.offset + entry.size}) of {source.path}, which has {source.size})")
+        return source
 
     def _check_crc(self, name, entry, actual, path):
         stored = table.unmask_crc(entry.crc32c)
@@ -417,13 +523,14 @@ class BundleReader:
                 None, None, f"Invalid size in bundle entry: key {name}; stored size {entry.size}; "
                 f"expected size is at least {count}")
         self._check_out(name, entry, np.dtype(object), out)
-        fd, path = self._open_range(name, entry)
+        source = self._open_range(name, entry)
         result = np.empty(entry.shape, object) if out is None else out
         buf = np.empty(entry.size, np.uint8)
-        _pread_into(fd, memoryview(buf), entry.offset, path)
+        if entry.size:
+            source.read_into(memoryview(buf), entry.offset)
         elements, actual = _decode_strings(memoryview(buf).toreadonly(), count, self._swap, name,
                                            entry.offset)
-        self._check_crc(name, entry, actual, path)
+        self._check_crc(name, entry, actual, source.path)
         flat = result.reshape(-1)
         for i, element in enumerate(elements):
             flat[i] = element

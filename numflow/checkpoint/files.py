@@ -1,10 +1,13 @@
-"""Checkpoint file names, temporary files, all-or-nothing renames, and OSErrors as TF's error classes."""
+"""Checkpoint file names, temporary files synced to the disk, all-or-nothing renames, and the
+same steps for a URL (fsspec), where every object is written once, whole, under its own name."""
 
-import errno
 import os
 import secrets
 
-from numflow.framework import errors
+from numflow.io.filesystem import is_url, os_error, resolve
+
+__all__ = ["data_filename", "index_filename", "os_error", "temp_path", "create_exclusive", "write_all", "sync",
+           "sync_directory", "unlink_quietly", "write_atomically", "replace_with", "commit", "is_url", "resolve"]
 
 
 def data_filename(prefix, shard_id, num_shards):
@@ -19,28 +22,6 @@ def data_filename(prefix, shard_id, num_shards):
 def index_filename(prefix):
     """``P.index``."""
     return f"{prefix}.index"
-
-
-_OS_ERRORS = {
-    errno.ENOENT: errors.NotFoundError,
-    errno.ENOTDIR: errors.NotFoundError,
-    errno.EACCES: errors.PermissionDeniedError,
-    errno.EPERM: errors.PermissionDeniedError,
-    errno.ENOSPC: errors.ResourceExhaustedError,
-    errno.EDQUOT: errors.ResourceExhaustedError,
-    errno.EEXIST: errors.AlreadyExistsError,
-    errno.EISDIR: errors.FailedPreconditionError,
-}
-
-
-def os_error(exc, path):
-    """The OpError TF raises for an OSError on ``path``: its class by errno, text ``path; strerror``.
-
-    >>> str(os_error(FileNotFoundError(2, "No such file or directory"), "m.index"))
-    'm.index; No such file or directory'
-    """
-    cls = _OS_ERRORS.get(exc.errno, errors.UnknownError)
-    return cls(None, None, f"{path}; {exc.strerror or exc}")
 
 
 def temp_path(path, tag="tempstate"):
@@ -67,6 +48,28 @@ def write_all(fd, data, path):
         raise os_error(exc, path) from exc
 
 
+def sync(fd, path):
+    """Wait until the bytes written to ``fd`` are on the disk."""
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        raise os_error(exc, path) from exc
+
+
+def sync_directory(directory):
+    """Make the renames done in ``directory`` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def unlink_quietly(path):
     try:
         os.unlink(path)
@@ -75,17 +78,23 @@ def unlink_quietly(path):
 
 
 def write_atomically(path, data):
-    """Replace ``path`` by a file holding ``data`` (bytes): written to a temporary, then renamed."""
+    """Replace ``path`` by a file holding ``data`` (bytes): a synced temporary renamed over it; for a URL,
+    one put of the whole object."""
+    if is_url(path):
+        resolve(path).pipe(path, data)
+        return
     temp = temp_path(path, "tmp")
     fd = create_exclusive(temp)
 
     def write():
         try:
             write_all(fd, data, temp)
+            sync(fd, temp)
         finally:
             os.close(fd)
 
     replace_with(temp, path, write)
+    sync_directory(os.path.dirname(path))
 
 
 def replace_with(temp, path, write):

@@ -4,7 +4,7 @@ import os
 
 from numflow.checkpoint import datatypes
 from numflow.checkpoint.bundle_reader import BundleReader
-from numflow.checkpoint.files import index_filename
+from numflow.checkpoint.files import index_filename, resolve
 from numflow.checkpoint.state import latest_checkpoint
 from numflow.framework import errors
 
@@ -29,7 +29,7 @@ class CheckpointReader:
 
     def __init__(self, prefix):
         prefix = os.fspath(prefix)
-        if not os.path.isfile(index_filename(prefix)):
+        if not resolve(prefix).isfile(index_filename(prefix)):
             raise errors.NotFoundError(
                 None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
                 f"files for {prefix}")
@@ -84,9 +84,14 @@ class CheckpointReader:
         return "".join(lines).encode("utf-8", "surrogateescape")
 
 
+def NewCheckpointReader(filepattern):
+    """A :class:`CheckpointReader` for checkpoint prefix ``filepattern`` (``tf.train.NewCheckpointReader``)."""
+    return CheckpointReader(filepattern)
+
+
 def _checkpoint_prefix(ckpt_dir_or_file):
     path = os.fspath(ckpt_dir_or_file)
-    if os.path.isdir(path):
+    if resolve(path).isdir(path):
         prefix = latest_checkpoint(path)
         if prefix is None:
             raise CheckpointNotFoundError(

@@ -12,9 +12,10 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from numflow.checkpoint.files import index_filename, os_error, write_atomically
+from numflow.checkpoint.files import index_filename, is_url, resolve, write_atomically
+from numflow.framework import errors
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 STATE_FILENAME = "checkpoint"
 _FIELDS = {
     "model_checkpoint_path": "str",
@@ -258,6 +259,18 @@ def _state_path(directory, latest_filename):
     return os.path.join(directory, latest_filename or STATE_FILENAME)
 
 
+def _is_absolute(path):
+    return is_url(path) or os.path.isabs(path)
+
+
+def _relative_to(path, directory):
+    """``path`` relative to ``directory`` where it lies under it (a URL under a URL), else as it is."""
+    if is_url(path) or is_url(directory):
+        base = directory.rstrip("/") + "/"
+        return path[len(base):] if path.startswith(base) else path
+    return os.path.relpath(path, directory) if os.path.isabs(path) else path
+
+
 def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
                             latest_filename=None, all_model_checkpoint_timestamps=None,
                             last_preserved_timestamp=None, save_relative_paths=False):
@@ -293,9 +306,9 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
         raise ValueError(f"Checkpoint timestamps, if provided, must match checkpoint paths (got paths "
                          f"{paths} and timestamps {timestamps})")
     if save_relative_paths:
-        rel = lambda p: os.path.relpath(p, save_dir) if os.path.isabs(p) else p
+        rel = lambda p: _relative_to(p, save_dir)
         model_checkpoint_path, paths = rel(model_checkpoint_path), [rel(p) for p in paths]
-    if not os.path.isabs(save_dir):
+    if not _is_absolute(save_dir):
         # As TF does: a relative prefix such as "ckpts/model-4" is stored relative to "ckpts".
         rel = lambda p: p if os.path.isabs(p) else os.path.relpath(p, save_dir)
         model_checkpoint_path, paths = rel(model_checkpoint_path), [rel(p) for p in paths]
@@ -320,20 +333,22 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     """
     checkpoint_dir = os.fspath(checkpoint_dir)
     filename = _state_path(checkpoint_dir, latest_filename)
-    if not os.path.isfile(filename):
+    fs = resolve(filename)
+    if not fs.isfile(filename):  # a filesystem's failure (credentials...) is raised, as in TF
         return None
     try:
-        with open(filename, "rb") as f:
-            state = parse_checkpoint_state(f.read())
-    except OSError as exc:
-        _log.warning("%s: %s; Checkpoint ignored", filename, os_error(exc, filename))
+        state = parse_checkpoint_state(fs.cat(filename))
+    except errors.NotFoundError:
+        return None
+    except errors.OpError as exc:
+        _log.warning("%s: %s; Checkpoint ignored", filename, exc)
         return None
     except TextFormatError as exc:
         _log.warning("%s: %s; Checkpoint ignored", filename, exc)
         return None
     if not state.model_checkpoint_path:
         raise ValueError("Invalid checkpoint state loaded from " + checkpoint_dir)
-    join = lambda p: p if os.path.isabs(p) else os.path.join(checkpoint_dir, p)
+    join = lambda p: p if _is_absolute(p) else os.path.join(checkpoint_dir, p)
     state.model_checkpoint_path = join(state.model_checkpoint_path)
     state.all_model_checkpoint_paths = [join(p) for p in state.all_model_checkpoint_paths]
     return state
@@ -342,6 +357,9 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
 def checkpoint_exists(checkpoint_prefix):
     """Whether a V2 checkpoint ``prefix`` exists, i.e. ``prefix.index`` matches a file (glob allowed)."""
     path = index_filename(os.fspath(checkpoint_prefix))
+    if is_url(path):
+        fs = resolve(path)
+        return fs.isfile(path) or (glob.has_magic(path) and bool(fs.glob(path)))
     return os.path.isfile(path) or bool(glob.glob(path))
 
 

@@ -96,15 +96,19 @@ uint32 = DType("uint32", np.uint32, 22)
 uint64 = DType("uint64", np.uint64, 23)
 bool = DType("bool", np.bool_, 10)  # noqa: A001 - TensorFlow's public name
 string = DType("string", np.object_, 7)
+# Values the runtime passes between ops as Python objects: a TensorArray (``resource``), a loop's
+# accumulated values (``variant``). Never fed, fetched or converted from numpy.
+resource = DType("resource", np.object_, 20)
+variant = DType("variant", np.object_, 21)
 float16_ref, float32_ref, float64_ref = float16._as_ref, float32._as_ref, float64._as_ref
 int8_ref, int16_ref, int32_ref, int64_ref = int8._as_ref, int16._as_ref, int32._as_ref, int64._as_ref
 uint8_ref, bool_ref, string_ref = uint8._as_ref, bool._as_ref, string._as_ref
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, string)
-_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL + (resource, variant)}
 _BY_NAME.update({d._as_ref.name: d._as_ref for d in _ALL})
 _BY_NAME.update(half=float16, float=float32, double=float64)
-_BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
+_BY_ENUM = {d.as_datatype_enum: d for d in _ALL + (resource, variant)}
 _BY_ENUM.update({d._as_ref.as_datatype_enum: d._as_ref for d in _ALL})
 _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in _ALL}
 _BY_NUMPY[np.dtype("S")] = string

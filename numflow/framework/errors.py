@@ -74,6 +74,10 @@ UnavailableError = _make("UnavailableError", UNAVAILABLE, "The service is unavai
 DataLossError = _make("DataLossError", DATA_LOSS, "Data was lost or corrupted.")
 UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "Not authenticated.")
 
+class InaccessibleTensorError(ValueError):
+    """A tensor built inside a cond branch or a loop body was fetched or used where it has no value."""
+
+
 _BY_CODE = {
     cls(None, None, "").error_code: cls
     for cls in (
@@ -88,3 +92,13 @@ _BY_CODE = {
 def exception_type_from_error_code(error_code):
     """The OpError subclass for a numeric error code."""
     return _BY_CODE[error_code]
+
+
+# numpy's ValueErrors for an array larger than memory can address; with MemoryError (an array larger
+# than the memory there is), what TensorFlow's allocator reports as ResourceExhaustedError.
+_NUMPY_TOO_BIG = ("array is too big", "Maximum allowed dimension exceeded", "Maximum allowed size exceeded")
+
+
+def is_out_of_memory(exc):
+    """Whether ``exc`` is numpy's failure to allocate an array (MemoryError, or a size beyond addressing)."""
+    return isinstance(exc, MemoryError) or isinstance(exc, ValueError) and str(exc).startswith(_NUMPY_TOO_BIG)

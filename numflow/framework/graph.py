@@ -6,6 +6,8 @@ A :class:`Graph` owns one ``networkx.DiGraph`` whose nodes are operation names; 
 control input. The graph also owns the construction state that TensorFlow keeps per graph: the name
 stack and used names, the device, control-dependency and colocation stacks, collections, the graph
 seed, and a version number bumped on every change so cached run plans know when they are stale.
+Ops built inside a cond branch or a while loop carry that control-flow context
+(``numflow.ops.control_flow_util``), and once a graph has one, every new op's inputs pass through it.
 
 Construction state (name scopes, device and control-dependency stacks) is per graph and not
 thread-safe, as in TensorFlow: build a graph from one thread. The structure itself is guarded by the
@@ -200,7 +202,7 @@ class Operation:
 
     __slots__ = (
         "_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
-        "_device", "_id", "_traceback", "_colocation", "__weakref__",
+        "_device", "_id", "_traceback", "_colocation", "_control_flow_context", "__weakref__",
     )
 
     def __init__(self, graph, op_type, name, inputs, attrs, control_inputs, op_id):
@@ -215,6 +217,7 @@ class Operation:
         self._id = op_id
         self._traceback = None
         self._colocation = ()
+        self._control_flow_context = None  # the cond branch or loop the op was built in (None: the graph)
 
     name = property(lambda self: self._name)
     type = property(lambda self: self._type)
@@ -253,6 +256,10 @@ class Operation:
 
     def colocation_groups(self):
         return [f"loc:@{g}".encode() for g in (self._colocation or (self._name,))]
+
+    def _get_control_flow_context(self):
+        """The cond branch or while loop part the op belongs to, or None (TensorFlow's private accessor)."""
+        return self._control_flow_context
 
     def _set_device(self, device):
         from numflow.framework.device_spec import canonical_device
@@ -313,6 +320,10 @@ class Graph:
         self._variable_scope = None
         self._variable_initializers = {}
         self._attr_scope = {}
+        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and
+        # whether any was ever entered: from then on, create_op passes inputs through it.
+        self._control_flow_context = None
+        self._has_control_flow = False
 
     # -- identity and state ------------------------------------------------------------------
     @property
@@ -579,13 +590,11 @@ class Graph:
         if self._finalized:
             self._check_not_finalized()
         opdef = _registry.get(op_type)
-        input_ops = []
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
             if t._op._graph is not self:
                 raise ValueError(_other_graph_message(t, inputs, self, op_type))
-            input_ops.append(t._op)
         if name and name.endswith("/"):
             name = name[:-1]
             valid = name == self._name_stack or _VALID_OP_NAME.match(name)  # the scope was checked on entry
@@ -599,6 +608,10 @@ class Graph:
         nxg = self._nx
         if name in nxg._node:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
+        context = self._control_flow_context
+        if self._has_control_flow:
+            inputs = _control_flow_inputs(self, inputs, name)
+        input_ops = [t._op for t in inputs]
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
             controls += [c for c in control_inputs if c not in controls]
@@ -610,7 +623,8 @@ class Graph:
         except ValueError as e:
             raise ValueError(f"{e} for {_node_summary(op)}") from e
         op._outputs = [
-            Tensor(op, i, _output_dtype(dt, opdef.ref_output), as_shape(sh)) for i, (dt, sh) in enumerate(specs)
+            Tensor(op, i, _output_dtype(dt, opdef.ref_output), _int64_dims(as_shape(sh), op))
+            for i, (dt, sh) in enumerate(specs)
         ]
         if self._colocation_stack:
             target = self._colocation_stack[-1]
@@ -619,6 +633,9 @@ class Graph:
         else:
             self._apply_device_functions(op)
         op._traceback = _creation_stack() if creation_stack is None else creation_stack
+        if context is not None:
+            op._control_flow_context = context
+            context.add_op(op)
         self._next_id += 1
         with self._lock:  # sessions of this graph may be building run plans on other threads
             # What DiGraph.add_node and add_edge do, written into its dicts: a node attribute dict
@@ -740,6 +757,14 @@ def _attr_text(value):
     return None
 
 
+def _control_flow_inputs(graph, inputs, name):
+    """``inputs`` of the new op ``name`` as seen from the current control-flow context (see
+    ``numflow.ops.control_flow_util.resolve_inputs``: captures, exports, accumulators, errors)."""
+    from numflow.ops.control_flow_util import resolve_inputs
+
+    return resolve_inputs(graph, inputs, name)
+
+
 def _forget_networkx_caches(nxg):
     """Drop what networkx caches about a graph (3.3 and later) after writing into its dicts."""
     cache = getattr(nxg, "__networkx_cache__", None)
@@ -750,6 +775,20 @@ def _forget_networkx_caches(nxg):
 def _output_dtype(dtype, is_ref):
     dtype = _dtypes.as_dtype(dtype)
     return dtype._as_ref if is_ref else dtype.base_dtype
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def _int64_dims(shape, op):
+    """``shape``, after TensorFlow's check that every dimension fits int64 (a tile or reshape of huge
+    sizes overflows it: an error when the graph is built, never a shape that wrapped around)."""
+    dims = shape._dims
+    if dims is not None and any(d is not None and d > _INT64_MAX for d in dims):
+        big = next(d for d in dims if d is not None and d > _INT64_MAX)
+        raise ValueError(f"Dimension size {big} overflows int64 (at most 2**63 - 1) in the shape {shape} computed "
+                         f"for {_node_summary(op)}")
+    return shape
 
 
 def _other_graph_message(tensor, inputs, graph, op_type):

@@ -11,6 +11,7 @@ a Saver built from the SaverDef, so ``saver.restore`` works on a graph no Python
 import logging
 import os
 
+from numflow.checkpoint.files import resolve, write_atomically
 from numflow.framework import errors, op_defs
 from numflow.framework.graph import GraphKeys, Operation, Tensor, get_default_graph
 
@@ -187,7 +188,7 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
 
 
 def write_proto(path, message, as_text=False):
-    """Write ``message`` to ``path`` (binary, or protobuf text), through a temporary file renamed in place."""
+    """Write ``message`` to ``path`` (binary, or protobuf text) atomically; ``path`` may be an fsspec URL."""
     path = os.fsdecode(path)
     if as_text:
         from google.protobuf import text_format
@@ -197,11 +198,8 @@ def write_proto(path, message, as_text=False):
         data = message.SerializeToString()
     directory = os.path.dirname(path)
     if directory:
-        os.makedirs(directory, exist_ok=True)
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+        resolve(directory).makedirs(directory)
+    write_atomically(path, data)
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -219,10 +217,10 @@ def read_proto_file(filename, message_class):
     from google.protobuf.message import DecodeError
 
     filename = os.fsdecode(filename)
-    if not os.path.exists(filename):
+    filesystem = resolve(filename)
+    if not filesystem.exists(filename):
         raise OSError(f"File does not exist. Received: {filename}.")
-    with open(filename, "rb") as f:
-        data = f.read()
+    data = filesystem.cat(filename)
     try:
         return message_class.FromString(data)
     except DecodeError as binary_error:
@@ -348,9 +346,8 @@ def adopt_saver_def(saver, saver_def, import_scope=None):
     saver._is_built, saver._is_empty = True, False
 
 
-def write_checkpoint_meta_graph(saver, sess, prefix, meta_graph_suffix="meta", strip_default_attrs=False):
-    """Write ``<prefix>.<suffix>``: the session's graph with the Saver's names, as ``Saver.save`` does."""
+def checkpoint_meta_graph(saver, sess, strip_default_attrs=False):
+    """The MetaGraphDef ``Saver.save`` writes beside a checkpoint: the session's graph with the Saver's names."""
     graph = sess.graph
     with graph.as_default():
-        export_meta_graph(f"{prefix}.{meta_graph_suffix}", saver_def=saver.as_saver_def(), graph=graph,
-                          strip_default_attrs=strip_default_attrs)
+        return export_meta_graph(saver_def=saver.as_saver_def(), graph=graph, strip_default_attrs=strip_default_attrs)

@@ -18,7 +18,9 @@ random ops                    the shape as an input (``<op>/shape``), and mean/s
 ``RestoreBundle``             ``RestoreV2``, one ``Assign`` per variable, and a ``NoOp`` grouping them
 ``Orthogonal``,               no TensorFlow form: written under their own type, read back by numflow;
 ``InitializedValue``,         TensorFlow refuses them with "Op type not registered"
-``ReportUninitializedVariables``
+``ReportUninitializedVariables``,
+``BranchValue``,
+``LoopVar``, ``AccumulatorRead``
 ============================  ==========================================================================
 
 ``EXPORTS`` maps a numflow op type to ``fn(writer, op)`` adding its NodeDefs; ``IMPORTS`` maps a

@@ -125,6 +125,18 @@ def broadcast_to(x, like):
     return _graph().create_op("BroadcastTo", [x, target], name="BroadcastTo").outputs[0]
 
 
+def broadcast_pair(a, b):
+    """``a`` and ``b`` broadcast to one shape (ops ``BroadcastTo``; both as they are when already alike)."""
+    if a.shape.is_fully_defined() and b.shape.is_fully_defined():
+        if a.shape == b.shape:
+            return a, b
+        target = list(np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
+    else:
+        target = array_ops.shape(math_ops.add(a, b))
+    target = array_ops.shape_tensor(target)
+    return tuple(_graph().create_op("BroadcastTo", [t, target], name="BroadcastTo").outputs[0] for t in (a, b))
+
+
 def _reduction_plan(x_shape, out_shape, other_shape):
     """The axes of ``out_shape`` to sum so a gradient of it fits ``x_shape`` (``x`` broadcast against
     ``other``): ``(axes, reshape)``, or None when only the run-time shapes can tell."""

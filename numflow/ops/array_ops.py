@@ -15,7 +15,7 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape, as_shape, dims_text
-from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
+from numflow.ops.constant_op import constant, convert_to_tensor, index_dtype, is_tensor
 from numflow.ops.op_util import (
     INDEX_TYPES,
     _out,
@@ -165,8 +165,9 @@ def _static_dims(shape):
     for d in np.atleast_1d(arr).tolist() if arr.size or arr.ndim == 0 else []:
         if not isinstance(d, numbers.Real) or isinstance(d, bool):
             raise TypeError(f"Failed to convert elements of {shape!r} to Tensor: shapes hold integers.")
-        if d < 0:
-            raise ValueError(f"Invalid value in tensor used for shape: {int(d)}")
+        if not 0 <= d < 1 << 63:
+            raise ValueError(f"Invalid value in tensor used for shape: {int(d)}"
+                             + (" (a dimension is at most 2**63 - 1)" if d > 0 else ""))
         dims.append(int(d))
     return dims
 
@@ -184,7 +185,7 @@ def _filled(shape, dtype, one, name):
             dims = _static_dims(shape)
             if int(np.prod(dims)) < _CONSTANT_IF_SMALLER:
                 return constant(value, dtype=dtype, shape=dims, name=scope)
-            shape = constant(dims, dtype=dtypes.int32, name="shape_as_tensor")
+            shape = constant(dims, dtype=index_dtype(dims), name="shape_as_tensor")
         else:
             shape = shape_tensor(shape, name="packed")
         if shape.shape.ndims == 0:

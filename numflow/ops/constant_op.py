@@ -1,10 +1,11 @@
 """Constants and tensor conversion: how Python values become tensors, with TensorFlow's dtype rules."""
 
+import math
 import numbers
 
 import numpy as np
 
-from numflow.framework import dtypes
+from numflow.framework import dtypes, errors
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape
 from numflow.ops.registry import declare
@@ -25,7 +26,7 @@ def _infer_dtype(value):
     if isinstance(value, bool | np.bool_):
         return dtypes.bool
     if isinstance(value, numbers.Integral):
-        return dtypes.int32 if -(2**31) <= value < 2**31 else dtypes.int64
+        return _int_dtype(value, value)
     if isinstance(value, numbers.Real):
         return dtypes.float32
     if isinstance(value, str | bytes):
@@ -38,10 +39,48 @@ def _infer_dtype(value):
             return dtypes.string
         if any(k.is_floating for k in kinds):
             return max((k for k in kinds if k.is_floating), key=lambda d: d.size)
-        if any(k == dtypes.int64 for k in kinds):
-            return dtypes.int64
+        if any(k in (dtypes.int64, dtypes.uint64) for k in kinds):
+            ints = list(python_ints(value))
+            return _int_dtype(min(ints), max(ints), value)
         return kinds[0]
     raise TypeError(f"Failed to convert object of type {type(value)} to Tensor. Contents: {value!r}.")
+
+
+def _int_dtype(low, high, value=None):
+    """TensorFlow's dtype for Python integers from ``low`` to ``high``: int32, else int64, else uint64."""
+    for dtype in (dtypes.int32, dtypes.int64, dtypes.uint64):
+        if dtype.min <= low and high <= dtype.max:
+            return dtype
+    raise TypeError(f"Failed to convert elements of {value if value is not None else high} to Tensor: an "
+                    "integer outside the range of int64 and uint64. Consider casting elements to a supported type.")
+
+
+def python_ints(value):
+    """The Python (or numpy scalar) integers in ``value``, a number or nested lists and tuples of them."""
+    if isinstance(value, list | tuple):
+        for v in value:
+            yield from python_ints(v)
+    elif isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
+        yield int(value)
+
+
+def ints_fit(value, dtype):
+    """Whether ``value`` converts to the integer ``dtype`` exactly: every integer in it within the
+    dtype's range (a numpy array must hold integers too). True for any value when ``dtype`` is no integer."""
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_integer:
+        return True
+    if isinstance(value, np.ndarray | np.generic):
+        if value.dtype.kind not in "iu":
+            return False
+        return value.size == 0 or dtype.min <= int(value.min()) and int(value.max()) <= dtype.max
+    return all(dtype.min <= v <= dtype.max for v in python_ints(value))
+
+
+def index_dtype(value):
+    """int32 when every integer of ``value`` fits it, else int64: TensorFlow's rule for shapes and
+    indices ("int64 if needed"), so that no dimension or index ever wraps around."""
+    return dtypes.int32 if ints_fit(value, dtypes.int32) else dtypes.int64
 
 
 def _check_convertible(value, dtype):
@@ -90,23 +129,27 @@ def to_numpy(value, dtype=None):
 
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
-    """A tensor holding ``value`` (broadcast or reshaped to ``shape`` when given)."""
+    """A tensor holding ``value``, of ``shape`` when given: TensorFlow 1's rules fill a shape larger
+    than the value with copies of its last element (zeros for an empty value).
+
+    >>> import numflow as tf
+    >>> tf.Session().run(tf.constant([1, 2], shape=[2, 2])).tolist()
+    [[1, 2], [2, 2]]
+
+    Raises
+    ------
+    ValueError
+        When ``value`` has more elements than ``shape`` holds.
+    TypeError
+        When ``verify_shape`` is set and ``value``'s shape is not ``shape``.
+    ResourceExhaustedError
+        When the value of ``shape`` does not fit in memory.
+    """
     arr = to_numpy(value, dtype)
     if shape is not None:
         shape = [int(d) for d in (shape.as_list() if isinstance(shape, TensorShape) else np.atleast_1d(shape))] \
             if not (isinstance(shape, list | tuple) and len(shape) == 0) else []
-        if arr.size == 1:
-            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
-        elif verify_shape and list(arr.shape) != shape:
-            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, got {arr.shape}.")
-        elif arr.size == int(np.prod(shape)):
-            arr = arr.reshape(shape)
-        else:
-            raise TypeError(
-                f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} (converted from "
-                f"{value!r}) has {arr.size} elements, but got `shape` {tuple(shape)} with "
-                f"{int(np.prod(shape))} elements)."
-            )
+        arr = _shaped(arr, shape, verify_shape)
     arr = np.ascontiguousarray(arr) if arr.ndim else arr.copy()
     arr.flags.writeable = False
     graph = get_default_graph()
@@ -115,8 +158,36 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     return op.outputs[0]
 
 
+def _shaped(arr, shape, verify_shape):
+    """``arr`` reshaped to ``shape``, or filled out to it with copies of its last element."""
+    size = math.prod(shape)
+    if size == 0:
+        return np.empty(shape, dtype=arr.dtype)
+    if verify_shape and list(arr.shape) != shape:
+        raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got {arr.shape}.")
+    if arr.size > size:
+        raise ValueError(f"Too many elements provided. Takes at most {size}, but got {arr.size}.")
+    if arr.size == size:
+        return arr.reshape(shape)
+    try:
+        out = np.empty(size, dtype=arr.dtype)
+    except (MemoryError, ValueError) as e:
+        if not errors.is_out_of_memory(e):
+            raise
+        raise errors.ResourceExhaustedError(
+            None, None, f"OOM when allocating tensor with shape{shape} and type {arr.dtype.name} for a constant: {e}"
+        ) from None
+    flat = arr.reshape(-1)
+    out[:flat.size] = flat
+    out[flat.size:] = flat[-1] if flat.size else b"" if arr.dtype == object else np.zeros((), arr.dtype)
+    return out.reshape(shape)
+
+
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
     """``value`` as a Tensor: tensors pass through; variables give their value; Python values become constants.
+
+    ``preferred_dtype`` is used when ``value`` converts to it: a Python integer outside its range
+    (an axis or dimension of ``2**40`` for int32) takes the inferred dtype instead.
 
     Raises
     ------
@@ -126,6 +197,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         When a Python value cannot be represented in ``dtype`` (``Expected int32, got 1.5 ...``).
     """
     preferred_dtype = preferred_dtype or dtype_hint
+    if preferred_dtype is not None and not ints_fit(value, preferred_dtype):
+        preferred_dtype = None  # as a failed conversion: TF's inference gives int64 (never a wrapped int32)
     if isinstance(value, Tensor):
         tensor = value
     elif hasattr(value, "_as_tensor"):

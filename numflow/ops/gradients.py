@@ -10,9 +10,10 @@ Algorithm (TensorFlow's ``gradients_util``):
    all been processed; sum the gradients its outputs received (``AddN`` when several consumers
    sent one, or one IndexedSlices concatenating them when all are sparse); call the op type's
    registered gradient function under the name scope ``gradients/<op name>_grad`` (an IndexedSlices
-   reaches it densified, unless it is Identity's); hand each input its gradient; decrement the
-   producers' counts. An op of ``xs`` whose inputs need nothing is not differentiated further; nor
-   are the ops of ``stop_gradients``.
+   reaches it densified, unless it is Identity's; a missing gradient as zeros, unless it is a
+   control-flow op's, which knows which of its outputs matter); hand each input its gradient;
+   decrement the producers' counts. An op of ``xs`` whose inputs need nothing is not differentiated
+   further; nor are the ops of ``stop_gradients``.
 4. *Answer.* The summed gradient of each ``x``, or None when ``x`` does not reach any ``y``
    (zeros with ``unconnected_gradients="zero"``).
 
@@ -20,7 +21,7 @@ A Variable in ``xs`` stands for its reference tensor (the ``VariableV2`` op's ou
 through ``v/read``, an Identity, whose gradient passes through unchanged.
 
 Gradient functions are registered next to the ops' families (``math_grad``, ``array_grad``,
-``nn_grad``, imported at the end of this module) with ``registry.register_gradient(op_type)``, or
+``nn_grad``, ``control_flow_grad``, imported at the end of this module) with ``registry.register_gradient(op_type)``, or
 ``tf.RegisterGradient("OpType")`` from user code: ``fn(op, *output_grads) -> [input grads]``, one
 entry per input, None for an input without a gradient. An op between ``xs`` and ``ys`` whose type
 has no registered gradient raises LookupError; ``NotDifferentiable`` marks a type whose inputs get
@@ -42,6 +43,7 @@ from numflow.framework.graph import Operation, Tensor, get_default_graph
 from numflow.ops import array_ops, control_flow_ops, math_ops
 from numflow.ops import registry as _registry
 from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.control_flow_util import encloses
 from numflow.variables.variable import IndexedSlices
 
 __all__ = ["gradients", "NotDifferentiable", "no_gradient", "AggregationMethod"]
@@ -84,8 +86,9 @@ def _as_x(x):
     return convert_to_tensor(x)
 
 
-def _reached(from_ops):
-    """Every op reachable from ``from_ops`` through tensors gradients flow through."""
+def _reached(from_ops, within=None):
+    """Every op reachable from ``from_ops`` through tensors gradients flow through (only ops built in
+    control-flow context ``within``, or in contexts inside it, when given)."""
     reached = set()
     queue = collections.deque(from_ops)
     while queue:
@@ -95,13 +98,16 @@ def _reached(from_ops):
         reached.add(op)
         for out in op._outputs:
             if _backprops(out):
-                queue.extend(out.consumers())
+                consumers = out.consumers()
+                if within is not None:
+                    consumers = [c for c in consumers if encloses(within, c._control_flow_context)]
+                queue.extend(consumers)
     return reached
 
 
-def _pending_counts(to_ops, from_ops):
+def _pending_counts(to_ops, from_ops, within=None):
     """``(ops between, pending count per op)``: see steps 1 and 2 of the module docstring."""
-    reached = _reached(from_ops)
+    reached = _reached(from_ops, within)
     between = set()
     between_list = []
     queue = collections.deque(to_ops)
@@ -243,42 +249,58 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     graph = ys[0].graph
     with graph.as_default(), graph.name_scope(name or "gradients"):
         grad_ys = _default_grad_ys(ys, grad_ys, colocate_gradients_with_ops)
-        to_ops = [y.op for y in ys]
-        from_ops = [x.op for x in xs]
-        between, pending = _pending_counts(to_ops, from_ops)
-        stop_ops |= {op for op in from_ops if all(pending[t.op] == 0 for t in op._inputs)}
+        return backpropagate(ys, xs, grad_ys, stop_ops, gate_gradients, colocate_gradients_with_ops,
+                             unconnected_gradients)
 
-        grads = {}
-        for y, gy in zip(ys, grad_ys):
-            _set_grad(grads, y, gy)
-        queue = collections.deque()
-        queued = set()
-        for op in to_ops:
-            if pending[op] == 0 and op not in queued and op in between:
-                queued.add(op)
-                queue.append(op)
-        while queue:
-            op = queue.popleft()
-            with _maybe_colocate(graph, op, colocate_gradients_with_ops):
-                out_grads = _aggregate(grads, op, colocate_gradients_with_ops)
-                in_grads = _backprop_op(op, out_grads, stop_ops, gate_gradients, between)
-                for i, (t, g) in enumerate(zip(op._inputs, in_grads)):
-                    if g is None:
-                        continue
-                    if isinstance(g, Tensor):
-                        if not t.shape.is_compatible_with(g.shape):
-                            raise ValueError(
-                                f"Incompatible shapes between op input and calculated input gradient. Forward "
-                                f"operation: {op.name}. Input index: {i}. Original input shape: {t.shape}. "
-                                f"Calculated input gradient shape: {g.shape}")
-                        g.set_shape(t.shape)
-                    _set_grad(grads, t, g)
-            for t in op._inputs:
-                pending[t.op] -= 1
-                if pending[t.op] == 0 and t.op in between and t.op not in queued:
-                    queued.add(t.op)
-                    queue.append(t.op)
-        return [_final_grad(grads, x, unconnected_gradients) for x in xs]
+
+def backpropagate(ys, xs, grad_ys, stop_ops=(), gate_gradients=False, colocate=False, unconnected="none",
+                  within=None):
+    """Steps 1 to 4 of the module docstring, ``grad_ys`` given: the summed gradient of each of ``xs``.
+
+    ``within``: differentiate only the ops of that control-flow context (a cond branch or loop body,
+    whose gradient is being built): the ``xs`` (its loop variables and captured tensors) are then
+    leaves, and the gradient ops are built in the current context.
+    """
+    graph = ys[0].graph
+    to_ops = [y.op for y in ys]
+    from_ops = [x.op for x in xs]
+    between, pending = _pending_counts(to_ops, from_ops, within)
+    stop_ops = set(stop_ops)
+    if within is not None:
+        stop_ops.update(from_ops)
+    stop_ops |= {op for op in from_ops if all(pending[t.op] == 0 for t in op._inputs)}
+
+    grads = {}
+    for y, gy in zip(ys, grad_ys):
+        _set_grad(grads, y, gy)
+    queue = collections.deque()
+    queued = set()
+    for op in to_ops:
+        if pending[op] == 0 and op not in queued and op in between:
+            queued.add(op)
+            queue.append(op)
+    while queue:
+        op = queue.popleft()
+        with _maybe_colocate(graph, op, colocate):
+            out_grads = _aggregate(grads, op, colocate)
+            in_grads = _backprop_op(op, out_grads, stop_ops, gate_gradients, between)
+            for i, (t, g) in enumerate(zip(op._inputs, in_grads)):
+                if g is None:
+                    continue
+                if isinstance(g, Tensor):
+                    if not t.shape.is_compatible_with(g.shape):
+                        raise ValueError(
+                            f"Incompatible shapes between op input and calculated input gradient. Forward "
+                            f"operation: {op.name}. Input index: {i}. Original input shape: {t.shape}. "
+                            f"Calculated input gradient shape: {g.shape}")
+                    g.set_shape(t.shape)
+                _set_grad(grads, t, g)
+        for t in op._inputs:
+            pending[t.op] -= 1
+            if pending[t.op] == 0 and t.op in between and t.op not in queued:
+                queued.add(t.op)
+                queue.append(t.op)
+    return [_final_grad(grads, x, unconnected) for x in xs]
 
 
 def _backprop_op(op, out_grads, stop_ops, gate_gradients, between):
@@ -295,9 +317,10 @@ def _backprop_op(op, out_grads, stop_ops, gate_gradients, between):
     if getattr(fn, "not_differentiable", False):
         return [None] * len(op._inputs)
     out_grads = list(out_grads)
-    for i, g in enumerate(out_grads):
-        if g is None and _backprops(op._outputs[i]):
-            out_grads[i] = array_ops.zeros_like(op._outputs[i])
+    if not getattr(fn, "takes_missing_grads", False):
+        for i, g in enumerate(out_grads):
+            if g is None and _backprops(op._outputs[i]):
+                out_grads[i] = array_ops.zeros_like(op._outputs[i])
     graph = op.graph
     with graph.name_scope(op.name + "_grad"):
         if not getattr(fn, "takes_indexed_slices", False):
@@ -341,4 +364,4 @@ def _final_grad(grads, x, unconnected):
 # Registration by import: each module registers the gradients of one family of ops, whose declarations
 # are imported first.
 from numflow.ops import nn_ops, selection_ops, slice_ops, tile_pad_split_ops  # noqa: E402, F401, I001
-from numflow.ops import array_grad, math_grad, nn_grad  # noqa: E402, F401
+from numflow.ops import array_grad, control_flow_grad, conv_grad, math_grad, nn_grad  # noqa: E402, F401

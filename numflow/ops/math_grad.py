@@ -63,12 +63,20 @@ def _mul_grad(op, grad):
     return [sum_to(math_ops.multiply(grad, y), x, y), sum_to(math_ops.multiply(x, grad), y, x)]
 
 
-@gradient("RealDiv")
-def _realdiv_grad(op, grad):
-    x, y = op.inputs
-    gx = math_ops.realdiv(grad, y)
-    gy = math_ops.multiply(grad, math_ops.realdiv(math_ops.realdiv(math_ops.negative(x), y), y))
-    return [sum_to(gx, x, y), sum_to(gy, y, x)]
+def _quotient_grad(divide):
+    """The gradient of ``x / y`` computed with ``divide`` (RealDiv's, or DivNoNan's zero for y == 0)."""
+
+    def grad_fn(op, grad):
+        x, y = op.inputs
+        gx = divide(grad, y)
+        gy = math_ops.multiply(grad, divide(divide(math_ops.negative(x), y), y))
+        return [sum_to(gx, x, y), sum_to(gy, y, x)]
+
+    return grad_fn
+
+
+gradient("RealDiv")(_quotient_grad(math_ops.realdiv))
+gradient("DivNoNan")(_quotient_grad(math_ops.div_no_nan))
 
 
 @gradient("Pow")

@@ -18,7 +18,7 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
-from numflow.ops.constant_op import convert_to_tensor, is_tensor
+from numflow.ops.constant_op import convert_to_tensor, ints_fit, is_tensor
 from numflow.ops.op_util import (
     INDEX_TYPES,
     _out,
@@ -53,6 +53,7 @@ _BINARY = {
     "Sub": (None, REAL),
     "Mul": (None, REAL),
     "RealDiv": (None, REAL),
+    "DivNoNan": (None, FLOATS),
     "FloorDiv": (None, REAL),
     "FloorMod": (None, REAL),
     "Pow": (None, FLOATS + SIGNED),
@@ -195,6 +196,19 @@ def truediv(x, y, name=None):
 
 
 divide = truediv
+
+
+def div_no_nan(x, y, name=None):
+    """``x / y``, or 0 where ``y`` is 0 (op ``DivNoNan``); integers are cast to floats as for ``/``."""
+    with get_default_graph().name_scope(name or "div_no_nan") as scope:
+        x, y = _convert_pair("DivNoNan", x, y)
+        dtype = x.dtype.base_dtype
+        if dtype != y.dtype.base_dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got {dtype!r} != {y.dtype.base_dtype!r}.")
+        target = _TRUEDIV_FLOAT.get(dtype)
+        if target is not None:
+            x, y = cast(x, target), cast(y, target)
+        return _out("DivNoNan", [x, y], name=scope)[0]
 
 
 def div(x, y, name=None):
@@ -540,6 +554,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     if limit is None:
         start, limit = 0, start
     with get_default_graph().name_scope(name or "range") as scope:
+        for v, n in zip((start, limit, delta), ("start", "limit", "delta")):
+            if dtype is not None and not is_tensor(v) and not ints_fit(v, dtype):
+                raise ValueError(f"range's {n} {v} is out of the range of {dtypes.as_dtype(dtype).name}: the "
+                                 "range would wrap around. Leave dtype out (int64 then) or pass a wider one.")
         args = [v if is_tensor(v) else convert_to_tensor(v, dtype=dtype, name=n)
                 for v, n in zip((start, limit, delta), ("start", "limit", "delta"))]
         args = [convert_to_tensor(v) for v in args]

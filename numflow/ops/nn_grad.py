@@ -1,18 +1,13 @@
-"""Gradients of the neural-network ops: activations, softmax, bias_add, conv2d, l2_loss, cross entropy.
+"""Gradients of the neural-network ops: activations, softmax, bias_add, l2_loss, cross entropy.
 
 As TensorFlow's ``nn_grad.py``, with TensorFlow's gradient ops, declared here when the nn ops do not
-declare them: ``ReluGrad(gradients, features)``, ``BiasAddGrad(out_backprop)``,
-``Conv2DBackpropInput(input_sizes, filter, out_backprop)`` and
-``Conv2DBackpropFilter(input, filter_sizes, out_backprop)`` (the last two take ``Conv2D``'s attrs).
-Kernels: ``numflow_kernels/grad.py``.
+declare them: ``ReluGrad(gradients, features)`` and ``BiasAddGrad(out_backprop)``. Kernels:
+``numflow_kernels/grad.py``. The convolutions' and pools' gradients are in ``conv_grad.py``.
 """
 
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
-from numflow.ops.array_grad import declare_once, gradient, shape_of
-from numflow.ops.op_util import shape_from_tensor
-
-_CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu")
+from numflow.ops.array_grad import declare_once, gradient
 
 
 def _graph():
@@ -37,18 +32,6 @@ def _bias_add_grad_infer(op):
     return [(g.dtype, TensorShape([channel]))]
 
 
-@declare_once("Conv2DBackpropInput")
-def _conv_input_infer(op):
-    sizes, w, dy = op.inputs
-    return [(dy.dtype, shape_from_tensor(sizes))]
-
-
-@declare_once("Conv2DBackpropFilter")
-def _conv_filter_infer(op):
-    x, sizes, dy = op.inputs
-    return [(dy.dtype, shape_from_tensor(sizes))]
-
-
 # -- activations and softmax -------------------------------------------------------------------
 @gradient("Relu")
 def _relu_grad(op, grad):
@@ -60,15 +43,6 @@ def _relu_grad_grad(op, grad):
     features = op.inputs[1]
     return [_graph().create_op("ReluGrad", [grad, features], name="ReluGrad").outputs[0],
             array_ops.zeros_like(features)]
-
-
-@gradient("Relu6")
-def _relu6_grad(op, grad):
-    y = op.outputs[0]
-    dtype = y.dtype.base_dtype
-    zero, six = dtype.as_numpy_dtype(0), dtype.as_numpy_dtype(6)
-    inside = math_ops.logical_and(math_ops.greater(y, zero), math_ops.less(y, six))
-    return [math_ops.multiply(grad, math_ops.cast(inside, dtype))]
 
 
 @gradient("Softmax")
@@ -84,7 +58,7 @@ def _log_softmax_grad(op, grad):
     return [math_ops.subtract(grad, math_ops.multiply(math_ops.reduce_sum(grad, -1, keepdims=True), softmax))]
 
 
-# -- bias_add, l2_loss, conv2d ------------------------------------------------------------------
+# -- bias_add, l2_loss ------------------------------------------------------------------------
 @gradient("BiasAdd")
 def _bias_add_grad(op, grad):
     attrs = {"data_format": op._attrs.get("data_format", "NHWC")}
@@ -95,18 +69,6 @@ def _bias_add_grad(op, grad):
 @gradient("L2Loss")
 def _l2_loss_grad(op, grad):
     return [math_ops.multiply(op.inputs[0], grad)]
-
-
-@gradient("Conv2D")
-def _conv2d_grad(op, grad):
-    x, w = op.inputs
-    attrs = {k: op._attrs[k] for k in _CONV_ATTRS if k in op._attrs}
-    graph = _graph()
-    x_sizes = array_ops.shape_tensor(shape_of(x))
-    w_sizes = array_ops.shape_tensor(shape_of(w))
-    dx = graph.create_op("Conv2DBackpropInput", [x_sizes, w, grad], attrs, name="Conv2DBackpropInput").outputs[0]
-    dw = graph.create_op("Conv2DBackpropFilter", [x, w_sizes, grad], attrs, name="Conv2DBackpropFilter").outputs[0]
-    return [dx, dw]
 
 
 # -- cross entropy -------------------------------------------------------------------------------

@@ -1,14 +1,15 @@
-"""Neural-network ops: activations, softmax, conv2d, bias_add, l2_loss and the cross-entropy losses.
+"""Neural-network ops: activations, softmax, bias_add, l2_loss and the cross-entropy losses.
 
-Each op keeps TensorFlow's op type, inputs and attrs (``Conv2D`` with ``strides``, ``padding``,
-``explicit_paddings``, ``data_format``, ``dilations``; the two-output ``SoftmaxCrossEntropyWithLogits``
+Each op keeps TensorFlow's op type, inputs and attrs (the two-output ``SoftmaxCrossEntropyWithLogits``
 whose second output is the gradient with respect to the logits), so their gradients are written as
 TensorFlow's are. Softmax and the losses are computed from ``logits - max(logits)``, as TF does.
+The convolutions are in ``conv_ops.py``, the pools in ``pool_ops.py``.
 """
 
-import numbers
 
-from numflow.framework import dtypes, errors
+import numpy as np
+
+from numflow.framework import errors
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops
@@ -16,8 +17,6 @@ from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL, cast
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype
 from numflow.ops.registry import declare
-
-_CONV_TYPES = FLOATS + (dtypes.int32,)
 
 
 def _same_shape(allowed, param):
@@ -68,24 +67,28 @@ def _swap_perm(rank, axis):
 
 
 def _last_axis_op(op_type, logits, axis, name):
-    """``op_type`` (which works on the last axis) applied along ``axis``, transposing around it."""
-    with get_default_graph().name_scope(name or op_type) as scope:
-        x = convert_to_tensor(logits, name="logits")
-        rank = x.shape.ndims
-        if axis == -1 or (rank is not None and axis == rank - 1):
-            return _out(op_type, [x], name=scope)[0]
-        if rank is None:
-            raise ValueError(f"{op_type} along axis {axis} needs logits of known rank, got shape {x.shape}.")
-        if not -rank <= axis < rank:
-            raise errors.InvalidArgumentError(
-                None, None,
-                f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of dimensions in "
-                f"the input. Received: dim={axis}",
-            )
-        perm = _swap_perm(rank, axis % rank)
-        moved = array_ops.transpose(x, perm)
-        out = _out(op_type, [moved], name=f"{op_type}")[0]
-        return array_ops.transpose(out, perm, name=scope)
+    """``op_type`` (which works on the last axis) applied along ``axis``, transposing around it.
+
+    As TensorFlow's ``_wrap_2d_function``: along the last axis the op takes ``name``; along another
+    the op keeps its type's name between two transposes, the second taking ``name``."""
+    graph = get_default_graph()
+    x = logits if array_ops.is_tensor(logits) else None
+    rank = x.shape.ndims if x is not None else np.ndim(logits)
+    if axis == -1 or (rank is not None and axis == rank - 1):
+        with graph.name_scope(name or op_type) as scope:
+            return _out(op_type, [convert_to_tensor(logits, name="logits")], name=scope)[0]
+    if rank is None:
+        raise ValueError(f"{op_type} along axis {axis} needs logits of known rank, got shape {x.shape}.")
+    if not -rank <= axis < rank:
+        raise errors.InvalidArgumentError(
+            None, None,
+            f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of dimensions in "
+            f"the input. Received: dim={axis}",
+        )
+    perm = _swap_perm(rank, axis % rank)
+    moved = array_ops.transpose(convert_to_tensor(logits, name="logits"), perm)
+    out = _out(op_type, [moved], name=op_type)[0]
+    return array_ops.transpose(out, perm, name=name or "transpose")
 
 
 def _axis(axis, dim):
@@ -169,118 +172,6 @@ def bias_add(value, bias, data_format=None, name=None):
         return _out("BiasAdd", [value, bias], {"data_format": data_format}, name=scope)[0]
 
 
-# -- conv2d -------------------------------------------------------------------------------------
-def conv_output_size(size, k, stride, dilation, padding, pads=(0, 0)):
-    """One spatial output size of a convolution, by TensorFlow's rules; None when unknown."""
-    if size is None or k is None:
-        return None
-    effective = (k - 1) * dilation + 1
-    if padding == "SAME":
-        return (size + stride - 1) // stride
-    padded = size + pads[0] + pads[1]
-    if padded < effective:
-        raise ValueError(f"Negative dimension size caused by subtracting {effective} from {padded}")
-    return (padded - effective) // stride + 1
-
-
-def _conv2d_infer(op):
-    x, w = op.inputs
-    check_same_dtype(x, w, "Conv2D", "input", "filter")
-    check_dtype(x, _CONV_TYPES, "input")
-    check_rank(x.shape, 4)
-    check_rank(w.shape, 4)
-    a = op._attrs
-    nchw = a["data_format"] == "NCHW"
-    xd = x.shape.dims if x.shape.ndims is not None else [None] * 4
-    wd = w.shape.dims if w.shape.ndims is not None else [None] * 4
-    n, c, h, wi = (xd[0], xd[1], xd[2], xd[3]) if nchw else (xd[0], xd[3], xd[1], xd[2])
-    kh, kw, ci, co = wd
-    if c is not None and ci is not None:
-        if ci == 0 or c % ci:
-            raise ValueError(f"Depth of input ({c}) is not a multiple of input depth of filter ({ci})")
-        if co is not None and co % (c // ci):
-            raise ValueError(f"Depth of output ({co}) is not a multiple of the number of groups ({c // ci})")
-    sh, sw = (a["strides"][2], a["strides"][3]) if nchw else (a["strides"][1], a["strides"][2])
-    dh, dw = (a["dilations"][2], a["dilations"][3]) if nchw else (a["dilations"][1], a["dilations"][2])
-    pads = a["explicit_paddings"]
-    ph, pw = ((pads[4:6], pads[6:8]) if nchw else (pads[2:4], pads[4:6])) if pads else ((0, 0), (0, 0))
-    oh = conv_output_size(h, kh, sh, dh, a["padding"], ph)
-    ow = conv_output_size(wi, kw, sw, dw, a["padding"], pw)
-    dims = [n, co, oh, ow] if nchw else [n, oh, ow, co]
-    return [(x.dtype, TensorShape(dims))]
-
-
-declare("Conv2D")(_conv2d_infer)
-
-
-def _sequence(value, name, nchw):
-    """TensorFlow's ``_get_sequence``: an int or 1, 2 or 4 values as the 4 values of an attr."""
-    if value is None:
-        return [1, 1, 1, 1]
-    values = [value] if isinstance(value, numbers.Integral) else [int(v) for v in value]
-    if len(values) == 1:
-        values = values * 2
-    if len(values) == 2:
-        return [1, 1, *values] if nchw else [1, *values, 1]
-    if len(values) == 4:
-        return values
-    raise ValueError(
-        f"{name} should be of length 1, 2 or 4. Received: {name}={list(value)} of length {len(values)}"
-    )
-
-
-def _padding(padding, nchw):
-    """``(padding, explicit_paddings)`` attrs from a padding string or a list of 4 [before, after] pairs."""
-    if isinstance(padding, str | bytes):
-        padding = padding.decode() if isinstance(padding, bytes) else padding
-        if padding not in ("SAME", "VALID", "EXPLICIT"):
-            raise ValueError(
-                f"Attr 'padding' of 'Conv2D' Op passed string '{padding}' not in: "
-                '"SAME", "VALID", "EXPLICIT".'
-            )
-        return padding, []
-    pairs = [list(p) for p in padding]
-    if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
-        raise ValueError(f"When padding is a list, it must hold 4 [before, after] pairs, got {padding!r}")
-    batch, channel = (pairs[0], pairs[1]) if nchw else (pairs[0], pairs[3])
-    if any(batch) or any(channel):
-        raise ValueError("Nonzero explicit padding in the batch or depth dimensions is not supported")
-    if any(v < 0 for p in pairs for v in p):
-        raise ValueError(f"All elements of explicit_paddings must be nonnegative, got {padding!r}")
-    return "EXPLICIT", [int(v) for p in pairs for v in p]
-
-
-def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
-           data_format="NHWC", dilations=None, name=None, filters=None):
-    """2-D convolution of a 4-D ``input`` with ``filter`` [height, width, in, out] (op ``Conv2D``).
-
-    ``padding`` is "SAME" (output size ``ceil(in / stride)``), "VALID" (``ceil((in - (k - 1) *
-    dilation) / stride)``) or a list of [before, after] pairs per dimension. ``strides`` and
-    ``dilations`` are an int or 1, 2 or 4 values.
-
-    >>> import numflow as tf
-    >>> x = tf.placeholder(tf.float32, [None, 10, 10, 32])
-    >>> tf.nn.conv2d(x, tf.ones([5, 5, 32, 32]), strides=[1, 1, 1, 1], padding="SAME").shape.as_list()
-    [None, 10, 10, 32]
-    """
-    if filter is not None and filters is not None:
-        raise ValueError("filter and filters arguments cannot both be provided")
-    filter = filters if filter is None else filter  # noqa: A001
-    if data_format not in ("NHWC", "NCHW"):
-        raise ValueError(f"Invalid data_format: {data_format!r}; numflow's Conv2D takes NHWC or NCHW.")
-    nchw = data_format == "NCHW"
-    padding, explicit = _padding(padding, nchw)
-    attrs = {
-        "strides": _sequence(strides, "strides", nchw), "padding": padding, "explicit_paddings": explicit,
-        "data_format": data_format, "dilations": _sequence(dilations, "dilations", nchw),
-        "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
-    }
-    with get_default_graph().name_scope(name or "Conv2D") as scope:
-        x = convert_to_tensor(input, name="input")
-        w = convert_to_tensor(filter, name="filter")
-        return _out("Conv2D", [x, w], attrs, name=scope)[0]
-
-
 # -- cross entropy ------------------------------------------------------------------------------
 def _xent_infer(op):
     logits, labels = op.inputs
@@ -353,7 +244,9 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
         if axis != -1 and not (rank is not None and axis % rank == rank - 1):
             if rank is None:
                 raise ValueError(f"Cross entropy along axis {axis} needs logits of known rank.")
-            perm = _swap_perm(rank, axis % rank)
+            # TF's _move_dim_to_end: the other dimensions keep their order in the loss.
+            axis %= rank
+            perm = [*range(axis), *range(axis + 1, rank), axis]
             logits, labels = array_ops.transpose(logits, perm), array_ops.transpose(labels, perm)
         if rank == 2:
             return _out("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope)[0]
@@ -416,31 +309,3 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         out.set_shape(ls)
         return out
 
-
-# -- embeddings ---------------------------------------------------------------------------------
-def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
-    """The rows of ``params`` at ``ids``: a ``GatherV2`` named ``embedding_lookup``, colocated with
-    ``params``, then an ``Identity`` (``embedding_lookup/Identity:0``), as TensorFlow builds it.
-
-    ``params`` is one tensor or variable, or a list holding one (numflow does not partition
-    embeddings). The gradient with respect to ``params`` is an ``IndexedSlices``, as from :func:`numflow.gather`.
-    """
-    del partition_strategy, validate_indices
-    if params is None:
-        raise ValueError("params must be specified")
-    if isinstance(params, list | tuple):
-        if not params:
-            raise ValueError("Length of params is currently 0. Need at least one param.")
-        if len(params) > 1:
-            raise NotImplementedError("embedding_lookup over partitioned params (a list of several) is not "
-                                      "supported by numflow; concatenate them into one tensor first.")
-        params = params[0]
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup with max_norm is not supported by numflow.")
-    graph = get_default_graph()
-    with graph.name_scope(name or "embedding_lookup") as scope:
-        params = convert_to_tensor(params, name="params_0")
-        ids = convert_to_tensor(ids, name="ids")
-        with graph.colocate_with(params.op):
-            rows = array_ops.gather(params, ids, name=scope)
-        return array_ops.identity(rows)

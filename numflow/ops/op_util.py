@@ -78,7 +78,8 @@ def _typed_operand(op_type, value, dtype, name):
 # as TensorFlow's shape inference evaluates small constant subgraphs (``tf.shape(c)[0] * 2``).
 _FOLDABLE = frozenset({
     "StridedSlice", "AddV2", "Sub", "Mul", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Neg", "ConcatV2",
-    "Sum", "Prod", "Reshape", "ExpandDims", "Squeeze", "Range", "Fill", "Transpose", "Slice", "Tile", "GatherV2",
+    "Sum", "Prod", "Max", "Min", "Reshape", "ExpandDims", "Squeeze", "Range", "Fill", "Transpose", "Slice", "Tile",
+    "GatherV2",
 })
 _FOLD_LIMIT = 64
 
@@ -162,3 +163,13 @@ def _sliced_shape(op):
     begin = None if a["begin_mask"] & 1 else int(spec[0][0])
     end = None if a["end_mask"] & 1 else int(spec[1][0])
     return TensorShape(shape.dims[begin:end:int(spec[2][0])])
+
+
+def shape_or_constant(x, name="Shape"):
+    """``tf.shape(x)`` as TensorFlow's graph mode builds it: a constant named ``name`` when ``x``'s shape
+    is fully known, else a ``Shape`` op."""
+    from numflow.ops import array_ops
+
+    if x.shape.is_fully_defined():
+        return array_ops.constant(x.shape.as_list(), dtype=dtypes.int32, name=name)
+    return array_ops.shape(x, name=name)

@@ -27,13 +27,14 @@ class OpDef:
     ref_inputs: tuple = ()
     ref_output: bool = False
     blocking: bool = False
+    functional: bool = False
     gradient: object = field(default=None, repr=False)
 
 
 _OP_DEFS = {}
 
 
-def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False, blocking=False):
+def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False, blocking=False, functional=False):
     """Declare ``op_type`` with the decorated shape/dtype inference function.
 
     ``stateful`` ops (variables, assignments, random ops) are never folded or deduplicated.
@@ -42,13 +43,16 @@ def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False, blockin
     through it). Any other input fed by a reference receives the variable's current value.
     A ``blocking`` op may wait for another op to run (a queue, a barrier): the executor always
     gives it a thread of its own, however quickly it once finished.
+    A ``functional`` op (If, Case, While) runs parts of the graph itself: the runtime builds their
+    sub-plans with the plan of the run (``numflow.runtime.subplan``) and passes its inputs as they
+    are, variables' states included, for the sub-plans to read when they run.
     """
 
     def wrap(infer):
         if op_type in _OP_DEFS:
             raise KeyError(f"Op type {op_type!r} is declared twice")
         _OP_DEFS[op_type] = OpDef(op_type, infer, stateful, ref_inputs if ref_inputs is True else tuple(ref_inputs),
-                                   ref_output, blocking)
+                                   ref_output, blocking, functional)
         return infer
 
     return wrap

@@ -208,6 +208,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         indices = convert_to_tensor(indices, name="indices")
         depth = convert_to_tensor(depth, name="depth", preferred_dtype=dtypes.int32)
         axis = -1 if axis is None else int(axis)
+        if not -(1 << 31) <= axis < 1 << 31:
+            raise ValueError(f"Attr axis has value {axis} out of range for an int32")
         return _out("OneHot", [indices, depth, on, off], {"axis": axis, "T": dtype}, name=scope)[0]
 
 

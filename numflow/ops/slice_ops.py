@@ -23,7 +23,8 @@ from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_ops import _contains_tensor, shape_tensor, stack
-from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
+from numflow.ops.constant_op import constant, convert_to_tensor, ints_fit, is_tensor
+from numflow.ops.math_ops import cast
 from numflow.ops.op_util import (
     INDEX_TYPES,
     _out,
@@ -209,6 +210,9 @@ def _index_tensor_like(value, like, name):
     """``value`` as an index tensor of ``like``'s dtype when it is a Python value (one ``Index`` attr)."""
     if is_tensor(value) or _contains_tensor(value):
         return shape_tensor(value, name=name)
+    if not ints_fit(value, like.dtype.base_dtype):
+        raise ValueError(f"{name} {value!r} does not fit {like.dtype.base_dtype.name}, the dtype of the indices "
+                         "before it: pass those as int64")
     return convert_to_tensor(value, dtype=like.dtype.base_dtype, name=name)
 
 
@@ -223,5 +227,8 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's public n
     with get_default_graph().name_scope(name or "Slice") as scope:
         x = convert_to_tensor(input_, name="input")
         begin = shape_tensor(begin, name="begin")
+        if begin.dtype == dtypes.int32 and not (is_tensor(size) or _contains_tensor(size)) and \
+                not ints_fit(size, dtypes.int32):
+            begin = cast(begin, dtypes.int64)  # TF would wrap the size to begin's int32
         size = _index_tensor_like(size, begin, "size")
         return _out("Slice", [x, begin, size], name=scope)[0]

@@ -13,7 +13,7 @@ class ConfigProto:
 
     ``inter_op_parallelism_threads``: threads running independent ops at once (0: one per core).
     ``intra_op_parallelism_threads``: threads inside one large kernel (0: as many as pay, measured;
-    1: one, every BLAS call and Numba kernel serial).
+    1: one, every kernel serial). Unlike TensorFlow's, it never changes the numbers.
     ``allow_soft_placement``: run an op elsewhere when its device is missing (default True, as TF 2).
     ``log_device_placement``: print each op's device when a run plan is built.
     """

@@ -24,15 +24,18 @@ measured as it runs. The first error stops new submissions; the run waits for un
 running, then raises that error, so no worker is left writing into a finished run.
 
 Two ways to run a plan: ``ALL_CORES``, every step in order on the caller's thread, each kernel free
-to use every core; and ``ONE_CORE_EACH``, each kernel held to one thread (``cpu_threads``), the
+to use every core; and ``ONE_CORE_EACH``, each kernel kept to one thread (``cpu_threads``), the
 plan's independent units on the pool at once when it has some. Ops written in Python hold the
 GIL, so the pool pays only where kernels that release it (BLAS, Numba) can overlap; and a kernel's
-own threads pay only while the machine has idle cores (with other work on it, a two-thread matrix
-product waits for whichever of its threads lost its core). So a plan with costly units that runs
+own threads pay only while the machine has idle cores. So a plan with costly units that runs
 again is timed both ways (the fastest of each way's last few runs, the first run each way left
 out) and runs the faster; every ``PROBE_EVERY`` runs it tries the other way once more, in case the
 inputs or the load changed. A plan holding a blocking op always runs one core each: the op may
 wait for another op of the run.
+
+Timing chooses speed, never numbers: both ways give the same bits. BLAS runs on one thread in
+either way (``cpu_threads.one_blas_thread``), and a kernel's own threads split its work by blocks
+fixed by its shapes, so its result is the same whether it gets every core or one.
 
 Worked example: ``c = a + b`` with ``a = square(x)`` and ``b = square(y)`` on large fed arrays.
 Units: U0=[a], U1=[b], U2=[c]; pending = [0, 0, 2]; ready = [U0, U1], not yet measured, so both
@@ -41,6 +44,9 @@ reports: pending[U2] = 0, ready = [U2], and the caller runs U2. Done, with a and
 
 Hooks (``start``, ``pre_op``, ``post_op``, ``finish``) are objects passed to ``run``; a run without
 hooks takes a loop with no hook checks at all.
+
+Functional ops (If, Case, While) run their sub-plans inside their own step, in order on the thread
+running them (``run_in_order``): never on the pool, which may be busy running the step itself.
 """
 
 import contextlib
@@ -82,24 +88,32 @@ def run(plan, values, pool, hooks=()):
     Changes ``values`` (the plan's slots) in place.
     """
     if not hooks:
-        if plan.trivial:
-            _run_alone(plan, values)
-        else:
-            _run_the_faster_way(plan, values, pool)
+        if not plan.calls_blas:
+            _run_plan(plan, values, pool)
+            return
+        with cpu_threads.one_blas_thread():
+            _run_plan(plan, values, pool)
         return
     run_unit = _run_unit_hooked(hooks)
     for hook in hooks:
         hook.start(plan)
     try:
-        if plan.serial or pool is None:
-            with _cores_for(plan):
+        with cpu_threads.one_blas_thread() if plan.calls_blas else contextlib.nullcontext():
+            if plan.serial or pool is None:
                 for unit in plan.units:
                     run_unit(unit, values)
-        else:
-            _schedule(plan, values, pool, run_unit)
+            else:
+                _schedule(plan, values, pool, run_unit)
     finally:
         for hook in hooks:
             hook.finish(plan)
+
+
+def _run_plan(plan, values, pool):
+    if plan.trivial:
+        _run_steps(plan.alone_steps, values, release=True)
+    else:
+        _run_the_faster_way(plan, values, pool)
 
 
 def _run_the_faster_way(plan, values, pool):
@@ -107,27 +121,13 @@ def _run_the_faster_way(plan, values, pool):
     way = ONE_CORE_EACH if plan.blocking else plan.ways.choose()
     start = perf_counter()
     if way == ALL_CORES:
-        _run_alone(plan, values)
+        _run_steps(plan.alone_steps, values, release=True)
     elif plan.serial or pool is None:
         with cpu_threads.one_thread_each():
             _run_steps(plan.alone_steps, values, release=True)
     else:
         _schedule(plan, values, pool, _run_unit)
     plan.ways.record(way, perf_counter() - start)
-
-
-def _run_alone(plan, values):
-    """Every step of ``plan`` in order on the caller's thread, its kernels free to use every core."""
-    if not plan.calls_blas:
-        _run_steps(plan.alone_steps, values, release=True)
-        return
-    with cpu_threads.blas_owns_cores():
-        _run_steps(plan.alone_steps, values, release=True)
-
-
-def _cores_for(plan):
-    """What a run on the caller's thread holds: BLAS owns the cores when the plan calls it."""
-    return cpu_threads.blas_owns_cores() if plan.calls_blas else contextlib.nullcontext()
 
 
 class Ways:
@@ -269,6 +269,11 @@ def _run_steps(steps, values, release=False):
         raise op_error(step.op, e) from e
 
 
+# How a functional op runs a sub-plan (``runtime.subplan``): its steps in order on the thread running
+# the op, each kernel with the cores the enclosing run gave it.
+run_in_order = _run_steps
+
+
 def _run_unit_hooked(hooks):
     def run_unit(unit, values):
         for step in unit.steps:
@@ -311,6 +316,9 @@ def op_error(op, exc):
     message = f"{message}\n\t [[node {op.name} (defined at {_user_frame(op)}) ]]"
     if isinstance(exc, errors.OpError):
         cls = type(exc)
+    elif errors.is_out_of_memory(exc):
+        cls = errors.ResourceExhaustedError
+        message = f"OOM when allocating a tensor for {op.name} ({op.type}): {message}"
     elif isinstance(exc, OSError):
         cls = _OS_ERROR_CLASS.get(exc.errno, errors.UnknownError)
     else:

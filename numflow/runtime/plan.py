@@ -1,7 +1,9 @@
 """Run plans: prune the graph to what a run needs, place and order its ops, resolve their kernels.
 
 A plan is built once per (graph version, fetches, feeds, targets) and cached by the session, so
-running the same fetches again does no graph work. It holds:
+running the same fetches again does no graph work. Reads and updates of a variable that the graph
+leaves unordered are ordered first (``access_order``), so no run's numbers depend on which ready op
+the executor takes first. It holds:
 
 - ``steps``: the ops to run in topological order, each with its kernel, context and value slots;
 - ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
@@ -10,6 +12,11 @@ running the same fetches again does no graph work. It holds:
   alike (constants, variables' states); ``alone_steps``: the steps a run on the caller's thread
   still has to run (the others, and NoOps, whose only part is ordering);
 - the slots where feeds are written and fetches read.
+
+A functional op (If, Case, While: ``registry.OpDef.functional``) runs parts of the graph itself. Its
+kernel context carries their sub-plans (``ctx.subplans``, built here by ``runtime.subplan``), and it
+receives its inputs as they are, variables' states included. A sub-plan is a plan of this module
+too, built with a ``boundary``: the ops of one cond branch or loop part, fed the tensors it captured.
 """
 
 import heapq
@@ -17,7 +24,7 @@ from collections import deque
 
 from numflow.framework import errors
 from numflow.ops import registry
-from numflow.runtime import executor, placement
+from numflow.runtime import access_order, executor, placement, subplan
 from numflow.runtime.resources import VariableState
 from numflow_kernels import cpu_threads
 
@@ -25,7 +32,7 @@ from numflow_kernels import cpu_threads
 class KernelContext:
     """What a kernel may know of the op it computes and of the session running it."""
 
-    __slots__ = ("op", "op_name", "op_type", "attrs", "resources", "device", "donated")
+    __slots__ = ("op", "op_name", "op_type", "attrs", "resources", "device", "donated", "subplans")
 
     def __init__(self, op, resources, device):
         self.op = op
@@ -35,6 +42,7 @@ class KernelContext:
         self.resources = resources
         self.device = device
         self.donated = False  # for an Assign: its value is a new buffer only it reads (see _donated)
+        self.subplans = None  # for a functional op: what runtime.subplan built for its kernel
 
 
 class Step:
@@ -97,6 +105,8 @@ _ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Id
 def _is_cheap(op):
     if op.type in _ALWAYS_CHEAP:
         return True
+    if registry.get(op.type).functional:
+        return False
     sizes = [t.shape.num_elements() for t in op._outputs]
     return all(n is not None and n <= CHEAP_ELEMENTS for n in sizes)
 
@@ -107,7 +117,7 @@ _PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
 # there, a consumer that runs after an update in the same run sees the updated value, and a fetch
 # sees the value at the end of the run. Here their output is the variable's state itself, and each
 # consumer (and the fetch) takes its snapshot when it runs.
-_ALIASING = frozenset({"Identity", "StopGradient"})
+ALIASING = frozenset({"Identity", "StopGradient"})
 
 # Ops whose output is the same object in every run of one session (a Const's value, a variable's
 # state: a session's containers never drop a state once made).
@@ -126,24 +136,27 @@ def _donated(op, readers, fetches, feeds):
             and value not in feeds)
 
 
-def build(graph, fetch_tensors, target_ops, feed_tensors, session):
+def build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=None):
     """The plan computing ``fetch_tensors`` and running ``target_ops`` with ``feed_tensors`` given.
 
+    ``boundary``: for a sub-plan, the names of the ops it may run (one control-flow context's); its
+    feeds are the tensors the context captured, which may stand for a variable (see ``ALIASING``).
     Holds the graph's lock: another thread may be adding ops to the graph meanwhile.
     """
     with graph._lock:
-        return _build(graph, fetch_tensors, target_ops, feed_tensors, session)
+        return _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary)
 
 
-def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
+def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=None):
     feeds = set(feed_tensors)
     nxg = graph.nx_graph
     needed = _prune(nxg, [t.op.name for t in fetch_tensors if t not in feeds]
-                    + [op.name for op in target_ops], feeds)
+                    + [op.name for op in target_ops], feeds, boundary)
     ops = {name: nxg.nodes[name]["op"] for name in needed}
     preds = {name: [p for p in nxg.pred[name] if p in needed] for name in needed}
     if graph._variable_initializers:
         _order_reads_after_initializers(graph, ops, preds)
+    access_order.order_accesses(ops, preds)
     order = _topological_order(ops, preds)
     devices = placement.place(order, session)
     all_on_host = all(d.is_host for d in set(devices.values()))
@@ -162,7 +175,9 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
         for t in op._inputs:
             readers[t] = readers.get(t, 0) + 1
     fetched = set(fetch_tensors)
-    aliases = set()  # tensors that stand for a variable at run time (see _ALIASING)
+    # Tensors that stand for a variable at run time (see ALIASING); in a sub-plan, the captured
+    # ones that may (a variable's read, passed on by the functional op as it is).
+    aliases = {t for t in feed_tensors if t.op.type in ALIASING} if boundary is not None else set()
     for op in order:
         device = devices[op]
         kernel = device.kernel(op.type)
@@ -173,11 +188,13 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
         ctx = KernelContext(op, session._resources_for(device), device)
         if op.type == "Assign":
             ctx.donated = _donated(op, readers, fetched, feeds)
-        crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices)
+        crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices, aliases, boundary)
         if crossing:
             kernel = _copying_in(kernel, crossing, device)
         value_inputs = _value_inputs_from_refs(op)
-        if op.type in _ALIASING and (value_inputs or op._inputs[0] in aliases):
+        if registry.get(op.type).functional:
+            ctx.subplans = subplan.build(op, session, [t in readers or t in fetched for t in op._outputs])
+        elif op.type in ALIASING and (value_inputs or op._inputs[0] in aliases):
             kernel = _alias
             aliases.update(t for t in op._outputs if t not in feeds)
         else:
@@ -198,7 +215,8 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     # A plan with nothing to run at once first gives each kernel every core, as a one-off run wants.
     plan.ways = executor.Ways(first=executor.ALL_CORES if plan.serial else executor.ONE_CORE_EACH)
     plan.blocking = any(u.blocking for u in plan.units)
-    plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host for s in steps)
+    plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host
+                          or s.ctx.subplans is not None and s.ctx.subplans.calls_blas for s in steps)
     for unit in plan.units:
         unit.seconds = 0.0 if unit.cheap else float("inf")
     plan.slots = [None] * (discard + 1)
@@ -244,18 +262,25 @@ def _memory_of(device):
     return "host" if device is None or device.is_host else device.name
 
 
-def _inputs_from_other_memory(op, device, devices):
-    """Positions of ``op``'s value inputs produced in another memory than ``device``'s (feeds: host)."""
+def _inputs_from_other_memory(op, device, devices, aliases, boundary):
+    """Positions of ``op``'s value inputs produced in another memory than ``device``'s (feeds: host).
+
+    A functional op takes a variable's state as it is; in a sub-plan (``boundary``), such a captured
+    state is read where it is used, in whatever memory the variable lives, and copied from there.
+    """
     ref_inputs = registry.get(op.type).ref_inputs
     here = _memory_of(device)
+    functional = registry.get(op.type).functional
 
     def passed_as_reference(i, t):
-        return t.dtype._is_ref_dtype and (ref_inputs is True or i in ref_inputs)
+        return t.dtype._is_ref_dtype and (ref_inputs is True or i in ref_inputs) or functional and t in aliases
 
-    return tuple(
-        i for i, t in enumerate(op._inputs)
-        if not passed_as_reference(i, t) and _memory_of(devices.get(t.op)) != here
-    )
+    def elsewhere(t):
+        if boundary is not None and t.op.name not in boundary and t in aliases:
+            return True
+        return _memory_of(devices.get(t.op)) != here
+
+    return tuple(i for i, t in enumerate(op._inputs) if not passed_as_reference(i, t) and elsewhere(t))
 
 
 def _copying_in(kernel, positions, device):
@@ -346,8 +371,9 @@ def _topological_order(ops, preds):
     return order
 
 
-def _prune(nxg, roots, feeds):
-    """Names of the ops the roots need: ancestors through data and control edges, stopping at feeds.
+def _prune(nxg, roots, feeds, boundary=None):
+    """Names of the ops the roots need: ancestors through data and control edges, stopping at feeds
+    (and, given a ``boundary``, at ops outside it: a sub-plan's functional op runs after them).
 
     A fed placeholder stands for its feed even where an op depends on it by a control edge, as in
     TensorFlow; any other op with a control edge to it still runs, fed outputs or not.
@@ -357,7 +383,7 @@ def _prune(nxg, roots, feeds):
     while queue:
         name = queue.popleft()
         for pred, edge in nxg.pred[name].items():
-            if pred in needed:
+            if pred in needed or boundary is not None and pred not in boundary:
                 continue
             producer = nxg.nodes[pred]["op"]
             if producer.type in _PLACEHOLDERS and producer._outputs[0] in feeds:

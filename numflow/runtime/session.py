@@ -11,6 +11,7 @@ import numpy as np
 from numflow.framework import errors
 from numflow.framework.dtypes import string
 from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.ops.constant_op import to_numpy
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
@@ -116,6 +117,7 @@ class BaseSession:
         self._closed = False
         self._default_stack = []
         self._growth = GrowthWatch()
+        self._waits_before_close = {}
 
     graph = property(lambda self: self._graph)
     sess_str = property(lambda self: self._target.encode(), doc="The target, as bytes (as TF gives it).")
@@ -147,6 +149,19 @@ class BaseSession:
         OpError
             When an op fails; the error names it.
         """
+        return self._run(fetches, feed_dict, options, run_metadata, _to_host)
+
+    def _fetch_snapshots(self, tensors):
+        """The values of ``tensors`` in one run, as read-only host arrays that a variable's value may share.
+
+        A variable's update copies its buffer while such a snapshot lives (copy on write), so the
+        arrays keep the values of this run, with no copy made here: what a save writes, in the
+        background or not.
+        """
+        return self._run(list(tensors), None, None, None, _snapshot_to_host)
+
+    def _run(self, fetches, feed_dict, options, run_metadata, to_host):
+        """``run`` with ``to_host`` turning each fetched value into what the caller gets."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         if self._graph.version == 0:
@@ -168,15 +183,16 @@ class BaseSession:
             hooks = (_TraceHook(run_metadata),)
         executor.run(plan, values, self._pool_for(plan), hooks)
         if feed_values:
-            results = _results_with_feeds(plan, values, feed_values, as_given)
+            results = _results_with_feeds(plan, values, feed_values, to_host, as_given)
         else:
-            results = [None if slot is None else _to_host(values[slot]) for slot in plan.fetch_slots]
+            results = [None if slot is None else to_host(values[slot]) for slot in plan.fetch_slots]
         return results[0] if rebuild is None else rebuild(results)
 
     def partial_run_setup(self, fetches, feeds=None):
         raise errors.UnimplementedError(None, None, "partial_run is not supported by numflow.")
 
     def _build_plan(self, key, elements, feed_tensors):
+        _check_reachable(elements, feed_tensors)
         with self._plan_lock:
             fetch_tensors = [e for e in elements if isinstance(e, Tensor)]
             targets = [e for e in elements if isinstance(e, Operation)]
@@ -212,7 +228,7 @@ class BaseSession:
         values as given: ops see strings as UTF-8 bytes, as TensorFlow's do, while a fed tensor
         fetched gives back what was fed."""
         tensors, values, as_given = [], [], None
-        for key, value in feed_dict.items():
+        for key, value in _expand_sparse_feeds(feed_dict):
             try:
                 tensor = self._graph.as_graph_element(key, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
@@ -230,14 +246,31 @@ class BaseSession:
 
     # -- lifetime and defaults -----------------------------------------------------------------
     def close(self):
-        """Release the session's threads and (for a local session) its variable values."""
+        """Release the session's threads and (for a local session) its variable values.
+
+        First waits for the work still going on in the background with this session's values (an
+        asynchronous save), and raises its failure once the session is closed.
+        """
         if self._closed:
             return
         self._closed = True
+        failure = None
+        for wait in self._waits_before_close.values():
+            try:
+                wait()
+            except Exception as exc:  # noqa: BLE001 - raised below, after the session is closed
+                failure = failure or exc
+        self._waits_before_close.clear()
         if self._pool is not None and self._owns_pool:
             self._pool.shutdown(wait=True)
         self._pool = None
         self._plans.clear()
+        if failure is not None:
+            raise failure
+
+    def _wait_before_close(self, owner, wait):
+        """Have :meth:`close` call ``wait()`` first, once per ``owner``: work in the background on this session."""
+        self._waits_before_close[owner] = wait
 
     def as_default(self):
         """Context manager making this the default session for ``eval()`` and ``run()`` in this thread."""
@@ -314,6 +347,21 @@ class _DefaultSessionContext:
             stack.pop()
 
 
+def _check_reachable(elements, feed_tensors):
+    """TensorFlow's errors for fetching or feeding what is built inside a cond branch or a loop: it has a
+    value only inside one run of the branch or of an iteration."""
+    for t in feed_tensors:
+        if t.op._control_flow_context is not None:
+            raise ValueError(f"Tensor {t.name} may not be fed.")
+    for element in elements:
+        op = element if isinstance(element, Operation) else element.op
+        if op._control_flow_context is not None:
+            raise errors.InaccessibleTensorError(
+                f"Operation {op.name} has been marked as not fetchable. Typically this happens when it is defined "
+                "in another function or code block. Use return values, explicit Python locals or TensorFlow "
+                "collections to access it.")
+
+
 def _to_host(value):
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
@@ -328,7 +376,16 @@ def _to_host(value):
     return value
 
 
-def _results_with_feeds(plan, values, feed_values, as_given=None):
+def _snapshot_to_host(value):
+    """A fetched value as a host array, a variable's read-only snapshot left uncopied."""
+    if isinstance(value, VariableState):
+        value = value.read()
+    if isinstance(value, np.ndarray) and not value.flags.writeable:
+        return value
+    return _to_host(value)
+
+
+def _results_with_feeds(plan, values, feed_values, to_host=_to_host, as_given=None):
     """The fetched values of a run with feeds, never aliasing the caller's fed arrays.
 
     As in TensorFlow, fetching a fed tensor gives back the fed value itself (``as_given``, where the
@@ -344,11 +401,25 @@ def _results_with_feeds(plan, values, feed_values, as_given=None):
             continue
         value = given.get(slot, values[slot])
         if not is_fed:
-            value = _to_host(value)
+            value = to_host(value)
             if isinstance(value, np.ndarray) and any(np.may_share_memory(value, f) for f in fed):
                 value = value.copy()
         done[slot] = value
     return [done[slot] for slot in plan.fetch_slots]
+
+
+def _expand_sparse_feeds(feed_dict):
+    """The ``(key, value)`` pairs of ``feed_dict`` with each SparseTensor key fed as its three tensors."""
+    for key, value in feed_dict.items():
+        if not isinstance(key, SparseTensor):
+            yield key, value
+            continue
+        if isinstance(value, SparseTensor):
+            raise TypeError(f"The value of a feed cannot be a SparseTensor object: {value!r}")
+        if not isinstance(value, tuple) or len(value) != 3:
+            raise TypeError("A SparseTensor is fed a SparseTensorValue or an (indices, values, dense_shape) tuple, "
+                            f"got {type(value).__name__} for {key!r}")
+        yield from zip((key.indices, key.values, key.dense_shape), value)
 
 
 def _feed_value(tensor, value, key):
@@ -391,6 +462,9 @@ def _flatten_fetches(fetches, graph):
             parts = [walk(x) for x in (f.values, f.indices)]
             parts.append(walk(f.dense_shape) if f.dense_shape is not None else lambda vals: None)
             return lambda vals: IndexedSlicesValue(*[b(vals) for b in parts])
+        if isinstance(f, SparseTensor):
+            parts = [walk(x) for x in (f.indices, f.values, f.dense_shape)]
+            return lambda vals: SparseTensorValue(*[b(vals) for b in parts])
         if isinstance(f, list | tuple):
             builders = [walk(x) for x in f]
             if isinstance(f, tuple) and hasattr(f, "_fields"):

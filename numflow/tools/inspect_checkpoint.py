@@ -23,7 +23,7 @@ import sys
 import numpy as np
 
 from numflow.checkpoint import datatypes, table
-from numflow.checkpoint.files import index_filename, os_error
+from numflow.checkpoint.files import index_filename, is_url, os_error, resolve
 from numflow.checkpoint.protos import BundleEntry, is_v1_header
 from numflow.checkpoint.reader import CheckpointReader
 from numflow.framework import errors
@@ -148,8 +148,7 @@ class _BundleCheckpoint:
 
     def debug_string(self):
         """TF's ``BundleReader::DebugString``: every entry but partitioned variables' own, slices included."""
-        with open(index_filename(self._bundle.prefix), "rb") as f:
-            items = table.read_table(f.read())
+        items = table.read_table(resolve(self._bundle.prefix).cat(index_filename(self._bundle.prefix)))
         lines = []
         for key, value in items[1:]:
             entry = BundleEntry.decode(value)
@@ -208,6 +207,8 @@ def _v1_checkpoint(file_name):
 
 def _open_checkpoint(file_name):
     index = index_filename(file_name)
+    if is_url(file_name):
+        return _BundleCheckpoint(file_name)  # V1 checkpoints were never kept on other filesystems
     if os.path.lexists(index) or (glob.has_magic(index) and glob.glob(index)):
         return _BundleCheckpoint(file_name)
     return _v1_checkpoint(file_name)

@@ -1,7 +1,8 @@
 """``tf.train``: savers, optimizers, learning-rate schedules, moving averages, the global step, monitored
 sessions and their hooks, device setters, clusters and servers."""
 
-from numflow.checkpoint.reader import list_variables, load_checkpoint, load_variable
+from numflow.checkpoint.reader import NewCheckpointReader, list_variables, load_checkpoint, load_variable
+from numflow.checkpoint.state import update_checkpoint_state
 from numflow.train.basic_session_run_hooks import (
     CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook, LoggingTensorHook,
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StopAtStepHook,
@@ -45,6 +46,7 @@ __all__ = [
     "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
     "summary_iterator",
+    "NewCheckpointReader", "update_checkpoint_state",
 ]
 
 

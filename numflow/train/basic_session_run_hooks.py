@@ -19,7 +19,7 @@ from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.train import training_util
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunHook
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"
 
 
@@ -162,6 +162,11 @@ class CheckpointSaverHook(SessionRunHook):
     the last step was just saved. The Saver is ``saver``, else the scaffold's, else the single
     one of the ``SAVERS`` collection.
 
+    With ``enable_async`` (numflow's addition) each save returns once the variables' snapshot is
+    taken and the checkpoint is written while training goes on (see ``Saver.save``); listeners'
+    ``after_save`` run when the save has started, and ``end`` waits until the last checkpoint is
+    complete, raising a failure of the background write.
+
     Raises
     ------
     ValueError
@@ -171,7 +176,7 @@ class CheckpointSaverHook(SessionRunHook):
     """
 
     def __init__(self, checkpoint_dir, save_secs=None, save_steps=None, saver=None, checkpoint_basename="model.ckpt",
-                 scaffold=None, listeners=None, save_graph_def=True):
+                 scaffold=None, listeners=None, save_graph_def=True, enable_async=False):
         _log.info("Create CheckpointSaverHook.")
         if saver is not None and scaffold is not None:
             raise ValueError("You cannot provide both saver and scaffold.")
@@ -183,6 +188,7 @@ class CheckpointSaverHook(SessionRunHook):
         self._listeners = listeners or []
         self._steps_per_run = 1000000  # TF's default: ask for the real step whenever the timer may trigger
         self._save_graph_def = save_graph_def
+        self._enable_async = enable_async
 
     def begin(self):
         self._global_step_tensor = _get_or_create_global_step_read()
@@ -212,6 +218,7 @@ class CheckpointSaverHook(SessionRunHook):
         last_step = session.run(self._global_step_tensor)
         if last_step != self._timer.last_triggered_step():
             self._save(session, last_step)
+        self._get_saver().sync()
         for listener in self._listeners:
             listener.end(session, last_step)
 
@@ -221,7 +228,8 @@ class CheckpointSaverHook(SessionRunHook):
         for listener in self._listeners:
             listener.before_save(session, step)
         _log.info("Saving checkpoints for %d into %s.", step, self._save_path)
-        self._get_saver().save(session, self._save_path, global_step=step, write_meta_graph=self._save_graph_def)
+        self._get_saver().save(session, self._save_path, global_step=step, write_meta_graph=self._save_graph_def,
+                               enable_async=self._enable_async)
         _log.info("Calling checkpoint listeners after saving checkpoint %d...", step)
         should_stop = False
         for listener in self._listeners:

@@ -23,7 +23,7 @@ import time
 
 from numflow.framework import errors
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 
 
 class Coordinator:

@@ -27,7 +27,7 @@ __all__ = [
     "replica_device_setter",
 ]
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 
 # The op types placed on ps tasks by default: TensorFlow's list, in its order.
 STANDARD_PS_OPS = (

@@ -33,7 +33,7 @@ from numflow.train import basic_session_run_hooks, session_run_hook
 from numflow.train.coordinator import Coordinator
 from numflow.train.session_manager import SessionManager
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 _PREEMPTION_ERRORS = (errors.AbortedError, errors.UnavailableError)
 USE_DEFAULT = object()
 
@@ -210,13 +210,16 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
                              chief_only_hooks=None, save_checkpoint_secs=USE_DEFAULT,
                              save_summaries_steps=USE_DEFAULT, save_summaries_secs=USE_DEFAULT, config=None,
                              stop_grace_period_secs=120, log_step_count_steps=100, max_wait_secs=7200,
-                             save_checkpoint_steps=USE_DEFAULT, summary_dir=None, save_graph_def=True):
+                             save_checkpoint_steps=USE_DEFAULT, summary_dir=None, save_graph_def=True,
+                             save_checkpoint_async=False):
     """A MonitoredSession set up for training, as TensorFlow's function of the same name.
 
     The chief restores or initializes the model and, with ``checkpoint_dir``, saves it every
     ``save_checkpoint_secs`` (600 by default) or ``save_checkpoint_steps`` through a
     CheckpointSaverHook, which runs before ``hooks``; other workers (``is_chief=False``) wait for
     the chief's model and get ``hooks`` only. ``chief_only_hooks`` run on the chief alone.
+    ``save_checkpoint_async`` (numflow's addition) writes those checkpoints in the background
+    while training goes on; closing the session waits for the last one.
 
     numflow writes no summaries: ``save_summaries_*``, ``log_step_count_steps`` and
     ``summary_dir`` add no hooks (TensorFlow adds a StepCounterHook and a SummarySaverHook).
@@ -240,7 +243,7 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
                            or (save_checkpoint_steps and save_checkpoint_steps > 0)):
         all_hooks.append(basic_session_run_hooks.CheckpointSaverHook(
             checkpoint_dir, save_steps=save_checkpoint_steps, save_secs=save_checkpoint_secs, scaffold=scaffold,
-            save_graph_def=save_graph_def))
+            save_graph_def=save_graph_def, enable_async=save_checkpoint_async))
     all_hooks.extend(hooks or [])
     return MonitoredSession(session_creator=session_creator, hooks=all_hooks,
                             stop_grace_period_secs=stop_grace_period_secs)

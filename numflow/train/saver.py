@@ -1,8 +1,11 @@
 """Saver: save and restore variables as TensorFlow V2 checkpoints, keeping the last few.
 
 A checkpoint numflow writes is restored by TensorFlow's ``Saver`` and the other way round. Saving
-writes temporary files and renames them into place (the index last, then the ``checkpoint`` state
-file), so a save that fails leaves the previous checkpoint and state file as they were.
+takes a snapshot of every variable in one run (no copy: updates made afterwards copy their buffer),
+then writes temporary files, syncs them and renames them into place (the index last, then the
+``checkpoint`` state file), so a save that fails leaves the previous checkpoint and state file as
+they were. With ``enable_async`` the writing happens in the background (``checkpoint_writer.py``)
+while training goes on. Paths may be URLs of fsspec filesystems (``s3://bucket/run/model``).
 
 What the Saver does around the files follows TF 1.x's ``tf.compat.v1.train.Saver``: its argument
 checks and messages, the prefix for a global step, the list of kept checkpoints (recorded only
@@ -20,15 +23,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from numflow.checkpoint import state as _state
-from numflow.checkpoint.files import index_filename
+from numflow.checkpoint.files import index_filename, is_url, resolve
 from numflow.framework import errors, meta_graph
 from numflow.framework.graph import GraphKeys, get_default_graph
+from numflow.io.filesystem import translated
 from numflow.ops import io_ops
 from numflow.ops.constant_op import constant
 from numflow.runtime.session import BaseSession
 from numflow.train import training_util
+from numflow.train.checkpoint_writer import BackgroundWriter, write_snapshots
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 _NOT_FOUND_PREFIX = (
     "Restoring from checkpoint failed. This is most likely due to a Variable name or other graph key that is "
     "missing from the checkpoint. Please ensure that you have not altered the graph expected based on the "
@@ -127,6 +132,10 @@ class Saver:
         Write the state file's paths relative to its directory.
     defer_build : bool
         Build the ops in :meth:`build`, so variables made after the Saver are included.
+    enable_async : bool
+        numflow's addition (as TF2's ``CheckpointOptions(enable_async=True)``): ``save`` returns
+        once it has taken the variables' snapshot, and the checkpoint, the state file and the
+        deletions of ``max_to_keep`` are written in the background. See :meth:`save`.
 
     Raises
     ------
@@ -140,7 +149,8 @@ class Saver:
     def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
                  keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
                  saver_def=None, builder=None, defer_build=False, allow_empty=False,
-                 write_version=2, pad_step_number=False, save_relative_paths=False, filename=None):
+                 write_version=2, pad_step_number=False, save_relative_paths=False, filename=None,
+                 enable_async=False):
         if defer_build and var_list:
             raise ValueError("If `var_list` is provided then build cannot be deferred. Either set "
                              "defer_build=False or var_list=None.")
@@ -158,6 +168,9 @@ class Saver:
         self._is_built = False
         self._is_empty = None
         self._save_op = self._restore_op = self._filename = None
+        self._enable_async = enable_async
+        self._background = None
+        self._saved = None  # (key, variable reference) pairs; None for a Saver adopted from a SaverDef
         if saver_def is not None:  # the ops exist already: a graph read from a MetaGraphDef
             meta_graph.adopt_saver_def(self, saver_def, name)
         elif not defer_build:
@@ -183,6 +196,7 @@ class Saver:
             self._filename = constant(self._filename_default or "model", name="Const")
             keys = sorted(named)
             refs = [named[k]._ref() for k in keys]
+            self._saved = list(zip(keys, refs))
             self._save_op = io_ops.save_bundle(self._filename, keys, refs, name="SaveBundle")
             self._restore_op = io_ops.restore_bundle(self._filename, keys, refs, name="restore_all")
         self._scope = scope
@@ -208,12 +222,14 @@ class Saver:
         """After a restart, keep track of those of ``checkpoint_paths`` that exist, their index's mtime as time."""
         found = []
         for path in checkpoint_paths:
-            matches = glob.glob(glob.escape(index_filename(path))) or glob.glob(index_filename(path))
+            fs = resolve(path)
+            matches = fs.glob(glob.escape(index_filename(path))) or fs.glob(index_filename(path))
             if not matches:
                 continue
             try:
-                found.append((path, os.stat(matches[0]).st_mtime))
-            except OSError:  # deleted meanwhile by another process
+                mtime_ns = fs.stat(matches[0])[1]
+                found.append((path, mtime_ns // 10**9 + (mtime_ns % 10**9) * 1e-9))  # as os.stat's st_mtime
+            except errors.NotFoundError:  # deleted meanwhile by another process
                 continue
         self.set_last_checkpoints_with_time(found)
 
@@ -240,16 +256,28 @@ class Saver:
 
     # -- saving ---------------------------------------------------------------------------------
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
-             write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False):
+             write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False,
+             enable_async=None):
         """Write the variables' values from ``sess`` to ``save_path`` (``-<step>`` appended with a step).
 
         Returns the checkpoint prefix written (None for an empty Saver, which writes nothing). The
         ``checkpoint`` state file beside it (``latest_filename``) names it as the newest.
+        ``save_path`` may be a URL of an fsspec filesystem (``s3://bucket/run/model``).
+
+        Asynchronous saves (``enable_async``) return as soon as the variables' snapshot is taken:
+        the checkpoint holds the values of that moment whatever the updates after it. The state
+        file and the deletions of ``max_to_keep`` follow once the checkpoint is complete, so
+        ``latest_checkpoint`` and ``last_checkpoints`` name only complete checkpoints. A save
+        waits for the one before it, and :meth:`sync`, closing the session and the process's
+        exit wait too. A failure in the background is raised by the next ``save`` or ``sync``,
+        or by the session's ``close``, naming the checkpoint; the one before stays the latest.
 
         Parameters
         ----------
         global_step : int, Tensor, Variable or tensor name, optional
             Appended to the prefix as ``-<step>`` (its value in ``sess`` when not an integer).
+        enable_async : bool, optional
+            Write in the background; default: the Saver's ``enable_async``.
 
         Raises
         ------
@@ -282,33 +310,68 @@ class Saver:
             raise TypeError(f"'sess' must be a Session; {sess}")
         if self._is_empty:
             return None
+        self.sync()  # a later save waits for an unfinished one, and raises its failure
         save_dir = os.path.dirname(save_path)
-        if save_dir and not os.path.isdir(save_dir) and (
+        if save_dir and not is_url(save_dir) and not os.path.isdir(save_dir) and (
                 os.path.lexists(save_dir) or not os.path.isdir(os.path.dirname(save_dir) or ".")):
             # As TF's bundle writer: the prefix's own directory is made, not its missing parents.
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
-        prefix = sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
-        prefix = os.fsdecode(prefix.item() if isinstance(prefix, np.ndarray) else prefix)
-        if write_meta_graph:
-            meta_graph.write_checkpoint_meta_graph(self, sess, checkpoint_file, meta_graph_suffix, strip_default_attrs)
-        if write_state:
-            self._record_last_checkpoint(prefix)
-            _state.update_checkpoint_state(save_dir or ".", prefix, self.last_checkpoints,
-                                           latest_filename=latest_filename,
-                                           save_relative_paths=self._save_relative_paths)
-            self._maybe_delete_old_checkpoints(meta_graph_suffix)
-        return prefix
+        background = self._enable_async if enable_async is None else enable_async
+        if self._saved is None:  # adopted from a SaverDef: the graph's own save op writes, in the foreground
+            background = False
+
+            def write_data():
+                sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
+        else:
+            keys = [key for key, _ in self._saved]
+            snapshots = sess._fetch_snapshots([ref for _, ref in self._saved])
+
+            def write_data():
+                with translated(checkpoint_file):
+                    write_snapshots(checkpoint_file, keys, snapshots, background)
+        # The graph as it is now: the user may go on adding ops while the checkpoint is written.
+        meta = meta_graph.checkpoint_meta_graph(self, sess, strip_default_attrs) if write_meta_graph else None
+
+        def write():
+            write_data()
+            if meta is not None:
+                meta_graph.write_proto(f"{checkpoint_file}.{meta_graph_suffix}", meta)
+            if write_state:
+                self._record_last_checkpoint(checkpoint_file)
+                _state.update_checkpoint_state(save_dir or ".", checkpoint_file, self.last_checkpoints,
+                                               latest_filename=latest_filename,
+                                               save_relative_paths=self._save_relative_paths)
+                self._maybe_delete_old_checkpoints(meta_graph_suffix)
+
+        if not background:
+            write()
+            return checkpoint_file
+        if self._background is None:
+            self._background = BackgroundWriter()
+        self._background.start(checkpoint_file, write)
+        sess._wait_before_close(self, self.sync)
+        return checkpoint_file
+
+    def sync(self):
+        """Wait until the checkpoint being written in the background (if any) is complete.
+
+        Raises
+        ------
+        OpError
+            The background write failed (its class, with a message naming the checkpoint).
+        """
+        if self._background is not None:
+            self._background.wait()
 
     # -- restoring ------------------------------------------------------------------------------
     def restore(self, sess, save_path):
         """Load the variables' values from checkpoint ``save_path`` into ``sess`` (no initialization needed).
 
-        Keys, dtypes and shapes are all checked before any variable changes. Then, in key order,
-        each variable is read into a buffer no one else uses and swapped in under its lock once
-        its crc matched: a restore failing on a corrupted tensor leaves that variable and the
-        ones after it as they were, while the ones before it hold the checkpoint's values (TF,
-        which reads every tensor before assigning any, would leave all of them; that needs a
-        second copy of the model in memory).
+        All or nothing, as in TF: keys, dtypes and shapes, then every tensor's bytes and crc32c
+        are checked before any variable changes, so a failure leaves every variable as it was,
+        initialized or not. Initialized variables keep their buffers until then (their tensors
+        are read twice: once to check, once to assign), so a restore needs memory for one
+        variable beyond the values themselves. ``save_path`` may be a URL.
 
         Raises
         ------
@@ -325,6 +388,7 @@ class Saver:
             return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
+        self.sync()
         save_path = os.fsdecode(save_path)
         if not _state.checkpoint_exists(save_path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
@@ -373,14 +437,17 @@ class Saver:
 
 
 def _delete_checkpoint(prefix, meta_graph_suffix="meta"):
-    """Remove checkpoint ``prefix``'s index, data shards and meta graph, as TF's ``remove_checkpoint``."""
-    escaped = glob.escape(prefix)
+    """Remove checkpoint ``prefix``'s index, data shards and meta graph, as TF's ``remove_checkpoint``.
+
+    The index goes first: a checkpoint is never seen without its data files.
+    """
+    fs = resolve(prefix)
     paths = [index_filename(prefix), f"{prefix}.{meta_graph_suffix}"]
-    paths += glob.glob(f"{escaped}.data-?????-of-?????")
+    paths += fs.glob(f"{glob.escape(prefix)}.data-?????-of-?????")
     for path in paths:
         try:
-            os.remove(path)
-        except FileNotFoundError:
+            fs.remove(path)
+        except errors.NotFoundError:
             pass
 
 

@@ -17,7 +17,7 @@ from numflow.framework import errors
 from numflow.framework.graph import get_default_graph
 from numflow.runtime.session import Session
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 
 
 def _maybe_name(obj):

@@ -16,7 +16,7 @@ import logging
 from numflow.framework import dtypes
 from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 
 
 def global_step(sess, global_step_tensor):

@@ -52,9 +52,11 @@ class Variable:
         self._constraint = constraint
         self._caching_device = caching_device
         self._save_slice_info = None
-        # As TF's init_scope: a variable never depends on the control_dependencies it is created in.
-        # (The graph's stacks are switched directly: this is the hot path of building a model.)
+        # As TF's init_scope: a variable never depends on the control_dependencies it is created in, and
+        # is built outside any cond or loop (the name scope stays). (The graph's stacks are switched
+        # directly: this is the hot path of building a model.)
         saved_controls, graph._control_stack = graph._control_stack, []
+        saved_context, graph._control_flow_context = graph._control_flow_context, None
         try:
             with graph.name_scope(name or "Variable") as scope:
                 var_name = scope[:-1]
@@ -69,6 +71,11 @@ class Variable:
                             graph._colocation_stack, graph._device_stack = saved
                 else:
                     self._initial_value = _initial_tensor(initial_value, dtype)
+                    if self._initial_value.op._control_flow_context is not None:
+                        raise ValueError(
+                            f"Initializer for variable {scope} is from inside a control-flow construct, such as a "
+                            "loop or conditional. When creating a variable inside a loop or conditional, use a "
+                            "lambda as the initializer.")
                 if shape is None:
                     shape = self._initial_value.shape if validate_shape else unknown_shape()
                 self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype, name=scope)
@@ -86,6 +93,7 @@ class Variable:
                                                 "read").outputs[0]
         finally:
             graph._control_stack = saved_controls
+            graph._control_flow_context = saved_context
         graph._variable_initializers[var_name] = self._initializer_op
         graph.add_to_collections(collections, self)
 

@@ -40,7 +40,7 @@ _PHILOX_M0, _PHILOX_M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _PHILOX_W0, _PHILOX_W1 = 0x9E3779B9, 0xBB67AE85
 
 
-def _philox(seed, seed2, counter, calls):
+def philox_calls(seed, seed2, counter, calls):
     """Philox4x32-10 calls ``0 .. calls-1`` of the stream ``(seed, seed2)`` from ``counter``: four uint64
     arrays holding 32 bits each, the words of every call (``philox.philox_at``, vectorized)."""
     seed, seed2, base = int(seed) & _M64, int(seed2) & _M64, int(counter) & _M64
@@ -67,7 +67,7 @@ def _interleave(out, values):
 def _uniform_numpy(out, seed, seed2, minval, maxval, counter):
     dtype = out.dtype
     per_call = 2 if dtype == np.float64 else 4
-    words = _philox(seed, seed2, counter, -(-out.size // per_call))
+    words = philox_calls(seed, seed2, counter, -(-out.size // per_call))
     if dtype == np.float32:
         lo, hi = np.float32(minval), np.float32(maxval)
         scale = hi - lo
@@ -90,10 +90,10 @@ def _uniform_numpy(out, seed, seed2, minval, maxval, counter):
 def _uniform_int_numpy(out, seed, seed2, minval, maxval, counter):
     lo, span = np.int64(minval), np.uint64(int(maxval) - int(minval))
     if out.dtype == np.int32:
-        words = _philox(seed, seed2, counter, -(-out.size // 4))
+        words = philox_calls(seed, seed2, counter, -(-out.size // 4))
         _interleave(out, [(lo + (w % span).astype(np.int64)).astype(np.int32) for w in words])
     else:
-        words = _philox(seed, seed2, counter, -(-out.size // 2))
+        words = philox_calls(seed, seed2, counter, -(-out.size // 2))
         bits = [words[0] | (words[1] << _U32), words[2] | (words[3] << _U32)]
         _interleave(out, [lo + (b % span).astype(np.int64) for b in bits])  # wraps, as in C
 

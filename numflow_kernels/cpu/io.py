@@ -43,12 +43,17 @@ def _spare_for(spare, entry):
 
 @register("RestoreBundle")
 def restore(ctx, prefix, *refs):
-    """Check every key, dtype and shape first; then read each variable into a buffer of its own and swap it in.
+    """Restore every variable or none: check keys, dtypes and shapes, then every tensor's bytes, then assign.
 
-    A variable's value is replaced only once all its bytes are read and their crc matched, so a
-    failing restore leaves the variables it did not reach as they were. The buffer a restored host
-    variable gives up, when nothing else refers to it, takes the next variable of the same dtype
-    and shape: restoring into initialized variables then touches no new memory after the first.
+    Uninitialized variables (and those on a device) get their values read and checked into new
+    buffers, which become their values only once every tensor checked out. Initialized host
+    variables keep their values until then: their tensors are first read only to check their crc
+    (through a small buffer), then read again, each into a buffer no one else uses, and swapped
+    in under the variable's lock. The buffer a variable gives up, when nothing else refers to
+    it, takes the next variable of the same dtype and shape, so restoring into initialized
+    variables needs one variable's worth of memory. The data files stay open between the two
+    readings, and checkpoint files are replaced by renames, never rewritten: the second reading
+    gets the bytes the first one checked.
     """
     names = ctx.attrs["names"]
     declared = [t.shape for t in ctx.op._inputs[1:]]
@@ -71,19 +76,35 @@ def restore(ctx, prefix, *refs):
                     f"Assign requires shapes of both tensors to match. lhs shape= {dims_text(shape.as_list())} "
                     f"rhs shape= {dims_text(stored)}",
                 )
-        spare = None
-        for name, ref in zip(names, refs):
-            on_host = ref.device is None or ref.device.is_host
-            out = _spare_for(spare, reader.entry(name)) if on_host else None
-            spare = None
-            value = reader.get_tensor(name, out=out)
-            if not on_host:
-                value = ref.device.copy_in(value)
-            with ref.lock:
-                if on_host and isinstance(ref.value, np.ndarray) and not ref.in_use():
-                    spare = ref.value
-                ref.value = value
+        held = [(name, ref) for name, ref in zip(names, refs) if _on_host(ref) and ref.value is not None]
+        for name, _ in held:
+            reader.verify(name)
+        fresh = [(ref, reader.get_tensor(name)) for name, ref in zip(names, refs)
+                 if not (_on_host(ref) and ref.value is not None)]
+        _swap_in(reader, held)
+    for ref, value in fresh:
+        if not _on_host(ref):
+            value = ref.device.copy_in(value)
+        with ref.lock:
+            ref.value = value
     return ()
+
+
+def _on_host(ref):
+    return ref.device is None or ref.device.is_host
+
+
+def _swap_in(reader, held):
+    """Read each checked tensor into a spare buffer and make it its variable's value."""
+    spare = None
+    for name, ref in held:
+        out = _spare_for(spare, reader.entry(name))
+        spare = None
+        value = reader.get_tensor(name, out=out, verified=True)
+        with ref.lock:
+            if isinstance(ref.value, np.ndarray) and not ref.in_use():
+                spare = ref.value
+            ref.value = value
 
 
 def _whole_tensors(op_name, shape_and_slices):

@@ -3,13 +3,16 @@ of a repeated index before them.
 
 Spec: TensorFlow's ``training_ops.cc`` (``SparseApplyMomentum``, ``SparseApplyAdagrad``,
 ``SparseApplyRMSProp``, ``SparseApplyCenteredRMSProp``). Row ``i`` of ``grad`` updates row
-``indices[i]`` of the variable and of its slots, with TensorFlow's operations in the variable's
-dtype; other rows stay as they are::
+``indices[i]`` of the variable and of its slots with TensorFlow's operations in TensorFlow's order,
+in the variable's dtype, so the bits are TensorFlow's; other rows stay as they are::
 
-    momentum:  accum = accum * momentum + g;  var -= accum * lr  (nesterov: var -= g * lr + accum * momentum * lr)
+    momentum:  accum = accum * momentum + g;  var -= lr * accum  (nesterov: var -= lr * g + (lr * momentum) * accum)
     adagrad:   accum += g * g;  var -= lr * g * rsqrt(accum)
     rmsprop:   ms = ms * rho + g * g * (1 - rho);  mom = mom * momentum + rsqrt(ms + epsilon) * lr * g;  var -= mom
     centered:  also mg = mg * rho + g * (1 - rho), and the rsqrt of ms + epsilon - mg * mg
+
+``rsqrt(x)`` is ``1 / sqrt(x)``, rounded twice, as Eigen computes it element by element (rows
+narrower than a SIMD packet); on whole packets Eigen's fast approximation may differ in the last bit.
 
 The rows are gathered and scattered with numpy fancy indexing, so an index must not repeat (the
 optimizers remove repeats first, as TensorFlow's do). Every index is checked before anything is
@@ -80,7 +83,7 @@ def sparse_apply_momentum(ctx, var, accum, lr, grad, indices, momentum):
         a_rows = a[idx] * momentum + g
         a[idx] = a_rows
         if ctx.attrs.get("use_nesterov", False):
-            v[idx] -= g * lr + a_rows * momentum * lr
+            v[idx] -= lr * g + (lr * momentum) * a_rows
         else:
             v[idx] -= a_rows * lr
     return var
@@ -94,7 +97,7 @@ def sparse_apply_adagrad(ctx, var, accum, lr, grad, indices):
         if ctx.attrs.get("update_slots", True):
             a_rows = a_rows + g * g
             a[idx] = a_rows
-        v[idx] -= lr * g / np.sqrt(a_rows)
+        v[idx] -= lr * g * (1 / np.sqrt(a_rows))
     return var
 
 
@@ -105,7 +108,7 @@ def sparse_apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad, i
         lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
         s_rows = s[idx] * rho + g * g * (v.dtype.type(1) - rho)
         s[idx] = s_rows
-        m_rows = m[idx] * momentum + lr * g / np.sqrt(s_rows + epsilon)
+        m_rows = m[idx] * momentum + (1 / np.sqrt(s_rows + epsilon)) * lr * g
         m[idx] = m_rows
         v[idx] -= m_rows
     return var
@@ -122,7 +125,7 @@ def sparse_apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum, eps
         s[idx] = s_rows
         mg_rows = mgt[idx] * rho + g * one_minus_rho
         mgt[idx] = mg_rows
-        m_rows = m[idx] * momentum + lr * g / np.sqrt(s_rows + epsilon - mg_rows * mg_rows)
+        m_rows = m[idx] * momentum + (1 / np.sqrt(s_rows + epsilon - mg_rows * mg_rows)) * lr * g
         m[idx] = m_rows
         v[idx] -= m_rows
     return var

@@ -9,7 +9,11 @@ import functools
 
 from numflow_kernels import buffer_ops
 from numflow_kernels.cpu import state as cpu_state
-from numflow_kernels.cuda import math  # noqa: F401  (registers the elementwise GPU kernels)
+from numflow_kernels.cuda import (  # noqa: E402, F401  (registration by import)
+    conv,
+    math,
+    norm,
+)
 from numflow_kernels.registry import register
 
 GPU = "GPU"

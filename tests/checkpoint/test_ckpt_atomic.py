@@ -13,7 +13,8 @@ from numflow.framework import errors
 
 OLD = {"w": np.arange(6, dtype=np.float32).reshape(2, 3), "step": np.int64(1)}
 NEW = {"w": np.full((2, 3), 9, np.float32), "step": np.int64(2), "extra": np.ones(4)}
-BIG = {"big": np.arange(600_000, dtype=np.float32), "step": np.int64(3)}  # through the writer thread
+BIG = {"big": np.arange(600_000, dtype=np.float32), "step": np.int64(3)}  # written in pieces
+HUGE = {"huge": np.arange(5 << 20, dtype=np.float32), "step": np.int64(4)}  # 20 MiB: crcs on helper threads
 
 
 def _save_old(tmp_path):
@@ -34,15 +35,17 @@ def _failing_write(monkeypatch, after_bytes, exc):
     written = [0]
 
     def write(fd, data):
-        if written[0] + len(data) > after_bytes:
+        size = memoryview(data).nbytes
+        if written[0] + size > after_bytes:
             raise exc
-        written[0] += len(data)
+        written[0] += size
         return real_write(fd, data)
 
     monkeypatch.setattr(os, "write", write)
 
 
-@pytest.mark.parametrize("values, after", [(NEW, 0), (NEW, 20), (BIG, 0), (BIG, 1 << 20), (BIG, 2_000_000)])
+@pytest.mark.parametrize("values, after", [(NEW, 0), (NEW, 20), (BIG, 0), (BIG, 1 << 20), (BIG, 2_000_000),
+                                           (HUGE, 12 << 20)])
 def test_disk_full_while_writing(tmp_path, monkeypatch, values, after):
     prefix, listing = _save_old(tmp_path)
     _failing_write(monkeypatch, after, OSError(errno.ENOSPC, "No space left on device"))

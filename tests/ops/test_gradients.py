@@ -33,6 +33,7 @@ def check_gradient(build_fn, input_shapes, values=None, low=-2.0, high=2.0, seed
             values = [rng.uniform(low, high, size=shape) for shape in input_shapes]
         values = [np.array(v, dtype=np.float64) for v in values]
         with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())  # for a build_fn with variables of its own
             feed = {x: v for x, v in zip(xs, values)}
             shapes = [np.shape(v) for v in sess.run(outs, feed)]
             feed |= {w: rng.uniform(0.5, 1.5, size=shape) for w, shape in zip(weights, shapes)}

@@ -15,6 +15,7 @@ BINARY = {
     "subtract": (tf.subtract, {}),
     "multiply": (tf.multiply, {}),
     "realdiv": (tf.realdiv, {"low": 0.5, "high": 2.0}),
+    "div_no_nan": (tf.div_no_nan, {"low": 0.5, "high": 2.0}),
     "pow": (tf.pow, {"low": 0.5, "high": 2.0}),
     "maximum": (tf.maximum, {}),
     "minimum": (tf.minimum, {}),

@@ -235,3 +235,15 @@ def test_ref_tensors_of_variables_mix_with_their_base_dtype():
     np.testing.assert_array_equal(got[0], [2, -1])
     np.testing.assert_array_equal(got[3], [0.5, -1])
     assert got[5] == -1 and outs[0].dtype == tf.float32
+
+
+def test_div_no_nan_gives_zero_where_the_divisor_is_zero():
+    out = tf.div_no_nan([1.0, 2.0, -3.0, 0.0], [0.0, 4.0, 0.0, 0.0])
+    assert out.op.type == "DivNoNan" and out.op.name == "div_no_nan"
+    np.testing.assert_array_equal(_run(out), [0.0, 0.5, 0.0, 0.0])
+    ints = tf.div_no_nan(tf.constant([3, 4]), [2, 0])
+    assert ints.dtype == tf.float64
+    np.testing.assert_array_equal(_run(ints), [1.5, 0.0])
+    x, y = tf.constant([1.0, 2.0]), tf.constant([0.0, 4.0])
+    gx, gy = tf.gradients(tf.div_no_nan(x, y), [x, y])
+    np.testing.assert_array_equal(_run([gx, gy]), [[0.0, 0.25], [0.0, -0.125]])

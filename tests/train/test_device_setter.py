@@ -144,7 +144,7 @@ def test_errors():
 
 
 def test_merge_devices_false_warns_and_keeps_set_devices(caplog):
-    with caplog.at_level(logging.WARNING, logger="numflow.train.device_setter"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         setter = replica_device_setter(ps_tasks=2, merge_devices=False)
     assert "merge_devices=true" in caplog.text
     assert setter(FakeOp(device="/gpu:1")) == "/gpu:1"  # as it was, not canonical: untouched

@@ -175,7 +175,7 @@ def test_logging_tensor_hook(caplog):
         hooks = [tf.train.FeedFnHook(lambda: {x: float(next(counter))}),
                  tf.train.LoggingTensorHook(["x", y], every_n_iter=2),
                  tf.train.LoggingTensorHook({"step": "global_step"}, at_end=True)]
-        with caplog.at_level(logging.INFO, logger="numflow.train.basic_session_run_hooks"):
+        with caplog.at_level(logging.INFO, logger="tensorflow"):
             with tf.train.SingularMonitoredSession(hooks=hooks) as sess:
                 for _ in range(5):
                     sess.run(inc)

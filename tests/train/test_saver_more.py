@@ -396,28 +396,53 @@ def test_saving_while_other_threads_assign_writes_each_variable_whole(tmp_path):
     assert len(firsts) > 1  # the saves really overlapped the updates
 
 
-def test_restore_failing_midway_leaves_the_variables_not_reached(tmp_path):
+def _corrupt_byte(path, name):
+    """Flip a bit inside tensor ``name``'s bytes in the data file of checkpoint ``path``."""
+    with BundleReader(path) as reader:
+        offset = reader.entry(name).offset
+    with open(path + DATA, "r+b") as f:
+        f.seek(offset + 2)
+        byte = f.read(1)[0]
+        f.seek(offset + 2)
+        f.write(bytes([byte ^ 0x10]))
+
+
+def _truncate_data(path, name):
+    with BundleReader(path) as reader:
+        offset = reader.entry(name).offset
+    os.truncate(path + DATA, offset + 1)
+
+
+_FAILURES = {
+    "corrupt tensor": (_corrupt_byte, tf.errors.DataLossError, "Checksum does not match.*tensor c"),
+    "truncated data": (_truncate_data, tf.errors.OutOfRangeError, "Read less bytes than requested"),
+    "missing data file": (lambda path, name: os.remove(path + DATA), tf.errors.NotFoundError,
+                          "data-00000-of-00001; No such file or directory"),
+}
+
+
+@pytest.mark.parametrize("failure", sorted(_FAILURES))
+@pytest.mark.parametrize("initialized", ["all", "none", "some"])
+def test_a_failing_restore_changes_no_variable(tmp_path, failure, initialized):
     names = ["a", "b", "c", "d"]
-    variables = [tf.Variable(np.full(4, i, np.float32), name=n) for i, n in enumerate(names)]
+    big = 3 << 20  # c is read in pieces by the helper threads
+    variables = [tf.Variable(np.full(big if n == "c" else 4, i, np.float32), name=n) for i, n in enumerate(names)]
     saver = tf.train.Saver()
+    damage, error, message = _FAILURES[failure]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         path = saver.save(sess, str(tmp_path / "m"))
-        with BundleReader(path) as reader:
-            offset = reader.entry("c").offset
-        with open(path + DATA, "r+b") as f:
-            f.seek(offset + 2)
-            byte = f.read(1)[0]
-            f.seek(offset + 2)
-            f.write(bytes([byte ^ 0x10]))
-        sess.run([var.assign(np.full(4, 9, np.float32)) for var in variables])
-        with pytest.raises(tf.errors.DataLossError) as info:
+    damage(path, "c")
+    with tf.Session() as sess:
+        chosen = {"all": variables, "none": [], "some": variables[1:3]}[initialized]
+        for var in chosen:
+            sess.run(var.assign(np.full(var.shape.as_list(), 9, np.float32)))
+        with pytest.raises(error, match=message):
             saver.restore(sess, path)
-        message = str(info.value)
-        assert "Checksum does not match" in message and "tensor c" in message and path + DATA in message
-        values = [float(x[0]) for x in sess.run(variables)]
-    # Restored in key order: a and b are, c (whose bytes were bad) and d were not touched.
-    assert values == [0.0, 1.0, 9.0, 9.0]
+        uninitialized = [n.decode() for n in sess.run(tf.report_uninitialized_variables())]
+        assert uninitialized == [v.op.name for v in variables if v not in chosen]
+        for var in chosen:
+            assert (sess.run(var) == 9).all(), var.op.name
 
 
 def test_restore_with_a_wrong_dtype_changes_nothing(tmp_path):

@@ -107,7 +107,7 @@ def test_two_local_sessions_of_one_graph_hold_separate_values_under_load(threads
 
 def test_a_large_initializer_runs_on_the_callers_thread_so_its_kernel_may_use_every_core():
     # A draw feeding the variable's Assign cannot run beside it: the plan runs on the caller's
-    # thread, where parallel kernels are allowed (no one_thread_each), run after run.
+    # thread, where parallel kernels are allowed (no numba_serial), run after run.
     v = tf.Variable(tf.random_normal([BIG]), name="v")
     init = tf.global_variables_initializer()
     with tf.Session() as sess:

@@ -1,0 +1,420 @@
+"""Checkpoints against the hardware: saves that stall training or not, restores all or nothing, S3.
+
+Run plainly, the file prints one table, each figure the minimum of ``--repeat`` runs (the disk is
+shared with other work: minima are what the code does when it gets the disk)::
+
+    python bench/benchmarks/bench_checkpoint_io.py [--repeat 3] [--dir DIR] [--s3-mib 256]
+
+With 16 float32 variables of 4096 x 4096 (1 GiB; ``NUMFLOW_BENCH_QUICK=1``: 16 MiB):
+
+- ``disk write floor``: the same bytes written to one new file with ``os.write`` in 8 MiB pieces,
+  then ``fsync``; ``blocking save``: ``Saver.save`` to a new prefix (synced before its renames),
+  split into its phases (snapshot, data, index, fsync, rename); ``save over the same prefix``:
+  the renames then replace the previous checkpoint's files.
+- ``training loop``: a step adds 1 to every variable (1 GiB read and written). ``held by a blocking
+  save``: the step with the save minus a plain step. ``held by an async save``: the time in
+  ``save()``, and the extra time of the 8 steps that follow it (the write in the background
+  overlaps them: copies on write, the writer's share of the two cores) over 8 steps without a save.
+- ``disk read floor``: ``preadv`` of the same bytes into arrays, from the disk (pages dropped with
+  ``posix_fadvise``) and from the page cache; ``restore``: into initialized variables (each tensor
+  read twice: checked, then assigned), compared with reading into existing arrays, and into a new
+  session's uninitialized ones (read once), compared with reading into arrays it allocates.
+  ``peak``: what the restore adds to the process's resident set at its high-water mark, beyond
+  the new session's variables themselves, against the largest variable (64 MiB).
+- ``S3``: ``Saver.save`` of ``--s3-mib`` MiB to moto's S3 server (a subprocess on a loopback
+  port) against ``s3fs``'s own ``put`` of a local file of the same size, to the same server.
+"""
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.abspath(__file__)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+for _path in (ROOT, os.path.dirname(HERE)):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from bench_saver import _reset_peak, _status  # noqa: E402 - found through the path set above
+
+QUICK = os.environ.get("NUMFLOW_BENCH_QUICK") == "1"
+N_VARIABLES = 16
+SHAPE = (512, 512) if QUICK else (4096, 4096)
+TOTAL = N_VARIABLES * SHAPE[0] * SHAPE[1] * 4
+PIECE = 8 << 20
+LOOP_STEPS = 8  # steps timed with and without an asynchronous save at the first (its write overlaps them)
+
+
+def _files_of(prefix):
+    directory, base = os.path.split(prefix)
+    return [os.path.join(directory, n) for n in os.listdir(directory) if n.startswith(base + ".")]
+
+
+def _drop_cache(paths):
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def _remove(prefix):
+    for path in _files_of(prefix):
+        os.remove(path)
+
+
+def _write_floor(directory, arrays):
+    path = os.path.join(directory, "floor.bin")
+    start = time.perf_counter()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for arr in arrays:
+        view = memoryview(arr.reshape(-1).view(np.uint8))
+        for offset in range(0, len(view), PIECE):
+            os.write(fd, view[offset:offset + PIECE])
+    written = time.perf_counter()
+    os.fsync(fd)
+    os.close(fd)
+    end = time.perf_counter()
+    return path, end - start, written - start
+
+
+def _read_floor(path, arrays, cold):
+    """Seconds to read ``path`` into ``arrays`` (None: into arrays allocated by the timed code)."""
+    if cold:
+        _drop_cache([path])
+    fd = os.open(path, os.O_RDONLY)
+    start = time.perf_counter()
+    if arrays is None:
+        arrays = [np.empty(SHAPE, np.float32) for _ in range(N_VARIABLES)]
+    offset = 0
+    for arr in arrays:
+        view = memoryview(arr.reshape(-1).view(np.uint8))
+        for piece in range(0, len(view), PIECE):
+            os.preadv(fd, [view[piece:piece + PIECE]], offset + piece)
+        offset += len(view)
+    elapsed = time.perf_counter() - start
+    os.close(fd)
+    return elapsed
+
+
+class _Phases:
+    """Time spent in the bundle writer's steps, by wrapping them where bundle.py looks them up."""
+
+    def __init__(self):
+        from numflow.checkpoint import bundle
+
+        self.bundle = bundle
+        self.seconds = {}
+        self.originals = {name: getattr(bundle, name) for name in ("sync", "commit", "sync_directory")}
+        self.originals["build_table"] = bundle.table.build_table
+
+    def _timed(self, phase, fn):
+        def run(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - start
+        return run
+
+    def __enter__(self):
+        self.seconds = {}
+        b = self.bundle
+        b.sync = self._timed("fsync", self.originals["sync"])
+        b.sync_directory = self._timed("fsync", self.originals["sync_directory"])
+        b.commit = self._timed("rename", self.originals["commit"])
+        b.table.build_table = self._timed("index", self.originals["build_table"])
+        return self
+
+    def __exit__(self, *exc):
+        b = self.bundle
+        b.sync, b.commit, b.sync_directory = (self.originals[n] for n in ("sync", "commit", "sync_directory"))
+        b.table.build_table = self.originals["build_table"]
+
+
+def _model():
+    import numflow as tf
+
+    tf.reset_default_graph()
+    variables = [tf.get_variable(f"layer{i:02d}/kernel", shape=SHAPE, initializer=tf.constant_initializer(i + 1.0))
+                 for i in range(N_VARIABLES)]
+    train = tf.group(*[v.assign_add(tf.ones(SHAPE)) for v in variables])
+    return tf, variables, train
+
+
+def _initialize(sess, variables):
+    for var in variables:
+        sess.run(var.initializer)
+
+
+def measure_saves(directory, repeat):
+    tf, variables, train = _model()
+    saver = tf.train.Saver(max_to_keep=None)
+    out = {"floor": [], "floor writes": [], "blocking": [], "same prefix": [], "phases": [], "same prefix phases": [],
+           "step": [], "step + blocking save": [], "loop": [], "async call": [], "loop with async save": [],
+           "write still going": []}
+    with tf.Session() as sess:
+        _initialize(sess, variables)
+        arrays = sess.run(variables)
+        _remove(saver.save(sess, os.path.join(directory, "warm")))
+        for _ in range(repeat):
+            path, floor, writes = _write_floor(directory, arrays)
+            os.remove(path)
+            out["floor"].append(floor)
+            out["floor writes"].append(writes)
+            phases = _Phases()
+            with phases:
+                start = time.perf_counter()
+                prefix = saver.save(sess, os.path.join(directory, "model"))
+                out["blocking"].append(time.perf_counter() - start)
+            out["phases"].append(phases.seconds)
+            with phases:
+                start = time.perf_counter()
+                saver.save(sess, os.path.join(directory, "model"))  # renamed over the files just written
+                out["same prefix"].append(time.perf_counter() - start)
+            out["same prefix phases"].append(phases.seconds)
+            _remove(prefix)
+        del arrays
+        for _ in range(3):
+            sess.run(train)
+        for _ in range(repeat):
+            start = time.perf_counter()
+            sess.run(train)
+            out["step"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            sess.run(train)
+            prefix = saver.save(sess, os.path.join(directory, "model"))
+            out["step + blocking save"].append(time.perf_counter() - start)
+            _remove(prefix)
+            start = time.perf_counter()
+            for _ in range(LOOP_STEPS):
+                sess.run(train)
+            out["loop"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            sess.run(train)
+            called = time.perf_counter()
+            prefix = saver.save(sess, os.path.join(directory, "model"), enable_async=True)
+            out["async call"].append(time.perf_counter() - called)
+            for _ in range(LOOP_STEPS - 1):
+                sess.run(train)
+            out["loop with async save"].append(time.perf_counter() - start)
+            out["write still going"].append(saver._background.busy)
+            saver.sync()
+            _remove(prefix)
+    return out
+
+
+def measure_restores(directory, repeat):
+    tf, variables, _ = _model()
+    saver = tf.train.Saver()
+    out = {"read floor cold": [], "read floor warm": [], "read floor new arrays cold": [],
+           "read floor new arrays warm": [], "restore cold": [], "restore warm": [], "restore new session": [],
+           "restore new session cold": []}
+    with tf.Session() as sess:
+        _initialize(sess, variables)
+        prefix = saver.save(sess, os.path.join(directory, "restore"))
+        arrays = [np.empty(SHAPE, np.float32) for _ in range(N_VARIABLES)]
+        floor_path, _, _ = _write_floor(directory, sess.run(variables))
+        for _ in range(repeat):
+            out["read floor cold"].append(_read_floor(floor_path, arrays, cold=True))
+            out["read floor warm"].append(_read_floor(floor_path, arrays, cold=False))
+            out["read floor new arrays cold"].append(_read_floor(floor_path, None, cold=True))
+            out["read floor new arrays warm"].append(_read_floor(floor_path, None, cold=False))
+            _drop_cache(_files_of(prefix))
+            start = time.perf_counter()
+            saver.restore(sess, prefix)
+            out["restore cold"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            saver.restore(sess, prefix)
+            out["restore warm"].append(time.perf_counter() - start)
+        del arrays
+        os.remove(floor_path)
+        reset, before = _reset_peak(), _status("VmRSS")
+        saver.restore(sess, prefix)
+        out["peak initialized"] = _status("VmHWM") - before if reset else None
+    for cold in (False, True):
+        for _ in range(repeat):
+            if cold:
+                _drop_cache(_files_of(prefix))
+            with tf.Session() as sess:
+                start = time.perf_counter()
+                saver.restore(sess, prefix)
+                out["restore new session cold" if cold else "restore new session"].append(
+                    time.perf_counter() - start)
+    with tf.Session() as sess:
+        reset, before = _reset_peak(), _status("VmRSS")
+        saver.restore(sess, prefix)
+        out["peak new session"] = _status("VmHWM") - before - TOTAL if reset else None
+    _remove(prefix)
+    return out
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def measure_s3(directory, repeat, mib):
+    """Saver.save of ``mib`` MiB to moto's server against s3fs's put of the same bytes."""
+    import fsspec
+    import s3fs
+
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
+        fsspec.config.conf["s3"] = {"key": "bench", "secret": "bench",
+                                    "client_kwargs": {"endpoint_url": endpoint, "region_name": "eu-west-1"}}
+        s3fs.S3FileSystem.clear_instance_cache()
+        fs = fsspec.filesystem("s3")
+        for _ in range(100):
+            try:
+                fs.mkdir("bench")
+                break
+            except OSError:
+                time.sleep(0.1)
+        import numflow as tf
+
+        tf.reset_default_graph()
+        count = max(1, mib // 64)
+        shape = (mib << 20) // count // 4
+        variables = [tf.get_variable(f"v{i}", shape=[shape], initializer=tf.constant_initializer(i + 1.0))
+                     for i in range(count)]
+        saver = tf.train.Saver(max_to_keep=None)
+        local = os.path.join(directory, "s3-source.bin")
+        with tf.Session() as sess:
+            _initialize(sess, variables)
+            with open(local, "wb") as f:
+                for value in sess.run(variables):
+                    f.write(value.tobytes())
+            out = {"put": [], "save": []}
+            for i in range(repeat):
+                start = time.perf_counter()
+                fs.put(local, f"bench/put-{i}.bin")
+                out["put"].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                saver.save(sess, f"s3://bench/model-{i}", write_state=False)
+                out["save"].append(time.perf_counter() - start)
+        os.remove(local)
+        return out
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def _print_phases(times, phases):
+    """Where the fastest of ``times`` went."""
+    best = min(range(len(times)), key=lambda i: times[i])
+    spent = phases[best]
+    print(f"  of which: snapshot + data {times[best] - sum(spent.values()):.3f}, " + ", ".join(
+        f"{name} {spent.get(name, 0.0):.3f}" for name in ("index", "fsync", "rename")))
+
+
+def _cell(values):
+    return f"{min(values):7.3f}"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--dir", default=os.environ.get("NUMFLOW_BENCH_DIR"))
+    parser.add_argument("--s3-mib", type=int, default=16 if QUICK else 256)
+    parser.add_argument("--skip", nargs="*", default=[], choices=["save", "restore", "s3"])
+    args = parser.parse_args(argv)
+    work = tempfile.mkdtemp(dir=args.dir)
+    gib = TOTAL / 2**30
+    print(f"{N_VARIABLES} float32 variables of {SHAPE[0]}x{SHAPE[1]} ({gib:.3g} GiB); {os.cpu_count()} CPUs; "
+          f"load {os.getloadavg()[0]:.1f}; seconds, minimum of {args.repeat}")
+    try:
+        if "save" not in args.skip:
+            s = measure_saves(work, args.repeat)
+            floor = min(s["floor"])
+            print(f"disk write floor (write + fsync)          {floor:7.3f}   (writes {min(s['floor writes']):.3f})")
+            blocking = min(s["blocking"])
+            print(f"blocking save                             {blocking:7.3f}   {blocking / floor:.2f}x the floor "
+                  "(target <= 1.1x)")
+            _print_phases(s["blocking"], s["phases"])
+            print(f"save over the same prefix                 {_cell(s['same prefix'])}")
+            _print_phases(s["same prefix"], s["same prefix phases"])
+            held_blocking = min(s["step + blocking save"]) - min(s["step"])
+            held_async = min(s["async call"])
+            extra = min(s["loop with async save"]) - min(s["loop"])
+            print(f"training step ({gib:.3g} GiB updated)          {_cell(s['step'])}")
+            print(f"held by a blocking save                   {held_blocking:7.3f}   (step + save, less a step)")
+            print(f"held by an async save: in save()          {held_async:7.3f}   {held_async / held_blocking:.1%} "
+                  f"of blocking (target <= 10%)")
+            share = extra / held_blocking
+            print(f"  {LOOP_STEPS} steps with it, less {LOOP_STEPS} without   {extra:7.3f}   {share:.1%} "
+                  f"of blocking (copies on write, the writer's share of the cores); write still going after "
+                  f"them in {sum(s['write still going'])} of {len(s['write still going'])} runs")
+        if "restore" not in args.skip:
+            r = measure_restores(work, args.repeat)
+            for row, floor_row in (("restore cold", "read floor cold"), ("restore warm", "read floor warm"),
+                                   ("restore new session cold", "read floor new arrays cold"),
+                                   ("restore new session", "read floor new arrays warm")):
+                print(f"{row:42s}{_cell(r[row])}   {min(r[row]) / min(r[floor_row]):.2f}x {floor_row} "
+                      f"{min(r[floor_row]):.3f} (target <= 1.1x)")
+            largest = SHAPE[0] * SHAPE[1] * 4
+            for key in ("peak initialized", "peak new session"):
+                value = r[key]
+                text = "n/a (VmHWM not resettable)" if value is None else \
+                    f"{value / 2**20:+.0f} MiB = {value / largest:.2f} x the largest variable"
+                print(f"{key:42s}{text}")
+        if "s3" not in args.skip:
+            try:
+                s3 = measure_s3(work, args.repeat, args.s3_mib)
+            except ImportError as exc:
+                print(f"S3: skipped ({exc})")
+            else:
+                put, save = min(s3["put"]), min(s3["save"])
+                print(f"S3 ({args.s3_mib} MiB): s3fs put {put:.3f}, Saver.save {save:.3f}: {save / put:.2f}x "
+                      f"(target <= 1.5x)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+class CheckpointIO:
+    """asv: a blocking and an asynchronous save of the variables of an initialized session."""
+
+    number = 1
+    repeat = 3
+    timeout = 900
+
+    def setup(self):
+        self.dir = tempfile.mkdtemp(dir=os.environ.get("NUMFLOW_BENCH_DIR"))
+        tf, self.variables, _ = _model()
+        self.saver = tf.train.Saver(max_to_keep=1)
+        self.sess = tf.Session()
+        _initialize(self.sess, self.variables)
+        self.step = 0
+
+    def teardown(self):
+        self.saver.sync()
+        self.sess.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _save(self, enable_async):
+        self.step += 1
+        self.saver.save(self.sess, os.path.join(self.dir, "model"), self.step, enable_async=enable_async)
+
+    def time_blocking_save(self):
+        self._save(False)
+
+    def time_async_save_call(self):
+        self._save(True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""Control flow: a while loop's cost per iteration, an LSTM's training step, and a cond inside the example
+MLP, numflow beside TensorFlow in the same run.
+
+- ``EmptyLoop.time_run``: one ``sess.run`` of ``tf.while_loop(lambda i: i < 10000, lambda i: i + 1, [0])``
+  (the target: numflow's time per iteration at most TensorFlow's).
+- ``LstmTraining.time_train_step``: one step (forward, backward, Adam) of a ``dynamic_rnn`` over a
+  BasicLSTMCell of 128 units, 50 time steps, batch 32, inputs of 64 features fed each step, a linear
+  read-out of every output and a mean squared error (the target: at least TensorFlow's steps/s).
+- ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
+  layers built by the example's own code, plain or with the hidden layer's output chosen by
+  ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a
+  placeholder defaulting to True).
+  The target: the cond costs under 5% of numflow's step.
+
+TensorFlow's graphs are built as a ``tensorflow.compat.v1`` program with ``disable_v2_behavior()`` gets
+them: with TensorFlow 1's control flow (Switch, Merge, Enter, Exit, NextIteration), which the suite
+turns on while it builds them and restores after. Its cells are those of TF's legacy Keras
+(``TF_USE_LEGACY_KERAS=1``, set here when TensorFlow is not yet imported). ``NUMFLOW_BENCH_QUICK=1``
+shrinks the loop to 1,000 iterations and the LSTM to 10 time steps.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+
+try:
+    from .bench_session import graph_library
+    from .bench_train import TrainingExample
+except ImportError:  # run by bench/run.py, which imports the suites as top-level modules
+    from bench_session import graph_library
+    from bench_train import TrainingExample
+
+QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0")
+ITERATIONS = 1000 if QUICK else 10_000
+UNITS, STEPS, BATCH, FEATURES = 128, (10 if QUICK else 50), 32, 64
+LIBRARIES = ["numflow", "tensorflow"]
+WARM_UP = 12
+
+
+class _TensorFlow1ControlFlow:
+    """While building TensorFlow's graph: its version 1 control flow, as disable_v2_behavior() sets it."""
+
+    def __init__(self, tf, library):
+        self._toggles = tf.compat.v1 if library == "tensorflow" and hasattr(tf, "compat") else None
+
+    def __enter__(self):
+        if self._toggles is not None:
+            self._was_v2 = self._toggles.control_flow_v2_enabled()
+            self._toggles.disable_control_flow_v2()
+
+    def __exit__(self, *exc):
+        if self._toggles is not None and self._was_v2:
+            self._toggles.enable_control_flow_v2()
+
+
+def _v1(tf):
+    return tf.compat.v1 if hasattr(tf, "compat") else tf
+
+
+class EmptyLoop:
+    """A while loop whose body adds one: what one iteration costs."""
+
+    params = [LIBRARIES]
+    param_names = ["library"]
+    number = 1
+    repeat = 7
+
+    def setup(self, library):
+        tf = graph_library(library)
+        self.graph = tf.Graph()
+        with self.graph.as_default(), _TensorFlow1ControlFlow(tf, library):
+            self.loop = _v1(tf).while_loop(lambda i: i < ITERATIONS, lambda i: i + 1, [0])
+        self.sess = _v1(tf).Session(graph=self.graph)
+        assert self.sess.run(self.loop) == ITERATIONS
+
+    def teardown(self, library):
+        self.sess.close()
+
+    def time_run(self, library):
+        self.sess.run(self.loop)
+
+
+def lstm_model(tf, library):
+    """The LSTM benchmark's graph: ``(inputs, targets, train_op, loss)``."""
+    v1 = _v1(tf)
+    x = v1.placeholder(tf.float32, [BATCH, STEPS, FEATURES], name="x")
+    y = v1.placeholder(tf.float32, [BATCH, STEPS, 1], name="y")
+    with _TensorFlow1ControlFlow(tf, library):
+        outputs, _ = v1.nn.dynamic_rnn(v1.nn.rnn_cell.BasicLSTMCell(UNITS), x, dtype=tf.float32)
+        w = v1.get_variable("readout", [UNITS, 1], initializer=v1.glorot_uniform_initializer(seed=1))
+        predictions = tf.reshape(tf.matmul(tf.reshape(outputs, [-1, UNITS]), w), [BATCH, STEPS, 1])
+        loss = tf.reduce_mean(tf.square(predictions - y))
+        train = v1.train.AdamOptimizer(1e-3).minimize(loss)
+    return x, y, train, loss
+
+
+class LstmTraining:
+    """Forward, backward and Adam through dynamic_rnn of a 128-unit LSTM over 50 steps, batch 32."""
+
+    params = [LIBRARIES]
+    param_names = ["library"]
+    number = 1
+    repeat = 9
+
+    def setup(self, library):
+        tf = graph_library(library)
+        self.graph = tf.Graph()
+        with self.graph.as_default():
+            x, y, self.train, self.loss = lstm_model(tf, library)
+            init = _v1(tf).global_variables_initializer()
+        self.sess = _v1(tf).Session(graph=self.graph)
+        self.sess.run(init)
+        rng = np.random.default_rng(0)
+        self.feeds = [{x: rng.standard_normal((BATCH, STEPS, FEATURES)).astype(np.float32),
+                       y: rng.standard_normal((BATCH, STEPS, 1)).astype(np.float32)} for _ in range(4)]
+        self.i = 0
+        for i in range(WARM_UP):  # numflow's executor times its ways of running a plan over the first runs
+            self.sess.run([self.train, self.loss], self.feeds[i % len(self.feeds)])
+
+    def teardown(self, library):
+        self.sess.close()
+
+    def time_train_step(self, library):
+        self.i = (self.i + 1) % len(self.feeds)
+        self.sess.run([self.train, self.loss], self.feeds[self.i])
+
+
+class CondSwitch(TrainingExample):
+    """The example MLP's training step, with and without a tf.cond train/eval switch in its model."""
+
+    params = [LIBRARIES, ["plain", "cond"]]
+    param_names = ["library", "model"]
+    # One step per sample: numflow's executor now and then times its other way of running a plan, a
+    # sample of many steps would hold one.
+    number = 1
+    repeat = 61
+
+    def setup(self, library, model):
+        self.library, self.model = library, model
+        super().setup(library, 64)
+
+    def _example(self, tf):
+        example = super()._example(tf)
+        if self.model == "plain":
+            return example
+        v1, dense, library = _v1(tf), example["dense"], self.library
+
+        def mlp(x):
+            is_training = v1.placeholder_with_default(True, [], name="is_training")
+            with v1.variable_scope("hidden"):
+                h = dense(x, 200, tf.nn.relu)
+            with _TensorFlow1ControlFlow(tf, library):
+                h = v1.cond(is_training, lambda: h, lambda: h * 1.0)
+            with v1.variable_scope("logits"):
+                return dense(h, 10)
+
+        example["mlp"] = mlp
+        return example
+
+    def teardown(self, library, model):
+        super().teardown(library, 64)
+
+    def time_train_step(self, library, model):
+        super().time_train_step(library, 64)
+
+
+def summarize(results):
+    """The targets: per-iteration cost of a loop, LSTM steps per second, the cond's share of the MLP step."""
+    lines = []
+    ours, theirs = (results.get(("EmptyLoop", "time_run", (), lib)) for lib in LIBRARIES)
+    if ours is not None and theirs is not None:
+        lines.append(f"empty while_loop: numflow {ours / ITERATIONS * 1e6:.2f} us per iteration, TensorFlow "
+                     f"{theirs / ITERATIONS * 1e6:.2f} us (target: numflow <= TensorFlow)")
+    ours, theirs = (results.get(("LstmTraining", "time_train_step", (), lib)) for lib in LIBRARIES)
+    if ours is not None and theirs is not None:
+        lines.append(f"dynamic_rnn LSTM training step: numflow {ours * 1e3:.1f} ms, TensorFlow {theirs * 1e3:.1f} ms: "
+                     f"{theirs / ours:.2f}x TensorFlow's steps per second (target >= 1.0x)")
+    for lib in LIBRARIES:
+        plain = results.get(("CondSwitch", "time_train_step", (("model", "plain"),), lib))
+        switched = results.get(("CondSwitch", "time_train_step", (("model", "cond"),), lib))
+        if plain is not None and switched is not None:
+            target = " (target < 5%)" if lib == "numflow" else ""
+            lines.append(f"tf.cond train/eval switch in the example MLP ({lib}): {plain * 1e3:.3f} ms plain, "
+                         f"{switched * 1e3:.3f} ms with the cond: {(switched / plain - 1) * 100:+.1f}%{target}")
+    return lines
+
+
+if __name__ == "__main__":
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.dirname(here))
+    import run
+
+    run.main(["--filter", "bench_control_flow", *sys.argv[1:]])

@@ -1,0 +1,76 @@
+"""``tf.compat``: text and bytes conversions as TensorFlow has them, and ``v1``, the ``tf.compat.v1`` API,
+which is numflow's own top level."""
+
+import codecs as _codecs
+import numbers as _numbers
+
+import numpy as _np
+
+integral_types = (_numbers.Integral, _np.integer)
+real_types = (_numbers.Real, _np.integer, _np.floating)
+complex_types = (_numbers.Complex, _np.number)
+bytes_or_text_types = (bytes, str)
+
+
+def as_bytes(bytes_or_text, encoding="utf-8"):
+    """``bytes_or_text`` as bytes (a str encoded in ``encoding``); TypeError for anything else."""
+    encoding = _codecs.lookup(encoding).name
+    if isinstance(bytes_or_text, bytearray):
+        return bytes(bytes_or_text)
+    if isinstance(bytes_or_text, str):
+        return bytes_or_text.encode(encoding)
+    if isinstance(bytes_or_text, bytes):
+        return bytes_or_text
+    raise TypeError(f"Expected binary or unicode string, got {bytes_or_text!r}")
+
+
+def as_text(bytes_or_text, encoding="utf-8"):
+    """``bytes_or_text`` as str (bytes decoded from ``encoding``); TypeError for anything else."""
+    encoding = _codecs.lookup(encoding).name
+    if isinstance(bytes_or_text, str):
+        return bytes_or_text
+    if isinstance(bytes_or_text, bytes):
+        return bytes_or_text.decode(encoding)
+    raise TypeError(f"Expected binary or unicode string, got {bytes_or_text!r}")
+
+
+as_str = as_text
+
+
+def as_str_any(value, encoding="utf-8"):
+    """``value`` as str: bytes decoded, anything else through ``str()``."""
+    if isinstance(value, bytes):
+        return as_str(value, encoding=encoding)
+    return str(value)
+
+
+def path_to_str(path):
+    """A path-like object (``pathlib.Path``...) as str; anything else unchanged."""
+    if hasattr(path, "__fspath__"):
+        path = as_str_any(path.__fspath__())
+    return path
+
+
+def dimension_value(dimension):
+    """The int (or None) of a dimension of a TensorShape: numflow's dimensions are ints already."""
+    return getattr(dimension, "value", dimension)
+
+
+def dimension_at_index(shape, index):
+    """Dimension ``index`` of ``shape`` (None when the rank is unknown)."""
+    from numflow.framework.shapes import as_shape
+
+    shape = as_shape(shape)
+    return None if shape.ndims is None else shape.dims[index]
+
+
+def __getattr__(name):
+    if name == "v1":
+        import numflow
+
+        return numflow
+    raise AttributeError(f"module 'numflow.compat' has no attribute {name!r}")
+
+
+__all__ = ["as_bytes", "as_str", "as_str_any", "as_text", "bytes_or_text_types", "complex_types", "dimension_at_index",
+           "dimension_value", "integral_types", "path_to_str", "real_types"]

@@ -1,0 +1,122 @@
+"""Running sums and products along an axis (ops ``Cumsum``, ``Cumprod``), and the reductions TensorFlow
+builds from other ops: ``reduce_logsumexp`` and ``count_nonzero``.
+
+A scan adds (or multiplies) each line in order from its first element, on any thread count, as
+TensorFlow's CPU kernel does: the same inputs give the same bits.
+"""
+
+from numflow.framework import dtypes
+from numflow.framework.graph import get_default_graph
+from numflow.ops import array_ops, math_ops
+from numflow.ops.array_grad import gradient
+from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.elementwise_ops import is_finite
+from numflow.ops.loss_ops import div_no_nan
+from numflow.ops.math_ops import REAL
+from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype
+from numflow.ops.registry import declare
+
+
+def _scan_infer(op):
+    """Dtypes only: as in TensorFlow, a bad axis fails when the op runs, even when known earlier."""
+    x, axis = op.inputs
+    check_dtype(x, REAL, "x")
+    check_dtype(axis, INDEX_TYPES, "axis")
+    return [(x.dtype, x.shape)]
+
+
+declare("Cumsum")(_scan_infer)
+declare("Cumprod")(_scan_infer)
+
+
+def _make_scan(op_type, public_name, what):
+    def fn(x, axis=0, exclusive=False, reverse=False, name=None):
+        with get_default_graph().name_scope(name or op_type) as scope:
+            x = convert_to_tensor(x, name="x")
+            axis = convert_to_tensor(axis, name="axis", preferred_dtype=dtypes.int32)
+            attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)}
+            return _out(op_type, [x, axis], attrs, name=scope)[0]
+
+    fn.__name__ = public_name
+    fn.__doc__ = f"""The running {what} of ``x`` along ``axis`` (op ``{op_type}``).
+
+    ``exclusive`` leaves each element out of its own result (the first becomes the identity);
+    ``reverse`` runs from the end of the axis. An axis outside the input's rank fails at run time
+    (InvalidArgumentError), as in TensorFlow.
+
+    >>> import numflow as tf
+    >>> with tf.Session() as sess:
+    ...     sess.run(tf.{public_name}([1, 2, 3], exclusive=True, reverse=True)).tolist()
+    {"[5, 3, 0]" if op_type == "Cumsum" else "[6, 3, 1]"}
+    """
+    return fn
+
+
+cumsum = _make_scan("Cumsum", "cumsum", "sum")
+cumprod = _make_scan("Cumprod", "cumprod", "product")
+
+
+@gradient("Cumsum")
+def _cumsum_grad(op, grad):
+    return [cumsum(grad, op.inputs[1], exclusive=op._attrs["exclusive"], reverse=not op._attrs["reverse"]), None]
+
+
+@gradient("Cumprod")
+def _cumprod_grad(op, grad):
+    """TensorFlow's: ``cumsum(cumprod(x) * grad, reverse=not reverse) / x``, 0 where ``x`` is 0."""
+    x, axis = op.inputs
+    exclusive, reverse = op._attrs["exclusive"], op._attrs["reverse"]
+    prod = cumprod(x, axis, exclusive=exclusive, reverse=reverse)
+    out = cumsum(math_ops.multiply(prod, grad), axis, exclusive=exclusive, reverse=not reverse)
+    return [div_no_nan(out, x), None]
+
+
+def _reduction_args(axis, reduction_indices, keepdims, keep_dims):
+    if axis is not None and reduction_indices is not None:
+        raise ValueError("Cannot specify both 'axis' and 'reduction_indices'.")
+    if keepdims is not None and keep_dims is not None:
+        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'.")
+    return (axis if axis is not None else reduction_indices), bool(keepdims if keepdims is not None else keep_dims)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """``log(sum(exp(input_tensor)))`` over ``axis``, computed without overflow as TensorFlow does.
+
+    The maximum over ``axis`` (0 where it is not finite, and held constant for gradients) is taken
+    out before ``exp`` and added back after ``log``.
+
+    >>> import numflow as tf
+    >>> with tf.Session() as sess:
+    ...     round(float(sess.run(tf.reduce_logsumexp([1000.0, 1000.0]))), 4)
+    1000.6932
+    """
+    axis, keepdims = _reduction_args(axis, reduction_indices, keepdims, keep_dims)
+    with get_default_graph().name_scope(name or "ReduceLogSumExp") as scope:
+        x = convert_to_tensor(input_tensor)
+        raw_max = math_ops.reduce_max(x, axis=axis, keepdims=True)
+        my_max = array_ops.stop_gradient(array_ops.where_v2(is_finite(raw_max), raw_max,
+                                                            array_ops.zeros_like(raw_max)))
+        result = math_ops.log(math_ops.reduce_sum(math_ops.exp(math_ops.subtract(x, my_max)), axis=axis,
+                                                  keepdims=keepdims))
+        if not keepdims:
+            my_max = array_ops.reshape(my_max, array_ops.shape(result))
+        return math_ops.add(result, my_max, name=scope)
+
+
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int64, name=None, reduction_indices=None,
+                  keep_dims=None, input=None):  # noqa: A002 - TensorFlow's argument name
+    """The number of elements of ``input_tensor`` that are not zero (not ``""`` for strings), over ``axis``.
+
+    >>> import numflow as tf
+    >>> with tf.Session() as sess:
+    ...     sess.run(tf.count_nonzero([[0, 1, 2], [0, 0, 3]], axis=1)).tolist()
+    [2, 1]
+    """
+    if input_tensor is not None and input is not None:
+        raise ValueError("Cannot specify both 'input_tensor' and 'input'.")
+    axis, keepdims = _reduction_args(axis, reduction_indices, keepdims, keep_dims)
+    with get_default_graph().name_scope(name or "count_nonzero"):
+        x = convert_to_tensor(input_tensor if input is None else input, name="input")
+        zero = array_ops.zeros([], dtype=x.dtype.base_dtype)
+        nonzero = math_ops.cast(math_ops.not_equal(x, zero), dtypes.int64)
+        return math_ops.cast(math_ops.reduce_sum(nonzero, axis=axis, keepdims=keepdims), dtype)

@@ -1,0 +1,93 @@
+"""String basics: ``as_string`` (op ``AsString``), ``tf.strings.join`` (op ``StringJoin``) and
+``tf.strings.length`` (op ``StringLength``). String tensors hold bytes, as TensorFlow's do."""
+
+from numflow.framework import dtypes
+from numflow.framework.graph import get_default_graph
+from numflow.framework.shapes import TensorShape
+from numflow.ops.array_grad import not_differentiable
+from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.math_ops import REAL
+from numflow.ops.op_util import _out, check_dtype
+from numflow.ops.registry import declare
+
+
+@declare("AsString")
+def _as_string_infer(op):
+    x = op.inputs[0]
+    check_dtype(x, REAL + (dtypes.bool,), "input")
+    a = op._attrs
+    if a["scientific"] and a["shortest"]:
+        raise ValueError("Cannot select both scientific and shortest notation")
+    if a["fill"] and a["fill"] not in (" ", "0"):
+        raise ValueError(f"Fill argument not supported: \"{a['fill']}\"")
+    if x.dtype.base_dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        for key in ("scientific", "shortest"):
+            if a[key]:
+                raise ValueError(f"Cannot select {key} notation for a tensor of {x.dtype.base_dtype.name}")
+        if a["precision"] > -1:
+            raise ValueError(f"Cannot select precision for a tensor of {x.dtype.base_dtype.name}")
+    return [(dtypes.string, x.shape)]
+
+
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):  # noqa: A002
+    """Each element of ``input`` as text: integers in decimal, bools as ``true``/``false``, floats as C's
+    ``%f`` (``precision`` digits, ``%e`` with ``scientific``, ``%g`` with ``shortest``), right-aligned to
+    ``width`` with spaces or ``fill="0"`` (op ``AsString``).
+
+    >>> import numflow as tf
+    >>> with tf.Session() as sess:
+    ...     sess.run(tf.as_string([1.5, 2.0], precision=2)).tolist()
+    [b'1.50', b'2.00']
+    """
+    with get_default_graph().name_scope(name or "AsString") as scope:
+        x = convert_to_tensor(input, name="input")
+        attrs = {"precision": int(precision), "scientific": bool(scientific), "shortest": bool(shortest),
+                 "width": int(width), "fill": str(fill)}
+        return _out("AsString", [x], attrs, name=scope)[0]
+
+
+@declare("StringJoin")
+def _string_join_infer(op):
+    shape = TensorShape([])
+    for t in op.inputs:
+        check_dtype(t, (dtypes.string,), "inputs")
+        if t.shape.ndims == 0:
+            continue
+        if shape.ndims == 0:
+            shape = t.shape
+        elif t.shape.ndims is not None and shape.ndims is not None and t.shape.ndims != shape.ndims:
+            raise ValueError(f"Shapes must be equal rank, but are {shape.ndims} and {t.shape.ndims}")
+        elif shape.is_compatible_with(t.shape):
+            shape = shape.merge_with(t.shape)
+        else:
+            raise ValueError(f"Shapes {shape} and {t.shape} must be equal")
+    return [(dtypes.string, shape)]
+
+
+def string_join(inputs, separator="", name=None):
+    """The elementwise concatenation of the string tensors ``inputs`` (scalars broadcast), ``separator``
+    between them (op ``StringJoin``; ``tf.strings.join``)."""
+    with get_default_graph().name_scope(name or "StringJoin") as scope:
+        tensors = [convert_to_tensor(t, name=f"inputs_{i}") for i, t in enumerate(inputs)]
+        return _out("StringJoin", tensors, {"separator": str(separator), "N": len(tensors)}, name=scope)[0]
+
+
+@declare("StringLength")
+def _string_length_infer(op):
+    x = op.inputs[0]
+    check_dtype(x, (dtypes.string,), "input")
+    return [(dtypes.int32, x.shape)]
+
+
+def string_length(input, name=None, unit="BYTE"):  # noqa: A002 - TensorFlow's argument name
+    """The length of each string of ``input`` in bytes, or in UTF-8 characters with ``unit="UTF8_CHAR"``
+    (op ``StringLength``; ``tf.strings.length``)."""
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"Value for attr 'unit' of \"{unit}\" is not in the list of allowed values: \"BYTE\", "
+                         "\"UTF8_CHAR\"")
+    with get_default_graph().name_scope(name or "StringLength") as scope:
+        x = convert_to_tensor(input, name="input")
+        return _out("StringLength", [x], {"unit": unit}, name=scope)[0]
+
+
+not_differentiable("AsString", "StringJoin", "StringLength", "StringFormat")

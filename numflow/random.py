@@ -1,0 +1,13 @@
+"""``tf.random``: random ops under the names ``tf.compat.v1.random`` gives them; re-exports only."""
+
+from numflow.framework.seeds import get_seed, set_random_seed
+from numflow.ops.random_ops import random_normal as normal
+from numflow.ops.random_ops import random_uniform as uniform
+from numflow.ops.random_ops import truncated_normal
+from numflow.ops.sampling_ops import categorical, multinomial
+from numflow.ops.sampling_ops import random_gamma as gamma
+from numflow.ops.sampling_ops import random_poisson as poisson
+from numflow.ops.sampling_ops import random_shuffle as shuffle
+
+__all__ = ["categorical", "gamma", "get_seed", "multinomial", "normal", "poisson", "set_random_seed", "shuffle",
+           "truncated_normal", "uniform"]

@@ -1,0 +1,203 @@
+"""The kernels of the functional control-flow ops: If and Case run one branch, While runs a loop, each
+part of the graph as a sub-plan of its own.
+
+A sub-plan is a plan of ``runtime.plan``, built with the plan of the run that holds the functional op
+(and cached with it) over one control-flow context's ops: fed the tensors the context captured, and
+the loop variables; fetching the branch's results, or the condition, or the body's next values and
+the values accumulated for the gradient (only those the run reads). Running a branch costs one copy of
+its slot list and its steps; an iteration of a loop costs its condition's and body's steps and a few
+list operations, no graph work. The steps run in order on the thread running the functional op
+(``executor.run_in_order``), so a loop runs the same ops in the same order in every run.
+
+A functional op receives its inputs as they are: a captured variable's read stays the variable's
+state, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
+TensorFlow's). The loop variables, the selector and the results are values: a state among them is
+read when it enters or leaves.
+"""
+
+import numpy as np
+
+from numflow.runtime import executor
+from numflow.runtime import plan as _plan
+from numflow.runtime.resources import VariableState
+from numflow_kernels.registry import register
+
+
+def build(op, session, needed):
+    """What the kernel of functional op ``op`` runs: its sub-plans for ``session``. ``needed``: per
+    output of ``op``, whether the run reads it."""
+    if op.type == "While":
+        return _LoopPlans(op, session, needed)
+    return _BranchPlans(op, session, needed)
+
+
+class _SubPlan:
+    """One context's plan, and the slots its feeds go to and its fetches come from.
+
+    ``off_host``: the fetches that may be in a device's memory (made on a GPU, or a captured
+    variable's state), which the functional op, on the host, copies back before passing them on.
+    """
+
+    __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host")
+
+    def __init__(self, op, context, fetches, feeds, session):
+        self.plan = _plan.build(op.graph, list(fetches), [], list(feeds), session,
+                               boundary={o.name for o in context.ops})
+        self.feed_slots = self.plan.feed_slots
+        self.fetch_slots = self.plan.fetch_slots
+        devices = self.plan.placements
+        on_devices = not all(d.is_host for d in set(devices.values()))
+        self.off_host = [i for i, t in enumerate(fetches)
+                         if on_devices and (t.op in devices and not devices[t.op].is_host or t not in devices)]
+
+    def to_host(self, results):
+        """``results`` (this sub-plan's fetched values) with those in a device's memory copied to the host."""
+        for i in self.off_host:
+            if hasattr(results[i], "copy_to_host"):
+                results[i] = results[i].copy_to_host()
+        return results
+
+    def values_with(self, feed_values, start=0):
+        """A fresh slot list with ``feed_values`` written into the feed slots from ``start`` on."""
+        values = self.plan.slots.copy()
+        for slot, value in zip(self.feed_slots[start:], feed_values):
+            values[slot] = value
+        return values
+
+
+def _value(x):
+    return x.read() if type(x) is VariableState else x
+
+
+class _BranchPlans:
+    """An If's or Case's branches: one sub-plan each, fetching the results and the exports it gives."""
+
+    __slots__ = ("branches", "layouts", "calls_blas", "is_case")
+
+    def __init__(self, op, session, needed):
+        attrs = op._attrs
+        captures = op._inputs[1:]
+        self.is_case = op.type == "Case"
+        exports = list(attrs["exports"].items())  # (branch index, tensor) -> output, in output order
+        self.branches, self.layouts = [], []
+        for index, branch in enumerate(attrs["branches"]):
+            fetches = list(branch.outputs)
+            layout = list(range(len(fetches)))
+            for (export_branch, tensor), out in exports:
+                if export_branch == index and needed[out.value_index]:
+                    layout.append(len(fetches))
+                    fetches.append(tensor)
+                else:
+                    layout.append(None)
+            self.branches.append(_SubPlan(op, branch.context, fetches, captures, session))
+            self.layouts.append(layout)
+        self.calls_blas = any(b.plan.calls_blas for b in self.branches)
+
+    def run(self, selector, captures):
+        selector = _value(selector)
+        if np.ndim(selector) != 0:
+            raise ValueError(f"The second input must be a scalar, but it has shape {list(np.shape(selector))}")
+        if self.is_case:
+            index = int(selector)
+            if not 0 <= index < len(self.branches):
+                index = len(self.branches) - 1
+        else:
+            index = 0 if selector else 1
+        branch = self.branches[index]
+        values = branch.values_with(captures)
+        executor.run_in_order(branch.plan.alone_steps, values, release=True)
+        results = branch.to_host([_value(values[slot]) for slot in branch.fetch_slots])
+        return tuple(None if i is None else results[i] for i in self.layouts[index])
+
+
+def _run_branch(ctx, selector, *captures):
+    """The kernel of If and Case: run the branch ``selector`` picks, return its results."""
+    out = ctx.subplans.run(selector, captures)
+    return out if len(out) != 1 else out[0]
+
+
+register("If", "CPU")(_run_branch)
+register("Case", "CPU")(_run_branch)
+
+
+class _LoopPlans:
+    """A While's condition and body sub-plans (the body also fetching the accumulated values the run reads).
+
+    ``may_hold_state``: the next values that may come out of the body as a variable's state (a read of
+    a captured variable passed on as it is), which the loop reads before the next iteration.
+    """
+
+    __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
+                 "calls_blas", "may_hold_state")
+
+    def __init__(self, op, session, needed):
+        loop = op._attrs["loop"]
+        n = loop.num_vars
+        captures = op._inputs[n:n + loop.num_captures]
+        self.num_vars, self.num_captures, self.has_limit = n, loop.num_captures, loop.has_limit
+        self.cond = _SubPlan(op, loop.cond_context, [loop.cond_output], [*loop.cond_args, *captures], session)
+        accumulated = [(t, out) for t, out in loop.accumulators.items()]
+        self.num_accumulators = len(accumulated)
+        self.accumulate = [j for j, (_, out) in enumerate(accumulated) if needed[out.value_index]]
+        fetches = [*loop.body_outputs, *(accumulated[j][0] for j in self.accumulate)]
+        self.body = _SubPlan(op, loop.body_context, fetches, [*loop.body_args, *captures], session)
+        self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
+        self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _plan.ALIASING or t in captures]
+
+
+def _run_loop(ctx, *inputs):
+    """The kernel of While: the final loop variables, the iteration count, the accumulated values.
+
+    The condition's and the body's steps run in order over two slot lists made once per run (the
+    captured values written in once); an iteration writes the loop variables into them, runs the
+    steps, and reads the next values and those to accumulate.
+    """
+    loop = ctx.subplans
+    n = loop.num_vars
+    current = [_value(v) for v in inputs[:n]]
+    captures = inputs[n:n + loop.num_captures]
+    limit = int(_value(inputs[-1])) if loop.has_limit else -1
+    cond_values = loop.cond.values_with(captures, start=n)
+    body_values = loop.body.values_with(captures, start=n)
+    cond_vars = list(zip(range(n), loop.cond.feed_slots[:n]))
+    body_vars = list(zip(range(n), loop.body.feed_slots[:n]))
+    (cond_out,) = loop.cond.fetch_slots
+    body_out = loop.body.fetch_slots
+    may_hold_state = loop.may_hold_state
+    accumulated = [[] for _ in body_out[n:]]
+    appends = [values.append for values in accumulated]
+    cond_steps, body_steps = loop.cond.plan.alone_steps, loop.body.plan.alone_steps
+    run = executor.run_in_order
+    count = 0
+    while count != limit:
+        for i, slot in cond_vars:
+            cond_values[slot] = current[i]
+        run(cond_steps, cond_values)
+        go = cond_values[cond_out]
+        if go.__class__ is not np.bool_:
+            go = loop.cond.to_host([_value(go)])[0]
+            if np.ndim(go) != 0:
+                raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
+        if not go:
+            break
+        for i, slot in body_vars:
+            body_values[slot] = current[i]
+        run(body_steps, body_values)
+        fetched = [body_values[slot] for slot in body_out]
+        for i in may_hold_state:
+            fetched[i] = _value(fetched[i])
+        if loop.body.off_host:
+            loop.body.to_host(fetched)
+        if appends:
+            for append, value in zip(appends, fetched[n:]):
+                append(value)
+            fetched = fetched[:n]
+        current = fetched
+        count += 1
+    outputs = [None] * loop.num_accumulators
+    for j, values in zip(loop.accumulate, accumulated):
+        outputs[j] = values
+    return (*current, np.int32(count), *outputs)
+
+
+register("While", "CPU")(_run_loop)

@@ -1,0 +1,73 @@
+"""The CPU MatMul kernel: large products split into blocks fixed by their shapes, one BLAS call each.
+
+Spec: TensorFlow's ``MatMul`` (``transpose_a``/``transpose_b``; 0 * inf and overflows give NaN and
+inf). BLAS runs on one thread in every run (``cpu_threads``): its result with several threads
+differs from its result with one, and depends on how many it got. A product of at least
+``2 * BLOCK_WORK`` multiply-adds is split instead along the longer of its output's two sides into
+blocks of at least ``MIN_SPAN`` rows or columns (each block recomputes its slice of that side
+against the whole of the other input, so the shorter side's input, packed once per block, is the
+smaller), run by ``cpu_threads.run_blocks`` on every free core. The blocks depend on the shapes
+alone, so the bits are the same on one core or many, and with any load.
+"""
+
+import numpy as np
+
+from numflow_kernels import cpu_threads
+from numflow_kernels.reference import matmul_operands
+from numflow_kernels.registry import register
+
+BLOCK_WORK = 1 << 23  # multiply-adds per block: about a tenth of a millisecond on one core
+MIN_SPAN = 128  # rows or columns per block: BLAS packs the other input once per block
+_BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+
+
+def spans(m, k, n):
+    """``[(start, stop), ...]``: the blocks of a (m, k) x (k, n) product along its rows when ``m >= n``,
+    else its columns; ``[]`` for a product computed whole. A function of the shape alone.
+
+    >>> spans(1024, 784, 200)[:2], len(spans(1024, 784, 200))
+    ([(0, 128), (128, 256)], 8)
+    >>> spans(64, 784, 200)
+    []
+    """
+    side = max(m, n)
+    count = min(m * k * n // BLOCK_WORK, side // MIN_SPAN)
+    if count < 2:
+        return []
+    step = -(-side // count)
+    step = -(-step // MIN_SPAN) * MIN_SPAN
+    return [(lo, min(lo + step, side)) for lo in range(0, side, step)]
+
+
+def matmul(a, b):
+    """``a @ b`` for 2-D arrays, by blocks when the product is large (see ``spans``).
+
+    >>> a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    >>> matmul(a, a.T).tolist()
+    [[5.0, 14.0], [14.0, 50.0]]
+    """
+    m, k = a.shape
+    n = b.shape[1]
+    out_dtype = np.result_type(a, b)
+    bounds = spans(m, k, n) if out_dtype in _BLAS_DTYPES else []
+    if not bounds:
+        with np.errstate(invalid="ignore", over="ignore"):
+            return np.matmul(a, b)
+    out = np.empty((m, n), out_dtype)
+    by_rows = m >= n
+
+    def block(i):
+        lo, hi = bounds[i]
+        with np.errstate(invalid="ignore", over="ignore"):  # per thread: errstate is not inherited
+            if by_rows:
+                np.matmul(a[lo:hi], b, out=out[lo:hi])
+            else:
+                np.matmul(a, b[:, lo:hi], out=out[:, lo:hi])
+
+    cpu_threads.run_blocks(block, len(bounds))
+    return out
+
+
+@register("MatMul")
+def matmul_kernel(ctx, a, b):
+    return matmul(*matmul_operands(ctx, a, b))

@@ -1,0 +1,185 @@
+"""The graphs behind ``data/tf_math_golden.npz``, written once for both engines: each case builds its
+outputs from the ``tf`` module (TensorFlow's compat.v1 when the golden file is made, numflow in the
+tests) and the case's input tensors.
+
+``CASES[name] = (build, inputs)``: ``build(tf, *tensors)`` returns a tensor or a list of tensors;
+``inputs`` are numpy arrays. Every float output is also differentiated: the gradient of
+``sum(output * weights(output))`` with respect to each float input.
+"""
+
+import numpy as np
+
+rng = np.random.RandomState(12)
+F = rng.randn(3, 4).astype(np.float32)
+D = rng.randn(3, 4)
+P = rng.uniform(0.5, 2.0, (3, 4))  # positive
+I = rng.randint(-9, 10, (3, 4)).astype(np.int32)  # noqa: E741
+J = rng.choice([-3, -2, -1, 1, 2, 4], (3, 4)).astype(np.int32)  # nonzero divisors
+SPECIAL = np.array([[1.0, np.nan, 3.0, -np.inf], [np.nan, -1.0, np.inf, 0.0], [-0.0, 2.5, -7.5, np.nan]], np.float32)
+ROWS = rng.randn(5, 3)
+TIES = np.array([[1.0, 2.0], [1.0, -1.0], [0.5, 2.0], [3.0, 0.0], [3.0, 4.0]])
+WITH_ZEROS = np.array([[1.5, 0.0, 2.0], [0.0, 0.0, 3.0], [2.0, -1.0, 0.5]])
+M3 = rng.randn(3, 3)
+SPD = M3 @ M3.T + 3 * np.eye(3)
+BATCH = rng.randn(2, 3, 3) + 3 * np.eye(3)
+RHS = rng.randn(3, 2)
+V4 = rng.randn(4)
+C3 = rng.randn(2, 3, 4)
+
+
+IDS_2D = [[0, 1, 1, 0], [2, -1, 0, 2], [0, 0, 1, 1]]
+
+
+def _seg(ids):
+    return np.array(ids, np.int32)
+
+
+def _mean_sqrt_n(tf, x):
+    return [tf.unsorted_segment_mean(x, [2, 0, -1, 2, 0], 4), tf.unsorted_segment_sqrt_n(x, [2, 0, -1, 2, 0], 4)]
+
+
+CASES = {
+    # -- elementwise ----------------------------------------------------------------------------------------
+    "truncatediv_int": (lambda tf, x, y: tf.truncatediv(x, y), [I, J]),
+    "truncatemod_int": (lambda tf, x, y: tf.truncatemod(x, y), [I, J]),
+    "truncatediv_float": (lambda tf, x, y: tf.truncatediv(x, y), [D * 5, P]),
+    "truncatemod_float": (lambda tf, x, y: tf.truncatemod(x, y), [D * 5, P - 1.25]),
+    "floor_div_int": (lambda tf, x, y: tf.floor_div(x, y), [I, J]),
+    "floordiv_float": (lambda tf, x, y: tf.floordiv(x, y), [D * 5, P - 1.25]),
+    "floormod_int": (lambda tf, x, y: tf.floormod(x, y), [I, J]),
+    "floormod_float": (lambda tf, x, y: tf.floormod(x, y), [D * 5, P - 1.25]),
+    "arg_max": (lambda tf, x: tf.arg_max(x, 1), [F]),
+    "arg_min": (lambda tf, x: tf.arg_min(x, 0, output_type=tf.int32), [F]),
+    "argmax_special": (lambda tf, x: [tf.argmax(x, 1), tf.argmax(x, 0)], [SPECIAL]),
+    "argmin_special": (lambda tf, x: [tf.argmin(x, 1), tf.argmin(x, 0)], [SPECIAL]),
+    "argmax_ties": (lambda tf, x: [tf.argmax(x, 0), tf.argmin(x, 1)], [TIES]),
+    "is_nan": (lambda tf, x: [tf.is_nan(x), tf.is_inf(x), tf.is_finite(x)], [SPECIAL]),
+    # -- scans and composed reductions -------------------------------------------------------------------------
+    "cumsum": (lambda tf, x: tf.cumsum(x), [D]),
+    "cumsum_axis1_exclusive_reverse": (lambda tf, x: tf.cumsum(x, axis=1, exclusive=True, reverse=True), [D]),
+    "cumsum_float32": (lambda tf, x: tf.cumsum(x, axis=-1, reverse=True), [F * 100]),
+    "cumsum_int": (lambda tf, x: tf.cumsum(x, 1, exclusive=True), [I]),
+    "cumprod": (lambda tf, x: tf.cumprod(x, axis=1), [D]),
+    "cumprod_exclusive": (lambda tf, x: tf.cumprod(x, exclusive=True), [D]),
+    "cumprod_zeros_reverse": (lambda tf, x: tf.cumprod(x, axis=1, reverse=True), [WITH_ZEROS]),
+    "logsumexp": (lambda tf, x: tf.reduce_logsumexp(x), [D]),
+    "logsumexp_axis": (lambda tf, x: tf.reduce_logsumexp(x, axis=1, keepdims=True), [F * 30]),
+    "logsumexp_inf": (lambda tf, x: tf.reduce_logsumexp(x, axis=0),
+                      [np.array([[-np.inf, 1.0, np.inf], [-np.inf, 2.0, 0.0]], np.float32)]),
+    "count_nonzero": (lambda tf, x: [tf.count_nonzero(x), tf.count_nonzero(x, axis=1, dtype=tf.int32)], [I]),
+    "count_nonzero_keepdims": (lambda tf, x: tf.count_nonzero(x, axis=0, keepdims=True), [WITH_ZEROS]),
+    # -- segments --------------------------------------------------------------------------------------------------
+    "segment_sum": (lambda tf, x: tf.segment_sum(x, _seg([0, 0, 1, 3, 3])), [ROWS]),
+    "segment_mean": (lambda tf, x: tf.segment_mean(x, _seg([0, 0, 1, 3, 3])), [ROWS]),
+    "segment_max": (lambda tf, x: tf.segment_max(x, _seg([0, 0, 1, 3, 3])), [TIES]),
+    "segment_min": (lambda tf, x: tf.segment_min(x, _seg([0, 0, 1, 3, 3])), [TIES]),
+    "segment_prod": (lambda tf, x: tf.segment_prod(x, _seg([0, 0, 1, 1, 2])), [np.r_[WITH_ZEROS, ROWS[:2]]]),
+    "segment_mean_int": (lambda tf, x: tf.segment_mean(x, _seg([0, 0, 2])), [I[:, :2]]),
+    "unsorted_segment_sum": (lambda tf, x: tf.unsorted_segment_sum(x, [2, 0, -1, 2, 0], 4), [ROWS]),
+    "unsorted_segment_max": (lambda tf, x: tf.unsorted_segment_max(x, [2, 0, -1, 2, 0], 4), [TIES]),
+    "unsorted_segment_min": (lambda tf, x: tf.unsorted_segment_min(x, [2, 0, -1, 2, 0], 4), [TIES]),
+    "unsorted_segment_prod": (lambda tf, x: tf.unsorted_segment_prod(x, [1, 0, 1, 1, 0], 3),
+                              [np.r_[WITH_ZEROS, ROWS[:2]]]),
+    "unsorted_segment_max_2d_ids": (lambda tf, x: tf.unsorted_segment_max(x, IDS_2D, 3), [D]),
+    "unsorted_segment_mean_sqrt_n": (_mean_sqrt_n, [ROWS]),
+    # -- gather_nd, scatter_nd, boolean_mask ---------------------------------------------------------------------
+    "gather_nd_elements": (lambda tf, x: tf.gather_nd(x, [[0, 1], [2, 3], [0, 1]]), [D]),
+    "gather_nd_rows": (lambda tf, x: tf.gather_nd(x, [[2], [0], [2]]), [D]),
+    "gather_nd_batched": (lambda tf, x: tf.gather_nd(x, [[[1, 0], [0, 2]], [[1, 2], [1, 2]]]), [C3]),
+    "gather_nd_int": (lambda tf, x: tf.gather_nd(x, [[1, 1, 3]]), [C3.astype(np.int32)]),
+    "scatter_nd": (lambda tf, x: tf.scatter_nd([[1], [3], [1]], x, [5, 4]), [D]),
+    "scatter_nd_elements": (lambda tf, x: tf.scatter_nd([[0, 1], [2, 2], [0, 1]], x, [3, 3]), [V4[:3]]),
+    "tensor_scatter_nd_update": (lambda tf, x, u: tf.tensor_scatter_nd_update(x, [[2], [0]], u), [D, P[:2]]),
+    "tensor_scatter_nd_add": (lambda tf, x, u: tf.tensor_scatter_nd_add(x, [[2], [0], [2]], u), [D, P]),
+    "tensor_scatter_nd_sub": (lambda tf, x, u: tf.tensor_scatter_nd_sub(x, [[1, 1], [0, 3]], u), [D, V4[:2]]),
+    "boolean_mask": (lambda tf, x: tf.boolean_mask(x, [True, False, True]), [D]),
+    "boolean_mask_2d": (lambda tf, x: tf.boolean_mask(x, D > 0), [P]),
+    "boolean_mask_axis1": (lambda tf, x: tf.boolean_mask(x, [False, True, True], axis=1), [C3]),
+    # -- sequences -----------------------------------------------------------------------------------------------
+    "sequence_mask": (lambda tf, x: tf.sequence_mask(x, 5), [np.array([1, 3, 0, 5], np.int32)]),
+    "sequence_mask_no_maxlen": (lambda tf, x: tf.sequence_mask(x, dtype=tf.float32),
+                                [np.array([[1, 3], [2, 0]], np.int64)]),
+    "reverse": (lambda tf, x: tf.reverse(x, [0]), [D]),
+    "reverse_v2_both": (lambda tf, x: tf.reverse_v2(x, [-1, 0]), [C3]),
+    "reverse_sequence": (lambda tf, x: tf.reverse_sequence(x, [2, 4, 0], seq_axis=1, batch_axis=0), [D]),
+    "reverse_sequence_dims": (lambda tf, x: tf.reverse_sequence(x, [1, 3, 2, 0], seq_dim=1, batch_dim=2), [C3]),
+    "meshgrid": (lambda tf, x, y: tf.meshgrid(x, y), [V4[:3], V4]),
+    "meshgrid_ij": (lambda tf, x, y: tf.meshgrid(x, y, indexing="ij"), [V4[:3], V4]),
+    "linspace": (lambda tf: tf.linspace(-1.0, 3.0, 7), []),
+    "linspace_ends": (lambda tf, a, b: tf.linspace(a, b, 5), [np.float64(-2.5), np.float64(4.0)]),
+    "linspace_one": (lambda tf: tf.lin_space(2.0, 5.0, 1), []),
+    "linspace_int": (lambda tf: tf.linspace(1, 10, 4), []),
+    "linspace_nd": (lambda tf, a, b: tf.linspace(a, b, 4, axis=1), [V4[:2], V4[2:] + 3]),
+    # -- linear algebra ---------------------------------------------------------------------------------------------
+    "matrix_transpose": (lambda tf, x: tf.matrix_transpose(x), [C3]),
+    "matrix_inverse": (lambda tf, x: tf.matrix_inverse(x), [BATCH]),
+    "matrix_inverse_adjoint": (lambda tf, x: tf.matrix_inverse(x, adjoint=True), [M3 + 2 * np.eye(3)]),
+    "matrix_determinant": (lambda tf, x: tf.matrix_determinant(x), [BATCH]),
+    "matrix_determinant_float32": (lambda tf, x: tf.matrix_determinant(x), [SPD.astype(np.float32)]),
+    "cholesky": (lambda tf, x: tf.cholesky(x), [SPD]),
+    "matrix_solve": (lambda tf, a, b: tf.matrix_solve(a, b), [SPD, RHS]),
+    "matrix_solve_adjoint": (lambda tf, a, b: tf.matrix_solve(a, b, adjoint=True), [M3 + 2 * np.eye(3), RHS]),
+    "triangular_solve": (lambda tf, a, b: tf.matrix_triangular_solve(a, b), [SPD, RHS]),
+    "triangular_solve_upper_adjoint": (lambda tf, a, b: tf.matrix_triangular_solve(a, b, lower=False, adjoint=True),
+                                       [SPD, RHS]),
+    "svd_values": (lambda tf, x: tf.svd(x, compute_uv=False), [C3]),
+    "diag": (lambda tf, x: tf.diag(x), [V4]),
+    "diag_2d": (lambda tf, x: tf.diag(x), [D[:2, :2]]),
+    "diag_part": (lambda tf, x: tf.diag_part(x), [SPD]),
+    "matrix_diag": (lambda tf, x: tf.matrix_diag(x), [D]),
+    "matrix_diag_k": (lambda tf, x: tf.linalg.diag(x, k=1), [D]),
+    "matrix_diag_rows": (lambda tf, x: tf.linalg.diag(x, k=-1, num_rows=5), [V4[:3]]),
+    "matrix_diag_part": (lambda tf, x: tf.matrix_diag_part(x), [C3]),
+    "matrix_diag_part_k": (lambda tf, x: tf.linalg.diag_part(x, k=-1), [C3]),
+    "matrix_set_diag": (lambda tf, x, d: tf.matrix_set_diag(x, d), [C3, D[:2, :3]]),
+    "matrix_set_diag_k": (lambda tf, x, d: tf.linalg.set_diag(x, d, k=1), [D, P[0, :3]]),
+    "matrix_band_part": (lambda tf, x: tf.matrix_band_part(x, 1, 0), [C3]),
+    "matrix_band_part_upper": (lambda tf, x: tf.matrix_band_part(x, 0, -1), [D]),
+    "eye": (lambda tf: [tf.eye(3), tf.eye(2, 4, dtype=tf.int32), tf.eye(2, batch_shape=[3])], []),
+    "trace": (lambda tf, x: tf.trace(x), [C3]),
+    "norm": (lambda tf, x: tf.norm(x), [C3]),
+    "norm_axis": (lambda tf, x: tf.norm(x, axis=-1, keepdims=True), [C3]),
+    "norm_ord1": (lambda tf, x: tf.norm(x, ord=1, axis=0), [D]),
+    "norm_ord3": (lambda tf, x: tf.norm(x, ord=3), [P]),
+    "norm_inf": (lambda tf, x: tf.norm(x, ord=np.inf, axis=1), [D]),
+    "norm_matrix_fro": (lambda tf, x: tf.norm(x, ord="fro", axis=[1, 2]), [C3]),
+    "norm_matrix_1": (lambda tf, x: tf.norm(x, ord=1, axis=(0, 1)), [D]),
+    "norm_matrix_inf": (lambda tf, x: tf.norm(x, ord=np.inf, axis=[-2, -1], keepdims=True), [C3]),
+    "norm_matrix_2": (lambda tf, x: tf.norm(x, ord=2, axis=[0, 2]), [C3]),
+    # -- einsum and tensordot ------------------------------------------------------------------------------------------
+    "einsum_matmul": (lambda tf, a, b: tf.einsum("ij,jk->ik", a, b), [D, RHS[:, :1].T.repeat(4, 0)]),
+    "einsum_batch": (lambda tf, a, b: tf.einsum("bij,bjk->bik", a, b), [C3, np.swapaxes(C3, 1, 2)]),
+    "einsum_transposed": (lambda tf, a, b: tf.einsum("bij,bkj->bki", a, b), [C3, C3[:, :2]]),
+    "einsum_sum": (lambda tf, x: tf.einsum("ij->", x), [D]),
+    "einsum_transpose": (lambda tf, x: tf.einsum("ijk->kji", x), [C3]),
+    "einsum_outer": (lambda tf, a, b: tf.einsum("i,j->ij", a, b), [V4, V4[:3]]),
+    "einsum_dot": (lambda tf, a, b: tf.einsum("i,i->", a, b), [V4, V4 + 1]),
+    "einsum_implicit": (lambda tf, a, b: tf.einsum("ij,jk", a, b), [D, D.T]),
+    "einsum_reduced_letter": (lambda tf, a, b: tf.einsum("ijk,j->i", a, b), [C3, V4[:3]]),
+    "einsum_ellipsis": (lambda tf, a, b: tf.einsum("...ij,jk->...ik", a, b), [C3, D.T]),
+    "einsum_three": (lambda tf, a, b, c: tf.einsum("ij,jk,kl->il", a, b, c), [D, D.T, RHS]),
+    "tensordot": (lambda tf, a, b: tf.tensordot(a, b, 1), [C3, D.T]),
+    "tensordot_pairs": (lambda tf, a, b: tf.tensordot(a, b, [[0, 1], [1, 0]]), [C3, np.swapaxes(C3, 0, 1)]),
+    "tensordot_outer": (lambda tf, a, b: tf.tensordot(a, b, 0), [V4[:2], V4[:3]]),
+    "tensordot_all": (lambda tf, a, b: tf.tensordot(a, b, 2), [D, D]),
+}
+
+
+def weights(shape, dtype):
+    """The fixed weighting of an output whose gradient is taken: 0.25, 0.5, ... 1.75, repeating."""
+    n = int(np.prod(shape))
+    return ((np.arange(n) % 7 + 1) / 4).reshape(shape).astype(dtype)
+
+
+def outputs(tf, name, tensors):
+    """The case's outputs as a list."""
+    out = CASES[name][0](tf, *tensors)
+    return list(out) if isinstance(out, list | tuple) else [out]
+
+
+def weighted_loss(tf, outs, values):
+    """``sum(output * weights)`` over the float outputs (``values``: their values, for the shapes), or None
+    when no output is a float."""
+    terms = [tf.reduce_sum(o * weights(np.shape(v), o.dtype.as_numpy_dtype)) for o, v in zip(outs, values)
+             if o.dtype.is_floating]
+    return tf.add_n(terms) if terms else None
