@@ -17,19 +17,30 @@ import struct
 import zlib
 
 from numflow.framework import errors
+from numflow.io.filesystem import is_url, resolve
 
 _HEADER = struct.Struct("<QI")
 _FOOTER = struct.Struct("<I")
 
 
 def open_file(path, mode):
-    """Open ``path`` (binary ``mode``): every record and event file is opened here."""
-    return open(os.fspath(path), mode)
+    """Open ``path`` (binary ``mode``): every record and event file is opened here.
+
+    A local path is opened by ``open`` itself; an fsspec URL (``s3://...``) through numflow's
+    filesystem layer, where a new object (``"xb"``) is simply written (``"wb"``)."""
+    path = os.fspath(path)
+    if not is_url(path):
+        return open(path, mode)
+    return resolve(path).open(path, mode.replace("x", "w"))
 
 
 def make_dirs(path):
-    """Create directory ``path`` and its parents (nothing when it exists)."""
-    os.makedirs(os.fspath(path), exist_ok=True)
+    """Create directory ``path`` and its parents (nothing when it exists), local or at a URL."""
+    path = os.fspath(path)
+    if not is_url(path):
+        os.makedirs(path, exist_ok=True)
+    else:
+        resolve(path).makedirs(path)
 
 
 class TFRecordCompressionType:

@@ -229,3 +229,22 @@ def test_bytes_that_are_not_a_summary_raise_and_lose_nothing_else(tmp_path):
     writer.close()
     assert [(e.step, e.summary.value[0].simple_value) for e in _events(tmp_path)[1:]] == [(1, 1.0), (3, 3.0),
                                                                                         (4, 4.0)]
+
+
+def test_event_and_record_files_on_an_fsspec_url():
+    import uuid
+
+    logdir = f"memory://events-{uuid.uuid4().hex}/run"
+    loss = tf.summary.scalar("loss", tf.constant(0.5))
+    with tf.Session() as sess, tf.summary.FileWriter(logdir, sess.graph) as writer:
+        writer.add_summary(sess.run(loss), global_step=3)
+    (path,) = tf.gfile.Glob(f"{logdir}/events.out.tfevents.*")
+    events = list(tf.train.summary_iterator(path))
+    assert events[0].file_version == "brain.Event:2"
+    assert events[1].graph_def
+    (scalar,) = [e for e in events if e.HasField("summary")]
+    assert (scalar.step, scalar.summary.value[0].tag, scalar.summary.value[0].simple_value) == (3, "loss", 0.5)
+    with tf.python_io.TFRecordWriter(f"{logdir}/data.tfrecord") as records:
+        records.write(b"one")
+        records.write(b"two")
+    assert list(tf.python_io.tf_record_iterator(f"{logdir}/data.tfrecord")) == [b"one", b"two"]
