@@ -185,6 +185,8 @@ def sum_to(grad, x, other=None):
 def kept_dims_shape(x, axes):
     """The shape of a reduction of ``x`` over ``axes`` with ``keepdims=True``: a list or an int tensor."""
     rank = x.shape.ndims
+    if rank is None:
+        return _dynamic_kept_dims_shape(x, axes)
     if axes is None:
         axes = range(rank)
     reduced = {a % rank for a in axes} if rank else set()
@@ -195,6 +197,20 @@ def kept_dims_shape(x, axes):
     return math_ops.add(math_ops.multiply(array_ops.shape(x), keep), 1 - keep)
 
 
+def _dynamic_kept_dims_shape(x, axes):
+    """``kept_dims_shape`` of an ``x`` of unknown rank, computed when the graph runs (TensorFlow's
+    ``reduced_shape``): ``x``'s shape with a 1 stitched in at each of ``axes``, negative ones counted from the end."""
+    from numflow.ops.data_flow_ops import dynamic_stitch
+
+    input_shape = array_ops.shape(x)
+    rank = array_ops.rank(x)
+    dims = math_ops.range(rank)
+    if axes is None:
+        return array_ops.ones_like(input_shape)
+    axes = math_ops.floormod(math_ops.add(constant(np.asarray(axes, np.int32).reshape(-1)), rank), rank)
+    return dynamic_stitch([dims, axes], [input_shape, array_ops.ones_like(axes)])
+
+
 def reduced_grad(grad, op):
     """The gradient of a reduction op (Sum, Mean, Max, Min) reshaped to its kept-dims shape."""
     x = op.inputs[0]
@@ -203,8 +219,6 @@ def reduced_grad(grad, op):
                          "built; they are computed at run time (a graph read from a GraphDef).")
     if op._attrs["keep_dims"] or op._attrs["axis"] is None:  # already broadcastable over x
         return grad
-    if x.shape.ndims is None:
-        raise ValueError(f"The gradient of {op.name} ({op.type}) needs its input's rank; it is unknown.")
     return array_ops.reshape(grad, kept_dims_shape(x, op._attrs["axis"]))
 
 

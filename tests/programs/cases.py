@@ -5,6 +5,41 @@ dict of names to arrays, numbers and text. ``data/cases.json`` holds TensorFlow'
 import numpy as np
 
 
+def case_reduction_gradients_of_unknown_rank(tf):
+    """Gradients through reductions of a tensor whose rank is unknown when the graph is built."""
+    x = tf.placeholder(tf.float32)
+    value = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7
+    losses = {
+        "sum_all": tf.reduce_sum(x * x), "sum_axis1": tf.reduce_sum(tf.reduce_sum(x * x, axis=1) ** 2),
+        "mean_neg_axis": tf.reduce_sum(tf.reduce_mean(x * x, axis=-1) ** 2),
+        "mean_axes_keepdims": tf.reduce_sum(tf.reduce_mean(x, axis=[0, 2], keepdims=True) ** 2),
+        "max_axis0": tf.reduce_sum(tf.reduce_max(x * x, axis=0) ** 2), "min_all": tf.reduce_min(x * x + 1),
+        "prod_axis2": tf.reduce_sum(tf.reduce_prod(x + 1, axis=2) ** 2), "prod_all": tf.reduce_prod(x + 1),
+    }
+    names = sorted(losses)
+    with tf.Session() as sess:
+        grads = sess.run([tf.gradients(losses[n], x)[0] for n in names], {x: value})
+    return dict(zip(names, grads))
+
+
+def case_reduce_prod_gradients(tf):
+    """Gradients of products over one axis, several axes and all, with a zero among the factors."""
+    value = np.array([[[1.5, -2.0, 0.5], [2.0, 0.0, 3.0]], [[-1.0, 0.5, 2.5], [1.0, 4.0, -0.5]]], np.float32)
+    x = tf.constant(value)
+    y = tf.placeholder(tf.float32, [None, 3])
+    losses = {
+        "axis0": tf.reduce_sum(tf.reduce_prod(x, 0) ** 2), "axis_neg1": tf.reduce_sum(tf.reduce_prod(x, -1) ** 2),
+        "axes_0_2": tf.reduce_sum(tf.reduce_prod(x, [0, 2]) ** 2), "axes_2_0_keep": tf.reduce_sum(
+            tf.reduce_prod(x, [2, 0], keepdims=True) * [[[1.0], [2.0]]]),
+        "all": tf.reduce_prod(x), "partial_shape": tf.reduce_sum(tf.reduce_prod(y, 1)),
+    }
+    names = sorted(losses)
+    with tf.Session() as sess:
+        grads = sess.run([tf.gradients(losses[n], [x, y])[0 if n != "partial_shape" else 1] for n in names],
+                         {y: value[0]})
+    return dict(zip(names, grads))
+
+
 def case_var_list_as_dict_views(tf):
     """``minimize(var_list=weights.values())``: the optimizer takes a dict's views as TensorFlow's nest does."""
     weights = {"w": tf.Variable([1.0, -2.0]), "b": tf.Variable(0.5)}
