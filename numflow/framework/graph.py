@@ -120,8 +120,9 @@ class Tensor:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
     def __str__(self):
+        shape = f", shape={self._shape}" if self._shape.ndims is not None else ""
         device = f", device={self.device}" if self.device else ""
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name}{device})'
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name}{device})'
 
     def __hash__(self):
         return id(self)
@@ -283,6 +284,15 @@ class Operation:
 
     def __repr__(self):
         return f"<tf.Operation '{self._name}' type={self._type}>"
+
+    def __str__(self):
+        """The op's NodeDef in protobuf text, as TensorFlow prints an op (its repr when it has no NodeDef form)."""
+        from numflow.framework.graph_export import graph_to_graph_def
+
+        try:
+            return str(graph_to_graph_def(self._graph, ops=[self]).node[0])
+        except (ValueError, TypeError):
+            return repr(self)
 
 
 class _NodeDef:

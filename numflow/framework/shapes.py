@@ -1,6 +1,74 @@
 """TensorShape: a shape whose rank or dimensions may be unknown until run time."""
 
 
+class Dimension(int):
+    """A known dimension of a TensorShape, as TensorFlow 1.x gives it: an int with ``value``.
+
+    ``shape[i]`` is one when the size is known (``x.get_shape()[1].value``, ``int(shape[1])`` and
+    arithmetic all work), and None when it is not. ``Dimension(None)`` is the unknown dimension.
+
+    >>> TensorShape([None, 3])[1].value, repr(TensorShape([None, 3])[1])
+    (3, 'Dimension(3)')
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value):
+        value = _dim(value)
+        return UNKNOWN_DIMENSION if value is None else super().__new__(cls, value)
+
+    @property
+    def value(self):
+        return int(self)
+
+    def __repr__(self):
+        return f"Dimension({int(self)})"
+
+    __str__ = int.__repr__
+
+
+class _UnknownDimension:
+    """``Dimension(None)``: prints as ``?``; comparisons give None and arithmetic stays unknown."""
+
+    __slots__ = ()
+    value = None
+
+    def __repr__(self):
+        return "Dimension(None)"
+
+    def __str__(self):
+        return "?"
+
+    def __eq__(self, other):
+        return None
+
+    def __ne__(self, other):
+        return None
+
+    def __hash__(self):
+        return hash(None)
+
+    def _unknown(self, *other):
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _unknown
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _unknown
+
+
+UNKNOWN_DIMENSION = _UnknownDimension()
+
+
+def dimension_value(dimension):
+    """The size of ``dimension`` (a Dimension, an int or None) as an int, or None when unknown."""
+    return getattr(dimension, "value", dimension)
+
+
+def dimension_at_index(shape, index):
+    """Dimension ``index`` of ``shape``: a Dimension, ``Dimension(None)`` when unknown or of unknown rank."""
+    shape = as_shape(shape)
+    return Dimension(None if shape.ndims is None else shape.dims[index])
+
+
 class TensorShape:
     """A possibly partial shape: ``None`` for an unknown rank, ``None`` in a dim for an unknown size.
 
@@ -103,14 +171,15 @@ class TensorShape:
     def __iter__(self):
         if self._dims is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
-        return iter(self._dims)
+        return (None if d is None else int.__new__(Dimension, d) for d in self._dims)
 
     def __getitem__(self, key):
         if self._dims is None:
             return TensorShape(None) if isinstance(key, slice) else None
         if isinstance(key, slice):
             return TensorShape(self._dims[key])
-        return self._dims[key]
+        d = self._dims[key]
+        return None if d is None else int.__new__(Dimension, d)
 
     def __eq__(self, other):
         try:
@@ -126,7 +195,9 @@ class TensorShape:
         return self._dims is not None
 
     def __repr__(self):
-        return f"TensorShape({self.dims!r})"
+        if self._dims is None:
+            return "TensorShape(None)"
+        return f"TensorShape([{', '.join(f'Dimension({d})' for d in self._dims)}])"
 
     def __str__(self):
         if self._dims is None:
@@ -139,7 +210,7 @@ def _dim(d):
     if d is None:
         return None
     if hasattr(d, "value"):
-        return d.value
+        return None if d.value is None else int(d.value)
     d = int(d)
     if d < -1:
         raise ValueError(f"Dimension {d} must be >= 0 (or -1 / None for unknown)")

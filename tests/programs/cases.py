@@ -5,6 +5,23 @@ dict of names to arrays, numbers and text. ``data/cases.json`` holds TensorFlow'
 import numpy as np
 
 
+def case_printed_forms(tf):
+    """What ``print`` shows of tensors, shapes, dimensions, dtypes and ops."""
+    x = tf.placeholder(tf.float32)
+    y = tf.placeholder(tf.float32, [None, 3], name="y")
+    v = tf.Variable(tf.zeros([2]), name="v")
+    assign = str(v.initializer)  # before the group: an op made a control input gains an attr in TensorFlow 2
+    group = tf.group(v.initializer, name="init_all")
+    return {
+        "unknown_shape": str(x), "unknown_shape_sum": str(x + 1), "partial_shape": str(y),
+        "scalar": str(tf.constant(3)), "variable": repr(v), "dtype": str(tf.float32), "dtype_repr": repr(tf.int32),
+        "variable_dtype": str(v.dtype), "shape": str(y.shape), "shape_repr": repr(y.shape),
+        "unknown_shape_repr": repr(x.shape), "dimension": str(y.shape[1]), "dimension_repr": repr(y.shape[1]),
+        "dimension_value": y.get_shape()[1].value, "dimensions": [d.value for d in tf.zeros([2, 3]).shape],
+        "dimension_arithmetic": str(y.shape[1] * 2), "node_def_noop": str(group), "node_def_assign": assign,
+    }
+
+
 def case_reduction_gradients_of_unknown_rank(tf):
     """Gradients through reductions of a tensor whose rank is unknown when the graph is built."""
     x = tf.placeholder(tf.float32)
