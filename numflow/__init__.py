@@ -119,6 +119,7 @@ from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
 from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import summary  # noqa: E402, I001
+from numflow.ops.script_ops import numpy_function, py_func  # noqa: E402, I001
 from numflow.framework.modes import (  # noqa: E402, I001
     control_flow_v2_enabled, disable_control_flow_v2, disable_eager_execution, disable_resource_variables,
     disable_tensor_equality, disable_v2_behavior, disable_v2_tensorshape, enable_eager_execution, enable_v2_behavior,

@@ -72,4 +72,47 @@ def case_var_list_as_dict_views(tf):
     return {"after_w": after_w, "after_both": after_both}
 
 
+
+def _error_class(run):
+    try:
+        run()
+    except Exception as exc:  # noqa: BLE001 - the class is the result
+        return type(exc).__name__
+    return "no error"
+
+
+def case_py_func(tf):
+    """``tf.py_func`` and ``tf.numpy_function``: values in and out, several outputs, strings and scalars,
+    no gradient, and the error classes of a function that fails or returns the wrong dtype or count."""
+    def scale_and_sum(x, y):
+        return x * 2, (x * y).sum(keepdims=True).astype(np.float32)
+
+    def fail(cls):
+        def raise_it(x):
+            raise cls("bad input")
+        return raise_it
+
+    x = tf.placeholder(tf.float32, [None])
+    doubled, summed = tf.py_func(scale_and_sum, [x, np.float32(3.0)], [tf.float32, tf.float32])
+    single = tf.numpy_function(lambda v: v + 1, [x], tf.float32, name="plus_one")
+    text = tf.py_func(lambda s, n: s + b"!" * int(n), [tf.constant("hi"), tf.constant(2)], tf.string)
+    scalar_kind = tf.py_func(lambda v: type(v).__name__ + str(v.dtype), [tf.constant(1.5)], tf.string)
+    no_outputs = tf.py_func(lambda v: None, [x], [])
+    stateless = tf.py_func(lambda: np.int64(7), [], tf.int64, stateful=False)
+    feed = {x: [1.0, -2.0]}
+    with tf.Session() as sess:
+        values = sess.run([doubled, summed, single, text, scalar_kind, stateless], feed)
+        sess.run(no_outputs, feed)
+        errors = {name: _error_class(lambda t=t: sess.run(t, feed)) for name, t in {
+            "value_error": tf.py_func(fail(ValueError), [x], tf.float32),
+            "key_error": tf.py_func(fail(KeyError), [x], tf.float32),
+            "stop_iteration": tf.py_func(fail(StopIteration), [x], tf.float32),
+            "wrong_dtype": tf.py_func(lambda v: v.astype(np.float64), [x], tf.float32),
+            "list_for_one": tf.py_func(lambda v: [v, v], [x], tf.float32),
+            "one_for_two": tf.py_func(lambda v: v, [x], [tf.float32, tf.float32]),
+        }.items()}
+    return {"values": values, "printed": [str(doubled), str(single), no_outputs.type, stateless.op.type],
+            "shape": str(single.shape), "gradient": str(tf.gradients(tf.reduce_sum(single), x)), "errors": errors}
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -27,6 +27,8 @@ def assert_matches(golden, value, where="", rtol=1e-5, atol=1e-6):
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=where)
         else:
             np.testing.assert_array_equal(got, want, err_msg=where)
+    elif isinstance(golden, dict) and set(golden) == {"bytes"}:
+        assert encode(value) == golden, f"{where}: {value!r}, TensorFlow's {golden['bytes']!r}"
     elif isinstance(golden, dict):
         assert isinstance(value, dict) and sorted(value) == sorted(golden), f"{where}: keys {sorted(value)}"
         for key in golden:
