@@ -21,12 +21,12 @@ from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import check_rank
 from numflow.ops.registry import declare
 
-SamplerOutput = collections.namedtuple("SamplerOutput",
-                                       ["sampled_candidates", "true_expected_count", "sampled_expected_count"])
-AccidentalHits = collections.namedtuple("AccidentalHits", ["indices", "ids", "weights"])
-
 _SAMPLERS = ("UniformCandidateSampler", "LogUniformCandidateSampler", "LearnedUnigramCandidateSampler",
              "FixedUnigramCandidateSampler", "AllCandidateSampler")
+# Each op's outputs as a namedtuple named after the op, as TensorFlow returns them.
+_SAMPLER_OUTPUTS = {op_type: collections.namedtuple(
+    op_type, ["sampled_candidates", "true_expected_count", "sampled_expected_count"]) for op_type in _SAMPLERS}
+AccidentalHits = collections.namedtuple("ComputeAccidentalHits", ["indices", "ids", "weights"])
 
 
 def _check_int64(tensor, op_type, name):
@@ -65,7 +65,7 @@ def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, se
     with get_default_graph().name_scope(name or op_type) as scope:
         true_classes = convert_to_tensor(true_classes, name="true_classes", preferred_dtype=dtypes.int64)
         op = get_default_graph().create_op(op_type, [true_classes], attrs, name=scope)
-    return SamplerOutput(*op.outputs)
+    return _SAMPLER_OUTPUTS[op_type](*op.outputs)
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):

@@ -1,6 +1,8 @@
 """Ops that pick elements by index or by condition: ``gather`` (op ``GatherV2``), ``where`` and ``where_v2``
 (ops ``Where``, ``Select``, ``SelectV2``) and ``one_hot`` (op ``OneHot``)."""
 
+import collections
+
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape, broadcast_shapes
@@ -224,6 +226,9 @@ def _unique_infer(op):
     return [(x.dtype, TensorShape([None])), (op._attrs["out_idx"], x.shape)]
 
 
+Unique = collections.namedtuple("Unique", ["y", "idx"])  # TensorFlow's name for unique's pair
+
+
 def unique(x, out_idx=dtypes.int32, name=None):
     """``(y, idx)``: the distinct elements of the 1-D ``x`` in the order they first appear, and the
     position in ``y`` of each element of ``x`` (``x == gather(y, idx)``; op ``Unique``).
@@ -239,4 +244,4 @@ def unique(x, out_idx=dtypes.int32, name=None):
         if out_idx not in (dtypes.int32, dtypes.int64):
             raise TypeError(f"Value for attr 'out_idx' of {out_idx.name} is not in the list of allowed values: "
                             "int32, int64")
-        return tuple(_out("Unique", [x], {"out_idx": out_idx}, name=scope))
+        return Unique(*_out("Unique", [x], {"out_idx": out_idx}, name=scope))

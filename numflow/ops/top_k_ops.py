@@ -6,6 +6,8 @@ as the picked positions of a row are distinct). Kernels: ``numflow_kernels/refer
 ``cpu/topk.py``.
 """
 
+import collections
+
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape
@@ -16,6 +18,7 @@ from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merg
 from numflow.ops.registry import declare, register_gradient
 
 _INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])  # TensorFlow's name for top_k's pair
 
 
 @declare("TopKV2")
@@ -57,8 +60,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
         x = convert_to_tensor(input, name="input")
         k = convert_to_tensor(k, name="k", preferred_dtype=dtypes.int32)
         attrs = {"sorted": bool(sorted), "index_type": index_type}
-        values, indices = _out("TopKV2", [x, k], attrs, name=scope)
-        return values, indices
+        return TopKV2(*_out("TopKV2", [x, k], attrs, name=scope))
 
 
 @register_gradient("TopKV2")

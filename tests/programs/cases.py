@@ -115,4 +115,17 @@ def case_py_func(tf):
             "shape": str(single.shape), "gradient": str(tf.gradients(tf.reduce_sum(single), x)), "errors": errors}
 
 
+def case_named_results(tf):
+    """Ops whose results TensorFlow returns as namedtuples named after the op, fetched and printed."""
+    true_classes = tf.constant([[1]], tf.int64)
+    results = {"top_k": tf.nn.top_k([[1.0, 3.0, 2.0]], 2), "unique": tf.unique([4, 1, 4]),
+               "sampler": tf.nn.log_uniform_candidate_sampler(true_classes, 1, 2, True, 5, seed=1),
+               "uniform_sampler": tf.nn.uniform_candidate_sampler(true_classes, 1, 2, True, 5, seed=1),
+               "hits": tf.nn.compute_accidental_hits(true_classes, tf.constant([1, 2], tf.int64), 1)}
+    with tf.Session() as sess:
+        fetched = sess.run(results)
+    return {"types": {k: [type(v).__name__, list(v._fields)] for k, v in results.items()},
+            "printed": repr(fetched["top_k"]), "unique_idx": fetched["unique"].idx}
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
