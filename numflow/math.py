@@ -2,6 +2,7 @@
 
 from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
 from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
+from numflow.ops.math_composites import accumulate_n, confusion_matrix, scalar_mul
 from numflow.ops.math_ops import (
     abs,
     add,
@@ -73,14 +74,14 @@ from numflow.ops.segment_ops import (
 from numflow.ops.top_k_ops import in_top_k, top_k
 
 __all__ = [
-    "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "cumprod", "cumsum", "divide", "equal",
-    "exp", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite", "is_inf", "is_nan",
-    "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid",
-    "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
-    "negative", "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
-    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round", "rsqrt", "segment_max", "segment_mean",
-    "segment_min", "segment_prod", "segment_sum", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign", "sqrt",
-    "square", "squared_difference", "subtract", "tanh", "top_k", "truediv", "unsorted_segment_max",
-    "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n",
-    "unsorted_segment_sum", "zero_fraction",
+    "abs", "accumulate_n", "add", "add_n", "argmax", "argmin", "ceil", "confusion_matrix", "cos", "count_nonzero",
+    "cumprod", "cumsum", "divide", "equal", "exp", "floor", "floordiv", "floormod", "greater", "greater_equal",
+    "in_top_k", "is_finite", "is_inf", "is_nan", "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less",
+    "less_equal", "log", "log1p", "log_sigmoid", "log_softmax", "logical_and", "logical_not", "logical_or",
+    "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round",
+    "rsqrt", "scalar_mul", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "sigmoid",
+    "sign", "sin", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract", "tanh",
+    "top_k", "truediv", "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min",
+    "unsorted_segment_prod", "unsorted_segment_sqrt_n", "unsorted_segment_sum", "zero_fraction",
 ]

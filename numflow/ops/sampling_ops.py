@@ -153,3 +153,22 @@ def _random_gamma_grad(op, grad):
 
 
 not_differentiable("RandomShuffle", "Multinomial", "RandomGammaGrad")
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A slice of ``value`` of shape ``size`` at a random offset (TensorFlow's ops: an ``Assert`` that
+    ``size`` fits, a ``RandomUniformInt`` offset modulo the room left, a ``Slice``)."""
+    from numflow.ops.check_ops import Assert
+    from numflow.ops.control_flow_ops import with_dependencies
+    from numflow.ops.random_ops import random_uniform
+
+    with get_default_graph().name_scope(name or "random_crop") as scope:
+        value = convert_to_tensor(value, name="value")
+        size = convert_to_tensor(size, dtype=dtypes.int32, name="size")
+        shape = array_ops.shape(value)
+        check = Assert(math_ops.reduce_all(shape >= size), ["Need value.shape >= size, got ", shape, size],
+                       summarize=1000)
+        shape = with_dependencies([check], shape)
+        limit = shape - size + 1
+        offset = random_uniform(array_ops.shape(shape), dtype=size.dtype, maxval=size.dtype.max, seed=seed) % limit
+        return array_ops.slice(value, offset, size, name=scope)

@@ -128,4 +128,46 @@ def case_named_results(tf):
             "printed": repr(fetched["top_k"]), "unique_idx": fetched["unique"].idx}
 
 
+def case_composite_functions(tf):
+    """Functions TensorFlow writes over other ops: clipping by norm, scalar_mul, accumulate_n, sort and
+    argsort, confusion_matrix, broadcast_to, random_crop, uniform_unit_scaling_initializer, their names."""
+    tf.set_random_seed(8)
+    x = tf.constant([[3.0, 4.0], [0.3, 0.4]])
+    zeros = tf.zeros([2])
+    weights = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    sparse_grad = tf.gradients(tf.reduce_sum(tf.gather(weights, [1, 1]) * 3.0), weights)[0]
+    clipped = {"all": tf.clip_by_norm(x, 1.0), "rows": tf.clip_by_norm(x, 1.0, axes=[1]),
+               "zeros": tf.clip_by_norm(zeros, 1.0), "average": tf.clip_by_average_norm(x, 0.5),
+               "slices": tf.clip_by_norm(sparse_grad, 1.0).values}
+    grads = {"all": tf.gradients(tf.reduce_sum(clipped["all"] * [[1.0, 2.0]]), x)[0],
+             "zeros": tf.gradients(tf.reduce_sum(clipped["zeros"]), zeros)[0]}
+    ints, floats = tf.constant([[3, 1, 2], [0, 5, 0]]), tf.constant([[3.0, 1.0], [0.0, 5.0]])
+    sorted_ = {"ints": tf.sort(ints), "floats_desc": tf.sort(floats, direction="DESCENDING"),
+               "axis0": tf.sort(floats, axis=0), "uint8": tf.sort(tf.constant([3, 1, 2], tf.uint8)),
+               "argsort": tf.argsort(ints), "argsort_axis0_desc": tf.argsort(ints, axis=0, direction="DESCENDING")}
+    matrices = {"counts": tf.confusion_matrix([0, 1, 2, 1], [0, 2, 2, 1]),
+                "weighted": tf.confusion_matrix([0, 1], [1, 1], num_classes=3, weights=[0.5, 2.0], dtype=tf.float32),
+                "squeezed": tf.math.confusion_matrix([[0], [1]], [0, 1])}
+    spread = tf.broadcast_to(tf.constant([1.0, 2.0]), [3, 2])
+    values = tf.reshape(tf.range(24.0), [2, 3, 4])
+    others = {"scalar_mul": tf.scalar_mul(2.0, x), "accumulate_n": tf.accumulate_n([x, x * 2.0]),
+              "broadcast_to": spread, "broadcast_grad": tf.gradients(tf.reduce_sum(spread * [[1.0, 3.0]]), spread)[0],
+              "crop": tf.random_crop(values, [2, 2, 2], seed=5), "crop_graph_seed": tf.random_crop(values, [1, 2, 3]),
+              "unit_scaling": tf.get_variable("u", [3, 2], initializer=tf.uniform_unit_scaling_initializer(1.5))}
+    names = [t.name for t in (clipped["all"], clipped["average"], sorted_["ints"], sorted_["argsort"],
+                              matrices["counts"], spread, others["crop"], others["accumulate_n"])]
+    names += [tf.initialize_variables([weights]).name, tf.initialize_local_variables().name,
+              tf.initialize_all_tables().name, tf.tables_initializer().name]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        results = sess.run({"clipped": clipped, "grads": grads, "sorted": sorted_, "matrices": matrices,
+                            "others": others})
+    results["names"] = names
+    results["static"] = [str(tf.broadcast_static_shape(tf.TensorShape([2, 1]), tf.TensorShape([3]))),
+                         tf.get_static_value(tf.shape(values)), str(tf.get_static_value(tf.placeholder(tf.float32)))]
+    results["nest"] = [tf.nest.flatten({"b": [1, 2], "a": 3}), tf.nest.map_structure(lambda v: v * 2, [1, (2,)])]
+    results["logger"] = [tf.get_logger().name, tf.version.GRAPH_DEF_VERSION]
+    return results
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
