@@ -5,7 +5,7 @@ from numflow.checkpoint.reader import NewCheckpointReader, list_variables, load_
 from numflow.checkpoint.state import update_checkpoint_state
 from numflow.train.basic_session_run_hooks import (
     CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook, LoggingTensorHook,
-    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StopAtStepHook,
+    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StepCounterHook, StopAtStepHook, SummarySaverHook,
 )
 from numflow.train.cluster import ClusterSpec
 from numflow.train.coordinator import Coordinator
@@ -34,19 +34,18 @@ from numflow.train.training_util import (
 
 __all__ = [
     "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook", "CheckpointSaverListener", "ChiefSessionCreator",
-    "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook",
-    "GradientDescentOptimizer", "GreedyLoadBalancingStrategy", "LoggingTensorHook", "MomentumOptimizer",
-    "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
+    "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook", "GradientDescentOptimizer",
+    "GreedyLoadBalancingStrategy", "LoggingTensorHook", "MomentumOptimizer", "MonitoredSession",
+    "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "NewCheckpointReader", "Optimizer",
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
-    "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "byte_size_load_fn", "checkpoint_exists",
-    "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "export_meta_graph",
-    "get_checkpoint_state", "import_meta_graph", "write_graph",
-    "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
-    "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
-    "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
-    "summary_iterator",
-    "NewCheckpointReader", "update_checkpoint_state",
+    "StepCounterHook", "StopAtStepHook", "SummarySaverHook", "WorkerSessionCreator", "assert_global_step",
+    "byte_size_load_fn", "checkpoint_exists", "cosine_decay", "cosine_decay_restarts", "create_global_step",
+    "exponential_decay", "export_meta_graph", "get_checkpoint_state", "get_global_step", "get_or_create_global_step",
+    "global_step", "import_meta_graph", "inverse_time_decay", "latest_checkpoint", "linear_cosine_decay",
+    "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay", "piecewise_constant",
+    "piecewise_constant_decay", "polynomial_decay", "replica_device_setter", "summary_iterator",
+    "update_checkpoint_state", "write_graph",
 ]
 
 
