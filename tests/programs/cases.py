@@ -19,6 +19,7 @@ def case_printed_forms(tf):
         "unknown_shape_repr": repr(x.shape), "dimension": str(y.shape[1]), "dimension_repr": repr(y.shape[1]),
         "dimension_value": y.get_shape()[1].value, "dimensions": [d.value for d in tf.zeros([2, 3]).shape],
         "dimension_arithmetic": str(y.shape[1] * 2), "node_def_noop": str(group), "node_def_assign": assign,
+        "len": _error_text(lambda: len(y)),
     }
 
 
@@ -71,6 +72,14 @@ def case_var_list_as_dict_views(tf):
         after_both = sess.run([weights["w"], weights["b"]])
     return {"after_w": after_w, "after_both": after_both}
 
+
+
+def _error_text(run):
+    try:
+        run()
+    except Exception as exc:  # noqa: BLE001 - the error is the result
+        return f"{type(exc).__name__}: {exc}"
+    return "no error"
 
 
 def _error_class(run):
