@@ -243,7 +243,7 @@ class CheckpointSaverHook(SessionRunHook):
         _log.info("Saving checkpoints for %d into %s.", step, self._save_path)
         self._get_saver().save(session, self._save_path, global_step=step, write_meta_graph=self._save_graph_def,
                                enable_async=self._enable_async)
-        self._summary_writer.add_session_log(_session_log("CHECKPOINT", checkpoint_path=self._save_path), step)
+        self._summary_writer.add_session_log(session_log_message("CHECKPOINT", checkpoint_path=self._save_path), step)
         _log.info("Calling checkpoint listeners after saving checkpoint %d...", step)
         should_stop = False
         for listener in self._listeners:
@@ -274,11 +274,20 @@ def _writer_for(directory):
     return FileWriterCache.get(directory)
 
 
-def _session_log(status, **fields):
+def session_log_message(status, **fields):
+    """A ``SessionLog`` with ``status`` (``"START"``, ``"STOP"``, ``"CHECKPOINT"``) and ``fields``."""
     from numflow.framework.graph_io import message_class
 
     session_log = message_class("SessionLog")
     return session_log(status=getattr(session_log, status), **fields)
+
+
+def scalar_summary_message(tag, value):
+    """A ``Summary`` of one simple value."""
+    from numflow.framework.graph_io import message_class
+
+    summary = message_class("Summary")
+    return summary(value=[summary.Value(tag=tag, simple_value=value)])
 
 
 class StepCounterHook(SessionRunHook):
@@ -306,13 +315,9 @@ class StepCounterHook(SessionRunHook):
         return SessionRunArgs(self._global_step_tensor)
 
     def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
-        from numflow.framework.graph_io import message_class
-
         steps_per_sec = elapsed_steps / elapsed_time
         if self._summary_writer is not None:
-            summary = message_class("Summary")
-            self._summary_writer.add_summary(
-                summary(value=[summary.Value(tag=self._summary_tag, simple_value=steps_per_sec)]), global_step)
+            self._summary_writer.add_summary(scalar_summary_message(self._summary_tag, steps_per_sec), global_step)
         _log.info("%s: %g", self._summary_tag, steps_per_sec)
 
     def after_run(self, run_context, run_values):
@@ -373,7 +378,7 @@ class SummarySaverHook(SessionRunHook):
         if self._next_step is None or self._request_summary:
             global_step = run_context.session.run(self._global_step_tensor)
         if self._next_step is None:
-            self._summary_writer.add_session_log(_session_log("START"), global_step)
+            self._summary_writer.add_session_log(session_log_message("START"), global_step)
         if self._request_summary:
             self._timer.update_last_triggered_step(global_step)
             for summary in run_values.results.get("summary", ()):
