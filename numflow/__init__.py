@@ -127,6 +127,9 @@ from numflow.ops.math_composites import (  # noqa: E402, I001
     accumulate_n, argsort, broadcast_static_shape, broadcast_to, confusion_matrix, get_static_value, scalar_mul, sort,
 )
 from numflow.ops.sampling_ops import random_crop  # noqa: E402, I001
+from numflow.ops.transcendental_ops import (  # noqa: E402, I001
+    acos, acosh, asin, asinh, atan, atan2, atanh, cosh, digamma, erf, erfc, expm1, lgamma, rint, sinh, tan,
+)
 from numflow.ops.init_ops import uniform_unit_scaling_initializer  # noqa: E402, I001
 from numflow.logging import get_logger  # noqa: E402, I001
 from numflow import nest, version  # noqa: E402, I001

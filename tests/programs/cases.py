@@ -179,4 +179,29 @@ def case_composite_functions(tf):
     return results
 
 
+def case_transcendental_functions(tf):
+    """tan, the inverse and hyperbolic trigonometric functions, atan2, expm1, erf, erfc, lgamma, digamma and
+    rint, in float32 and float64, with their gradients; lgamma and digamma at their poles."""
+    values = {
+        "any": np.array([-2.5, -1.0, -0.3, 0.0, 0.2, 0.7, 1.0, 1.5, 3.0, 7.25, 30.0], np.float32),
+        "unit": np.array([-0.99, -0.5, 0.0, 0.3, 0.9], np.float32), "above_one": np.array([1.0, 1.5, 3.0, 50.0]),
+    }
+    domains = {"tan": "any", "asin": "unit", "acos": "unit", "atan": "any", "sinh": "any", "cosh": "any",
+               "asinh": "any", "acosh": "above_one", "atanh": "unit", "expm1": "any", "erf": "any", "erfc": "any",
+               "lgamma": "any", "digamma": "any", "rint": "any"}
+    x = {name: tf.constant(values[domain]) for name, domain in domains.items()}
+    outputs = {name: getattr(tf, name)(x[name]) for name in domains}
+    outputs["math_float64"] = [getattr(tf.math, name)(values["unit"].astype(np.float64)) for name in ("erf", "tan")]
+    grads = {name: tf.gradients(tf.reduce_sum(outputs[name]), x[name])[0] for name in domains
+             if name not in ("digamma", "rint")}
+    y, x2 = tf.constant([1.0, -1.0]), tf.constant([[2.0], [0.5]])
+    outputs["atan2"] = tf.atan2(y, x2)
+    grads["atan2"] = tf.gradients(tf.reduce_sum(outputs["atan2"]), [y, x2])
+    outputs["poles"] = [tf.lgamma([0.0, -1.0, -2.0, 1.0]), tf.digamma([0.0, -1.0, -2.0, 1.0])]
+    with tf.Session() as sess:
+        results = sess.run({"outputs": outputs, "grads": grads})
+    results["names"] = [outputs[n].name for n in ("tan", "asinh", "erf", "lgamma", "rint", "atan2")]
+    return results
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
