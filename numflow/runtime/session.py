@@ -124,7 +124,8 @@ class BaseSession:
 
     @property
     def graph_def(self):
-        return self._graph
+        """The session's graph as a GraphDef, as TensorFlow gives it (``sess.graph_def``)."""
+        return self._graph.as_graph_def()
 
     def _resources_for(self, device):
         return self._containers[(device.job, device.task)]
