@@ -40,8 +40,6 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     """
     del validate_indices
     params = _params_list(params)
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup with max_norm is not supported by numflow.")
     if partition_strategy not in ("mod", "div"):
         raise ValueError(f"Unrecognized partition strategy: {partition_strategy}.Must be one of either `mod` or "
                          "`div`.")
@@ -51,9 +49,23 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         ids = convert_to_tensor(ids, name="ids")
         if len(params) == 1:
             with graph.colocate_with(params[0].op):
-                rows = array_ops.gather(params[0], ids, name=scope)
+                rows = _clip(array_ops.gather(params[0], ids, name=scope), ids, max_norm)
             return array_ops.identity(rows)
-        return _partitioned_lookup(graph, params, ids, partition_strategy, scope)
+        return _clip(_partitioned_lookup(graph, params, ids, partition_strategy, scope), ids, max_norm)
+
+
+def _clip(rows, ids, max_norm):
+    """``rows`` each scaled down to an L2 norm of at most ``max_norm`` (over the dims after ``ids``' own)."""
+    if max_norm is None:
+        return rows
+    from numflow.ops.clip_ops import clip_by_norm
+
+    ids_rank, rows_rank = ids.shape.ndims, rows.shape.ndims
+    if ids_rank and rows_rank:
+        axes = list(range(ids_rank, rows_rank))
+    else:
+        axes = math_ops.range(array_ops.rank(ids), array_ops.rank(rows))
+    return clip_by_norm(rows, max_norm, axes=axes)
 
 
 def _partitioned_lookup(graph, params, ids, strategy, scope):
