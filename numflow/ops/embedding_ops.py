@@ -122,7 +122,9 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
     ``params`` combined: ``"sum"``, ``"mean"`` (the default) or ``"sqrtn"`` (the sum over the square
     root of the count), each weighted by ``sp_weights`` (a SparseTensor of the same indices) when given.
 
-    Built as TensorFlow 2.21 builds it: without weights, over one params tensor, a
+    ``max_norm`` clips each looked-up row to that L2 norm before they combine.
+
+    Built as TensorFlow 2.21 builds it: without weights or ``max_norm``, over one params tensor, a
     ``SparseSegmentSum``/``Mean``/``SqrtN`` of ``params`` itself, whose gradient is an IndexedSlices
     over the distinct ids; otherwise the distinct ids are looked up (``Unique``, ``embedding_lookup``).
     Returns ``[batch rows that have ids, embedding dims]``, rows ``0 .. last row with an id``.
@@ -148,18 +150,16 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
         for a, b in ((sp_ids.values, sp_weights.values), (sp_ids.indices, sp_weights.indices),
                      (sp_ids.dense_shape, sp_weights.dense_shape)):
             a.shape.assert_is_compatible_with(b.shape)
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup_sparse with max_norm is not supported by numflow.")
     graph = get_default_graph()
     with graph.name_scope(name or "embedding_lookup_sparse") as scope:
         segment_ids = sp_ids.indices[:, 0]
         ids = sp_ids.values
-        if len(params) == 1 and sp_weights is None:
+        if len(params) == 1 and sp_weights is None and max_norm is None:
             data = convert_to_tensor(params[0], name="params")
             idx, sparse_gradient = ids, not allow_fast_lookup
         else:
             ids, idx = selection_ops.unique(ids)
-            data = embedding_lookup(params, ids, partition_strategy=partition_strategy)
+            data = embedding_lookup(params, ids, partition_strategy=partition_strategy, max_norm=max_norm)
             sparse_gradient = False
         if sp_weights is None:
             if segment_ids.dtype.base_dtype not in (dtypes.int32, dtypes.int64):

@@ -206,15 +206,17 @@ def case_transcendental_functions(tf):
 
 def case_embedding_lookup_max_norm(tf):
     """embedding_lookup's ``max_norm``: each looked-up row clipped to that L2 norm, for 1-D and 2-D ids,
-    over partitions, with its gradient."""
+    over partitions, with its gradient, and in embedding_lookup_sparse."""
     params = tf.constant([[3.0, 4.0], [0.3, 0.4], [1.0, 0.0]])
     parts = [tf.constant([[3.0, 4.0], [1.0, 0.0]]), tf.constant([[0.3, 0.4]])]
     rows = tf.nn.embedding_lookup(params, [0, 1, 0], max_norm=1.0)
+    sparse_ids = tf.SparseTensor(indices=[[0, 0], [0, 1], [2, 0]], values=[0, 2, 1], dense_shape=[3, 2])
     with tf.Session() as sess:
         return sess.run({
             "rows": rows, "ids_2d": tf.nn.embedding_lookup(params, [[0, 1], [2, 1]], max_norm=0.45),
             "partitioned": tf.nn.embedding_lookup(parts, [0, 1, 2], max_norm=1.0),
             "grad": tf.gradients(tf.reduce_sum(rows * [[1.0, 2.0]]), params)[0],
+            "sparse": tf.nn.embedding_lookup_sparse(params, sparse_ids, None, combiner="sum", max_norm=0.5),
         })
 
 
