@@ -119,9 +119,6 @@ from numflow import compat, logging  # noqa: E402, I001
 from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
 from numflow.ops.while_loop import while_loop  # noqa: E402, I001
 from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
-from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
-from numflow import gfile, io  # noqa: E402, I001
-from numflow import summary  # noqa: E402, I001
 from numflow.ops.script_ops import numpy_function, py_func  # noqa: E402, I001
 from numflow.ops.math_composites import (  # noqa: E402, I001
     accumulate_n, argsort, broadcast_static_shape, broadcast_to, confusion_matrix, get_static_value, scalar_mul, sort,
@@ -141,8 +138,10 @@ from numflow.framework.modes import (  # noqa: E402, I001
 from numflow.version import (  # noqa: E402, I001
     GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION,
 )
-
 __version__ = VERSION
+from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
+from numflow import gfile, io  # noqa: E402, I001
+from numflow import summary  # noqa: E402, I001
 
 
 def __getattr__(name):

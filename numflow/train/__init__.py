@@ -8,7 +8,7 @@ from numflow.train.basic_session_run_hooks import (
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StepCounterHook, StopAtStepHook, SummarySaverHook,
 )
 from numflow.train.cluster import ClusterSpec
-from numflow.train.coordinator import Coordinator, LooperThread
+from numflow.train.coordinator import Coordinator
 from numflow.train.device_setter import GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter
 from numflow.train.learning_rate_decay import (
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay, natural_exp_decay,
@@ -27,6 +27,7 @@ from numflow.train.optimizers import (
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
 from numflow.train.session_manager import SessionManager
+from numflow.train.coordinator import LooperThread
 from numflow.train.supervisor import Supervisor
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.training_util import (
@@ -35,18 +36,20 @@ from numflow.train.training_util import (
 
 __all__ = [
     "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook", "CheckpointSaverListener", "ChiefSessionCreator",
-    "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook", "GradientDescentOptimizer",
-    "GreedyLoadBalancingStrategy", "LoggingTensorHook", "LooperThread", "MomentumOptimizer", "MonitoredSession",
-    "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "NewCheckpointReader", "Optimizer",
+    "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook",
+    "GradientDescentOptimizer", "GreedyLoadBalancingStrategy", "LoggingTensorHook", "MomentumOptimizer",
+    "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
-    "StepCounterHook", "StopAtStepHook", "SummarySaverHook", "Supervisor", "WorkerSessionCreator",
-    "assert_global_step", "byte_size_load_fn", "checkpoint_exists", "cosine_decay", "cosine_decay_restarts",
-    "create_global_step", "exponential_decay", "export_meta_graph", "get_checkpoint_state", "get_global_step",
-    "get_or_create_global_step", "global_step", "import_meta_graph", "inverse_time_decay", "latest_checkpoint",
+    "LooperThread", "StepCounterHook", "SummarySaverHook", "Supervisor",
+    "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "byte_size_load_fn", "checkpoint_exists",
+    "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "export_meta_graph",
+    "get_checkpoint_state", "import_meta_graph", "write_graph",
+    "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
     "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
-    "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter", "summary_iterator",
-    "update_checkpoint_state", "write_graph",
+    "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
+    "summary_iterator",
+    "NewCheckpointReader", "update_checkpoint_state",
 ]
 
 
