@@ -69,6 +69,16 @@ def unique_layer_name(base_name):
     return f"{base_name}_{counts[base_name]}"
 
 
+def capture_scope(scope, base_name, reuse):
+    """The variable scope a layer (or cell) takes on its first use: ``scope`` when given; else ``base_name``,
+    as it is when reusing, made unique in the current scope otherwise."""
+    if reuse:
+        with variable_scope(scope if scope is not None else base_name) as captured:
+            return captured
+    with variable_scope(scope, default_name=base_name) as captured:
+        return captured
+
+
 def to_snake_case(name):
     """A class name as a layer's default name: ``Conv2DTranspose`` -> ``conv2d_transpose``."""
     intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
@@ -431,14 +441,8 @@ class Layer:
         return self(inputs, *args, **kwargs)
 
     def _set_scope(self, scope=None):
-        if self._scope is not None:
-            return
-        if self._reuse:
-            with variable_scope(scope if scope is not None else self._base_name) as captured:
-                self._scope = captured
-        else:
-            with variable_scope(scope, default_name=self._base_name) as captured:
-                self._scope = captured
+        if self._scope is None:
+            self._scope = capture_scope(scope, self._base_name, self._reuse)
 
     def __call__(self, inputs, *args, **kwargs):
         """Run the layer on ``inputs`` in its variable scope (built on the first call).

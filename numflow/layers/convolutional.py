@@ -41,14 +41,8 @@ class _Conv(Layer):
             self.data_format = utils.normalize_data_format(data_format)
             self.dilation_rate = utils.normalize_tuple(dilation_rate, rank, "dilation_rate")
             self._validate_init()
-        self.activation = utils.get_activation(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = utils.get_initializer(kernel_initializer)
-        self.bias_initializer = utils.get_initializer(bias_initializer)
-        self.kernel_regularizer = kernel_regularizer
-        self.bias_regularizer = bias_regularizer
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        utils.set_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                                  bias_regularizer, kernel_constraint, bias_constraint)
         self.input_spec = InputSpec(min_ndim=rank + 2)
         self._tf_data_format = utils.convert_data_format(self.data_format, rank + 2)
 

@@ -72,14 +72,8 @@ class Dense(Layer):
         if self.units < 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
                              f"units={units}")
-        self.activation = utils.get_activation(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = utils.get_initializer(kernel_initializer)
-        self.bias_initializer = utils.get_initializer(bias_initializer)
-        self.kernel_regularizer = kernel_regularizer
-        self.bias_regularizer = bias_regularizer
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        utils.set_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                                  bias_regularizer, kernel_constraint, bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):

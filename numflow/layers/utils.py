@@ -48,6 +48,19 @@ def _snake(name):
     return to_snake_case(name)
 
 
+def set_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                        bias_regularizer, kernel_constraint, bias_constraint):
+    """Keep a kernel-and-bias layer's options on it (names resolved): what Dense and the convolutions share."""
+    layer.activation = get_activation(activation)
+    layer.use_bias = use_bias
+    layer.kernel_initializer = get_initializer(kernel_initializer)
+    layer.bias_initializer = get_initializer(bias_initializer)
+    layer.kernel_regularizer = kernel_regularizer
+    layer.bias_regularizer = bias_regularizer
+    layer.kernel_constraint = kernel_constraint
+    layer.bias_constraint = bias_constraint
+
+
 def get_activation(identifier):
     """The activation function ``identifier`` names (``"relu"``), or ``identifier`` itself (a callable or None)."""
     if identifier is None or callable(identifier):

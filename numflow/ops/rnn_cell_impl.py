@@ -23,7 +23,7 @@ import collections
 from numflow.framework import dtypes, nest
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape
-from numflow.layers.base import to_snake_case, unique_layer_name
+from numflow.layers.base import capture_scope, to_snake_case, unique_layer_name
 from numflow.ops import array_ops, init_ops, math_ops
 from numflow.ops.clip_ops import clip_by_value
 from numflow.ops.constant_op import constant, convert_to_tensor
@@ -151,12 +151,7 @@ class RNNCell:
     def _call_in_scope(self, inputs, state, scope):
         """TensorFlow's legacy layer call: take the cell's scope on the first call, reuse it ever after."""
         if self._scope is None:
-            if self._reuse:
-                with variable_scope(scope if scope is not None else self._base_name) as captured:
-                    self._scope = captured
-            else:
-                with variable_scope(scope, default_name=self._base_name) as captured:
-                    self._scope = captured
+            self._scope = capture_scope(scope, self._base_name, self._reuse)
         reuse = True if self.built else self._reuse
         graph = get_default_graph()
         with variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as current:
