@@ -63,8 +63,16 @@ def reuse(tf, x):
     h = frozen(v)
     with tf.variable_scope("init", initializer=tf.random_normal_initializer(stddev=0.5)):
         i = tf.layers.dense(v, 2)
+    with tf.name_scope("block"):
+        j = tf.layers.dense(v, 2)
+
+    def scaled_getter(getter, name, *args, **kwargs):
+        return getter(name, *args, **kwargs) * 0.5
+
+    with tf.variable_scope("custom", custom_getter=scaled_getter):
+        k = tf.layers.dense(v, 2)
     unnamed = [tf.layers.Dense(1).name, tf.layers.Conv2D(1, 1).name, tf.layers.Dense(1).name]
-    return ({"a": a, "b": b, "c": c, "d": d, "e": e, "f": f, "g": g, "h": h, "i": i},
+    return ({"a": a, "b": b, "c": c, "d": d, "e": e, "f": f, "g": g, "h": h, "i": i, "j": j, "k": k},
             {"frozen": _names(frozen), "unnamed": unnamed})
 
 
