@@ -1,6 +1,6 @@
 """``tf.layers``: TensorFlow 1.x's layers, as classes and as functions; re-exports only."""
 
-from numflow.layers.base import InputSpec, Layer
+from numflow.layers.base import Layer
 from numflow.layers.convolutional import (
     Conv1D,
     Conv2D,
@@ -18,6 +18,7 @@ from numflow.layers.convolutional import (
     separable_conv2d,
 )
 from numflow.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten
+from numflow.layers.input_spec import InputSpec
 from numflow.layers.normalization import BatchNormalization, batch_normalization
 from numflow.layers.pooling import (
     AveragePooling1D,

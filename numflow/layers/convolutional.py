@@ -6,7 +6,8 @@ and, for ``channels_first``, its input moved to channels-last and back as Tensor
 
 from numflow.framework.shapes import TensorShape
 from numflow.layers import utils
-from numflow.layers.base import InputSpec, Layer, apply_functional
+from numflow.layers.base import Layer, apply_functional
+from numflow.layers.input_spec import InputSpec
 from numflow.ops import array_ops, init_ops
 from numflow.ops.conv_impl import convolution
 from numflow.ops.conv_impl import separable_conv2d as nn_separable_conv2d

@@ -12,7 +12,8 @@ from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape
 from numflow.layers import utils
-from numflow.layers.base import InputSpec, Layer, apply_functional, dtype_text
+from numflow.layers.base import Layer, apply_functional, dtype_text
+from numflow.layers.input_spec import InputSpec
 from numflow.ops import array_ops, init_ops, math_ops
 from numflow.ops.cond import cond
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor

@@ -19,8 +19,9 @@ sub-batches) and ``adjustment`` work as TensorFlow's, without fusing.
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import TensorShape
-from numflow.layers.base import InputSpec, Layer, VariableAggregation, VariableSynchronization, apply_functional
+from numflow.layers.base import Layer, VariableAggregation, VariableSynchronization, apply_functional
 from numflow.layers.core import constant_value, learning_phase, smart_cond
+from numflow.layers.input_spec import InputSpec
 from numflow.ops import array_ops, init_ops, math_ops, state_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.nn_norm_ops import batch_normalization as nn_batch_normalization

@@ -4,7 +4,8 @@ built as TensorFlow 1.x builds them: ``max_pooling2d/MaxPool``; a 1-D pool as a 
 
 from numflow.framework.shapes import TensorShape
 from numflow.layers import utils
-from numflow.layers.base import InputSpec, Layer, apply_functional
+from numflow.layers.base import Layer, apply_functional
+from numflow.layers.input_spec import InputSpec
 from numflow.ops import array_ops, pool_ops
 
 
