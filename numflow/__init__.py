@@ -21,6 +21,7 @@ from numflow.ops.math_ops import (
 )
 from numflow.ops.registry import RegisterGradient
 from numflow.runtime.config import ConfigProto, GPUOptions, RunMetadata, RunOptions
+from numflow.runtime.growth import GraphGrowthWarning
 from numflow.runtime.session import InteractiveSession, Session, get_default_session
 
 from numflow.framework.collections_api import (  # noqa: E402, I001
@@ -119,12 +120,13 @@ from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402,
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
 from numflow.layers.base import VariableAggregation, VariableSynchronization  # noqa: E402, I001
+from numflow import summary  # noqa: E402, I001
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl) and TensorFlow's message classes (``tf.GraphDef``...), imported
-    when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io`` and TensorFlow's message classes (``tf.GraphDef``...),
+    imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")

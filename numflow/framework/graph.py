@@ -580,11 +580,12 @@ class Graph:
             self._device_stack = saved_devices
 
     # -- building ----------------------------------------------------------------------------
-    def create_op(self, op_type, inputs=(), attrs=None, name=None, control_inputs=()):
+    def create_op(self, op_type, inputs=(), attrs=None, name=None, control_inputs=(), creation_stack=None):
         """Add an operation of a declared type and return it.
 
         ``name`` defaults to the op type; it is made unique inside the current name scope, unless it
-        ends with "/" (then it is used as is, without the slash).
+        ends with "/" (then it is used as is, without the slash). ``creation_stack``: where the op
+        was made, as ``creation_stack()`` gives it, for many ops made by one call (default: the caller's).
         """
         if self._finalized:
             self._check_not_finalized()
@@ -631,7 +632,7 @@ class Graph:
             op._device = target.device
         else:
             self._apply_device_functions(op)
-        op._traceback = _creation_stack()
+        op._traceback = _creation_stack() if creation_stack is None else creation_stack
         if context is not None:
             op._control_flow_context = context
             context.add_op(op)
@@ -797,6 +798,11 @@ def _other_graph_message(tensor, inputs, graph, op_type):
         return f"{tensor} must be from the same graph as the op being created ({op_type}), graph {graph!r}."
     return (f"{tensor} must be from the same graph as {same} (graphs are {tensor.graph!r} and "
             f"{graph!r}).")
+
+
+def creation_stack():
+    """Where the caller was called from, as ``Operation._traceback`` keeps it (see ``_creation_stack``)."""
+    return _creation_stack()
 
 
 def _creation_stack():

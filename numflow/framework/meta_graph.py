@@ -159,17 +159,22 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
     MetaGraphDef
     """
     del meta_info_def, clear_extraneous_savers, save_debug_info, kwargs
+    from numflow.framework.graph_export import write_nodes
     from numflow.protos import meta_graph_pb2
 
     graph = graph or get_default_graph()
     meta = meta_graph_pb2.MetaGraphDef()
-    full = graph_def if graph_def is not None else graph.as_graph_def(add_shapes=True)
-    meta.graph_def.CopyFrom(_scoped_graph_def(full, export_scope, clear_devices))
+    if graph_def is None and not export_scope and not clear_devices:
+        op_types = write_nodes(graph, meta.graph_def, add_shapes=True)  # written in place: no copy of a large graph
+    else:
+        full = graph_def if graph_def is not None else graph.as_graph_def(add_shapes=True)
+        meta.graph_def.CopyFrom(_scoped_graph_def(full, export_scope, clear_devices))
+        op_types = {node.op for node in meta.graph_def.node}
     if strip_default_attrs:
         _strip_default_attrs(meta.graph_def)
         meta.meta_info_def.stripped_default_attrs = True
     info = meta.meta_info_def
-    info.stripped_op_list.CopyFrom(op_defs.op_list(node.op for node in meta.graph_def.node))
+    info.stripped_op_list.CopyFrom(op_defs.op_list(op_types))
     info.tensorflow_version = TENSORFLOW_VERSION
     info.tensorflow_git_version = "numflow"
     if saver_def is not None:

@@ -45,5 +45,13 @@ __all__ = [
     "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
     "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
+    "summary_iterator",
     "NewCheckpointReader", "update_checkpoint_state",
 ]
+
+
+def summary_iterator(path):
+    """The ``Event`` messages of an event file, in order (see ``numflow.summary.writer.summary_iterator``)."""
+    from numflow.summary import writer
+
+    return writer.summary_iterator(path)
