@@ -24,7 +24,7 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
-from numflow.framework.shapes import as_shape, dims_text
+from numflow.framework.shapes import as_shape, dimension_value, dims_text
 from numflow.ops import registry as _registry
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -137,9 +137,10 @@ class Tensor:
         )
 
     def __iter__(self):
-        if self._shape.ndims is None or self._shape[0] is None:
+        first = dimension_value(self._shape[0])
+        if first is None:
             raise TypeError(f"Cannot iterate over a tensor with unknown first dimension: {self.name}")
-        return (self[i] for i in range(self._shape[0]))
+        return (self[i] for i in range(first))
 
     def __len__(self):
         raise TypeError(
@@ -734,7 +735,7 @@ _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def _shape_text(shape):
     if shape.ndims is None:
         return "?"
-    return dims_text(shape.dims)
+    return dims_text(shape.dim_values)
 
 
 def _attr_text(value):

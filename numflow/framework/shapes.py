@@ -29,6 +29,11 @@ class TensorShape:
         return None if self._dims is None else list(self._dims)
 
     @property
+    def dim_values(self):
+        """The dimensions as a list of ints, None for an unknown one; None when the rank is unknown."""
+        return None if self._dims is None else list(self._dims)
+
+    @property
     def ndims(self):
         return None if self._dims is None else len(self._dims)
 
@@ -146,6 +151,11 @@ def _dim(d):
     return None if d == -1 else d
 
 
+def dimension_value(dimension):
+    """The int (or None) of ``dimension``, a dimension object or already an int: ``tf.compat.dimension_value``."""
+    return getattr(dimension, "value", dimension)
+
+
 def dims_text(dims):
     """Dimensions as TensorFlow's messages print them: ``[2,3]``, an unknown one as ``?``.
 
@@ -169,7 +179,7 @@ def broadcast_shapes(a, b):
     a, b = as_shape(a), as_shape(b)
     if a.ndims is None or b.ndims is None:
         return TensorShape(None)
-    da, db = a.dims, b.dims
+    da, db = a.dim_values, b.dim_values
     n = max(len(da), len(db))
     da = [1] * (n - len(da)) + da
     db = [1] * (n - len(db)) + db

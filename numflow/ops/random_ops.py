@@ -17,7 +17,7 @@ from numflow.ops.registry import declare
 def _random_infer(op):
     shape = op._attrs["shape"]
     if shape is None:
-        n = op.inputs[0].shape[0] if op.inputs[0].shape.ndims == 1 else None
+        n = op.inputs[0].shape.dim_values[0] if op.inputs[0].shape.ndims == 1 else None
         shape = TensorShape(None if n is None else [None] * n)
     return [(op._attrs["dtype"], shape)]
 
