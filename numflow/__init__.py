@@ -8,7 +8,9 @@ from numflow.framework.dtypes import (
 from numflow.framework.graph import (
     Graph, GraphKeys, Operation, Tensor, get_default_graph, reset_default_graph,
 )
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import (
+    Dimension, TensorShape, dimension_at_index, dimension_value, disable_v2_tensorshape, enable_v2_tensorshape,
+)
 from numflow.ops.array_ops import identity, placeholder, placeholder_with_default, shape
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
 from numflow.ops.control_flow_ops import group, no_op, tuple

@@ -6,7 +6,7 @@ import numbers as _numbers
 
 import numpy as _np
 
-from numflow.framework.shapes import dimension_value
+from numflow.framework.shapes import dimension_at_index, dimension_value
 
 integral_types = (_numbers.Integral, _np.integer)
 real_types = (_numbers.Real, _np.integer, _np.floating)
@@ -51,14 +51,6 @@ def path_to_str(path):
     if hasattr(path, "__fspath__"):
         path = as_str_any(path.__fspath__())
     return path
-
-
-def dimension_at_index(shape, index):
-    """Dimension ``index`` of ``shape`` (None when the rank is unknown)."""
-    from numflow.framework.shapes import as_shape
-
-    shape = as_shape(shape)
-    return None if shape.ndims is None else shape.dim_values[index]
 
 
 def __getattr__(name):

@@ -14,7 +14,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape, as_shape, dims_text
+from numflow.framework.shapes import Dimension, TensorShape, as_shape, dims_text
 from numflow.ops.constant_op import constant, convert_to_tensor, index_dtype, is_tensor
 from numflow.ops.op_util import (
     INDEX_TYPES,
@@ -38,11 +38,8 @@ def _contains_tensor(value):
 
 
 def shape_tensor(value, name="shape"):
-    """A 1-D int32/int64 tensor for a shape argument (list, array, TensorShape, tensor, or a mix)."""
-    if isinstance(value, TensorShape):
-        if not value.is_fully_defined():
-            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
-        value = value.as_list()
+    """A 1-D int32/int64 tensor for a shape argument (list, array, TensorShape, tensor, or a mix, Dimensions
+    included)."""
     if _contains_tensor(value):
         return stack(list(value), name=name)
     return convert_to_tensor(value, name=name, preferred_dtype=dtypes.int32)
@@ -56,7 +53,11 @@ def _placeholder_infer(op):
 
 def placeholder(dtype, shape=None, name=None):
     """A tensor whose value must be fed at run time: ``sess.run(y, feed_dict={x: value})``."""
-    attrs = {"dtype": dtypes.as_dtype(dtype), "shape": as_shape(shape)}
+    try:
+        shape = as_shape(shape)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"Error converting shape to a TensorShape: {e}.") from None
+    attrs = {"dtype": dtypes.as_dtype(dtype), "shape": shape}
     return get_default_graph().create_op("Placeholder", [], attrs, name=name or "Placeholder").outputs[0]
 
 
@@ -153,11 +154,17 @@ _CONSTANT_IF_SMALLER = 1000
 
 
 def _static_dims(shape):
-    """A Python shape argument as a list of ints."""
+    """A Python shape argument (Dimensions included) as a list of ints."""
     if isinstance(shape, TensorShape):
         if not shape.is_fully_defined():
             raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
         return shape.as_list()
+    if type(shape) is Dimension:
+        if shape.value is None:
+            raise ValueError(f"Cannot convert unknown Dimension {shape} to a Tensor.")
+        shape = shape.value
+    elif isinstance(shape, list | tuple):
+        shape = [int(d) if type(d) is Dimension else d for d in shape]  # TypeError for an unknown one
     arr = np.asarray(shape)
     if arr.ndim > 1:
         raise ValueError(f"Shape must be rank 1 but is rank {arr.ndim}")
@@ -480,7 +487,7 @@ def stack(values, axis=0, name="stack"):
     graph = get_default_graph()
     if is_tensor(values):
         return convert_to_tensor(values)
-    if axis == 0 and not _contains_tensor(list(values)):
+    if axis == 0 and not _contains_tensor(list(values)) and not any(type(v) is Dimension for v in values):
         return convert_to_tensor(values, name=name or "stack")
     with graph.name_scope(name or "stack") as scope:
         tensors = _convert_list(values, "")

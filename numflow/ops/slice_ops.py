@@ -21,7 +21,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape, dimension_value
+from numflow.framework.shapes import Dimension, TensorShape, dimension_value
 from numflow.ops.array_ops import _contains_tensor, shape_tensor, stack
 from numflow.ops.constant_op import constant, convert_to_tensor, ints_fit, is_tensor
 from numflow.ops.math_ops import cast
@@ -126,7 +126,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
 
 
 def _slice_index(value):
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
+    if isinstance(value, numbers.Integral | Dimension) and not isinstance(value, bool | np.bool_):
         return int(value)
     if isinstance(value, Tensor) and value.dtype.base_dtype in INDEX_TYPES and value.shape.ndims in (0, None):
         return value
@@ -147,6 +147,7 @@ def _slice_helper(tensor, slice_spec, var=None):
         bit = 1 << i
         if isinstance(s, builtins.slice):
             for part, out, mask in ((s.start, begin, "begin_mask"), (s.stop, end, "end_mask")):
+                part = dimension_value(part)  # an unknown Dimension is an open end, as TensorFlow reads it
                 if part is None:
                     out.append(0)
                     masks[mask] |= bit

@@ -26,8 +26,9 @@ def sparse_placeholder(dtype, shape=None, name=None):
             shape = convert_to_tensor(shape)
             rank, static = dimension_value(shape.shape[0]), shape_from_tensor(shape)
         else:
-            dims = [None if d is None or d == -1 else int(d) for d in shape]
-            rank, static = len(dims), TensorShape(dims)
+            static = TensorShape(shape)
+            dims = static.as_list()
+            rank = len(dims)
             shape = convert_to_tensor([-1 if d is None else d for d in dims], dtype=dtypes.int64,
                                       name=f"{name}/shape_default" if name is not None else None)
         dense_shape = array_ops.placeholder_with_default(shape, shape.shape, name=shape_name)

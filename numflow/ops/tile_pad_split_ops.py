@@ -7,7 +7,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import Dimension, TensorShape
 from numflow.ops.array_ops import shape_tensor
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.op_util import (
@@ -212,7 +212,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     ['split:0', 'split:1', 'split:2']
     """
     graph = get_default_graph()
-    if isinstance(num_or_size_splits, numbers.Integral) and not isinstance(num_or_size_splits, bool):
+    if isinstance(num_or_size_splits, numbers.Integral | Dimension) and not isinstance(num_or_size_splits, bool):
         count = int(num_or_size_splits)
         if count < 1:
             raise ValueError(f"Attr 'num_split' of 'Split' Op passed {count} less than minimum 1.")
