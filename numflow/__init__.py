@@ -122,9 +122,9 @@ from numflow import summary  # noqa: E402, I001
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io`` and TensorFlow's message classes (``tf.GraphDef``...),
-    imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
+    (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")

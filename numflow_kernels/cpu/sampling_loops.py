@@ -311,3 +311,15 @@ def gamma_sample_derivative(alpha, sample, out):
             out[i] = -_sample_derivative_cf(a, x)
         else:
             out[i] = _sample_derivative_series(a, x)
+
+
+@njit(nogil=True, cache=True)
+def philox_words(stream, first_call, calls):
+    """The uint32 words of Philox calls ``first_call`` to ``first_call + calls - 1`` of ``stream``, in
+    order: what TensorFlow's ``SingleSampleAdapter<PhiloxRandom>`` hands out one at a time."""
+    out = np.empty(4 * calls, np.uint32)
+    for c in range(calls):
+        words = philox.philox_at(stream, np.uint64(first_call + c))
+        for t in range(4):
+            out[4 * c + t] = words[t]
+    return out

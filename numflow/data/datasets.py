@@ -1,0 +1,440 @@
+"""The kernels of the dataset ops: each run makes a description of a dataset, whose ``elements()``
+is a Python generator of elements (tuples of arrays) made anew for each iterator, as TensorFlow's
+``MakeIterator`` makes a fresh iterator tree.
+
+Elements are computed when an iterator asks for them, in order, on the thread asking: a pipeline's
+values depend only on its inputs and seeds, never on timing. ``shuffle`` draws TensorFlow's order for
+the same seeds (``shuffle_dataset_op.cc``): a ring buffer filled to ``buffer_size``; each element
+out is at ``start + word % size`` for the next uint32 word of a Philox stream, swapped with the one at
+``start``. With ``reshuffle_each_iteration`` each new iterator of the dataset (each epoch under
+``repeat``) takes its stream's seeds from a seed generator: two words of the Philox stream of the
+dataset's seeds.
+"""
+
+import itertools
+import os
+
+import numpy as np
+
+from numflow.data.padding_kernels import padded_batch
+from numflow.framework import errors
+from numflow.runtime.resources import VariableState
+from numflow_kernels.registry import register
+
+
+def _value(x):
+    return x.read() if type(x) is VariableState else x
+
+
+def _scalar(x, name):
+    x = _value(x)
+    if np.ndim(x) != 0:
+        raise ValueError(f"{name} must be a scalar, got shape {list(np.shape(x))}")
+    return x.item()
+
+
+def _read_only(array):
+    view = np.asarray(array).view()
+    view.flags.writeable = False
+    return view
+
+
+class Dataset:
+    """A dataset made by one run of a dataset op; ``elements()`` starts a new pass over it."""
+
+    def elements(self):
+        raise NotImplementedError
+
+
+class SliceDataset(Dataset):
+    """The slices of ``components`` along their first dimension (read-only views)."""
+
+    def __init__(self, components):
+        self.components = [_read_only(c) for c in components]
+        sizes = {c.shape[0] for c in self.components}
+        if len(sizes) > 1:
+            raise ValueError(f"All components must have the same size in the 0th dimension, got sizes "
+                             f"{[c.shape[0] for c in self.components]}")
+        self.size = sizes.pop()
+
+    def elements(self):
+        components = self.components
+        for i in range(self.size):
+            yield tuple(c[i, ...] for c in components)
+
+
+class TensorDataset(Dataset):
+    def __init__(self, components):
+        self.element = tuple(_read_only(c) for c in components)
+
+    def elements(self):
+        yield self.element
+
+
+class RangeDataset(Dataset):
+    def __init__(self, start, stop, step, dtype):
+        if step == 0:
+            raise ValueError("step must be a non-zero integer.")
+        self.values = range(start, stop, step)
+        self.dtype = dtype
+
+    def elements(self):
+        dtype = self.dtype
+        for v in self.values:
+            yield (np.array(v, dtype),)
+
+
+class ZipDataset(Dataset):
+    def __init__(self, inputs):
+        self.inputs = inputs
+
+    def elements(self):
+        for parts in zip(*[d.elements() for d in self.inputs]):
+            yield tuple(itertools.chain.from_iterable(parts))
+
+
+class ConcatenateDataset(Dataset):
+    def __init__(self, first, second):
+        self.parts = (first, second)
+
+    def elements(self):
+        for d in self.parts:
+            yield from d.elements()
+
+
+class MapDataset(Dataset):
+    def __init__(self, source, fn):
+        self.source, self.fn = source, fn
+
+    def elements(self):
+        fn = self.fn
+        for element in self.source.elements():
+            yield fn(element)
+
+
+class FilterDataset(Dataset):
+    def __init__(self, source, predicate):
+        self.source, self.predicate = source, predicate
+
+    def elements(self):
+        predicate = self.predicate
+        for element in self.source.elements():
+            keep = predicate(element)[0]
+            if np.ndim(keep) != 0:
+                raise ValueError(f"Filter predicate `predicate` must return a scalar bool, got shape "
+                                 f"{list(np.shape(keep))}")
+            if keep:
+                yield element
+
+
+class FlatMapDataset(Dataset):
+    def __init__(self, source, fn):
+        self.source, self.fn = source, fn
+
+    def elements(self):
+        for element in self.source.elements():
+            yield from self.fn(element)[0].elements()
+
+
+class GeneratorDataset(Dataset):
+    """The elements a Python generator yields, converted to the dataset's dtypes and checked
+    against its shapes (``from_generator``)."""
+
+    def __init__(self, generator, args, types, shapes, structure_of):
+        self.generator, self.args = generator, args
+        self.types, self.shapes, self.structure_of = types, shapes, structure_of
+
+    def elements(self):
+        for value in self.generator(*self.args):
+            yield tuple(self._component(v, i) for i, v in enumerate(self.structure_of(value)))
+
+    def _component(self, value, i):
+        from numflow.ops.constant_op import to_numpy
+
+        dtype, shape = self.types[i], self.shapes[i]
+        try:
+            array = to_numpy(value, dtype)
+        except (TypeError, ValueError) as e:
+            raise errors.InvalidArgumentError(
+                None, None, f"TypeError: `generator` yielded an element that could not be converted to the expected "
+                f"type. The expected type was {dtype.name}, but the yielded element was {value!r}. ({e})") from None
+        if not shape.is_compatible_with(array.shape):
+            raise errors.InvalidArgumentError(
+                None, None, f"`generator` yielded an element of shape {array.shape} where an element of shape "
+                f"{tuple(shape.as_list()) if shape.ndims is not None else shape} was expected.")
+        return array
+
+
+class BatchDataset(Dataset):
+    def __init__(self, source, size, drop_remainder):
+        if size <= 0:
+            raise ValueError("Batch size must be greater than zero.")
+        self.source, self.size, self.drop_remainder = source, size, drop_remainder
+
+    def elements(self):
+        elements, size = self.source.elements(), self.size
+        while True:
+            batch = list(itertools.islice(elements, size))
+            if not batch or self.drop_remainder and len(batch) < size:
+                return
+            yield tuple(_stack(batch, i) for i in range(len(batch[0])))
+
+
+def _stack(batch, i):
+    parts = [element[i] for element in batch]
+    first = parts[0].shape
+    for j, p in enumerate(parts):
+        if p.shape != first:
+            raise ValueError(f"Cannot batch tensors with different shapes in component {i}. First element had shape "
+                             f"{list(first)} and element {j} had shape {list(p.shape)}.")
+    return np.stack(parts)
+
+
+class PaddedBatchDataset(BatchDataset):
+    def __init__(self, source, size, drop_remainder, shapes, values):
+        super().__init__(source, size, drop_remainder)
+        self.shapes, self.values = shapes, values
+
+    def elements(self):
+        elements, size = self.source.elements(), self.size
+        while True:
+            batch = list(itertools.islice(elements, size))
+            if not batch or self.drop_remainder and len(batch) < size:
+                return
+            yield padded_batch(batch, self.shapes, self.values)
+
+
+class PhiloxWords:
+    """The uint32 words of the Philox stream of ``(seed, seed2)``, one at a time (TensorFlow's
+    ``SingleSampleAdapter<PhiloxRandom>``), drawn 256 calls at a time."""
+
+    CALLS = 256
+
+    def __init__(self, seed, seed2):
+        from numflow_kernels import philox
+        from numflow_kernels.cpu import sampling_loops
+
+        self._stream = philox.make_stream(seed, seed2)
+        self._draw = sampling_loops.philox_words
+        self._words = []
+        self._next_call = 0
+
+    def __call__(self):
+        if not self._words:
+            words = self._draw(self._stream, self._next_call, self.CALLS)
+            self._next_call += self.CALLS
+            self._words = words.tolist()[::-1]
+        return self._words.pop()
+
+
+class ShuffleDataset(Dataset):
+    def __init__(self, source, buffer_size, seed, seed2, reshuffle):
+        if buffer_size <= 0:
+            raise ValueError("buffer_size must be greater than zero.")
+        if seed == 0 and seed2 == 0:
+            seed, seed2 = (int.from_bytes(os.urandom(8), "little") >> 1 for _ in range(2))
+        self.source, self.buffer_size = source, buffer_size
+        self.seeds = (seed, seed2)
+        self.seed_generator = PhiloxWords(seed, seed2) if reshuffle else None
+
+    def elements(self):
+        if self.seed_generator is None:
+            words = PhiloxWords(*self.seeds)
+        else:
+            words = PhiloxWords(self.seed_generator(), self.seed_generator())
+        size = self.buffer_size
+        buffer = [None] * min(size, 1 << 16)
+        source = self.source.elements()
+        start = end = 0
+        while True:
+            while source is not None and end - start < size:
+                element = next(source, None)
+                if element is None:
+                    source = None
+                    break
+                if end % size >= len(buffer):
+                    buffer.extend([None] * len(buffer))
+                buffer[end % size] = element
+                end += 1
+            if start == end:
+                return
+            index = (start + words() % (end - start)) % size
+            first = start % size
+            element = buffer[index]
+            buffer[index] = buffer[first]
+            buffer[first] = None
+            start += 1
+            yield element
+
+
+class RepeatDataset(Dataset):
+    def __init__(self, source, count):
+        self.source, self.count = source, count
+
+    def elements(self):
+        epoch = 0
+        while self.count < 0 or epoch < self.count:
+            produced = False
+            for element in self.source.elements():
+                produced = True
+                yield element
+            if not produced:
+                return  # as TensorFlow: an empty pass ends the repetition, never a loop without end
+            epoch += 1
+
+
+class TakeDataset(Dataset):
+    def __init__(self, source, count):
+        self.source, self.count = source, count
+
+    def elements(self):
+        if self.count < 0:
+            return self.source.elements()
+        return itertools.islice(self.source.elements(), self.count)
+
+
+class SkipDataset(Dataset):
+    def __init__(self, source, count):
+        self.source, self.count = source, count
+
+    def elements(self):
+        if self.count < 0:
+            return iter(())
+        return itertools.islice(self.source.elements(), self.count, None)
+
+
+class CacheDataset(Dataset):
+    """The source's elements, recorded on the first complete pass and replayed by every later one."""
+
+    def __init__(self, source):
+        self.source, self.cached = source, None
+
+    def elements(self):
+        if self.cached is not None:
+            yield from self.cached
+            return
+        seen = []
+        for element in self.source.elements():
+            seen.append(element)
+            yield element
+        self.cached = seen
+
+
+# -- kernels ------------------------------------------------------------------------------------
+@register("TensorSliceDataset")
+def _tensor_slice(ctx, *components):
+    return SliceDataset(components)
+
+
+@register("TensorDataset")
+def _tensor(ctx, *components):
+    return TensorDataset(components)
+
+
+@register("RangeDataset")
+def _range(ctx, start, stop, step):
+    dtype = ctx.attrs["output_types"][0].as_numpy_dtype
+    return RangeDataset(_scalar(start, "start"), _scalar(stop, "stop"), _scalar(step, "step"), dtype)
+
+
+@register("ZipDataset")
+def _zip(ctx, *inputs):
+    return ZipDataset(inputs)
+
+
+@register("ConcatenateDataset")
+def _concatenate(ctx, first, second):
+    return ConcatenateDataset(first, second)
+
+
+def _bound(ctx, captured):
+    """The op's function, bound to this run's captured values, in a new instance of it."""
+    (instance,) = ctx.subplans.instances()
+    return instance.bind([_value(c) for c in captured])
+
+
+@register("MapDataset")
+def _map(ctx, source, *captured):
+    return MapDataset(source, _bound(ctx, captured))
+
+
+@register("ParallelMapDatasetV2")
+def _parallel_map(ctx, source, *inputs):
+    calls = _scalar(inputs[-1], "num_parallel_calls")
+    if calls <= 0 and calls != -1:
+        raise ValueError("num_parallel_calls must be greater than zero.")
+    return MapDataset(source, _bound(ctx, inputs[:-1]))
+
+
+@register("FilterDataset")
+def _filter(ctx, source, *captured):
+    return FilterDataset(source, _bound(ctx, captured))
+
+
+@register("FlatMapDataset")
+def _flat_map(ctx, source, *captured):
+    generator = ctx.attrs.get("generator")
+    if generator is not None:
+        return _generator_dataset(ctx, generator, captured)
+    return FlatMapDataset(source, _bound(ctx, captured))
+
+
+def _generator_dataset(ctx, generator, args):
+    from numflow.data import structure
+
+    attrs = ctx.attrs
+    template = attrs["structure"]
+    return GeneratorDataset(generator, [_value(a) for a in args], attrs["output_types"], attrs["output_shapes"],
+                            lambda value: structure.flatten_up_to(template, value, "generator's elements"))
+
+
+@register("BatchDatasetV2")
+def _batch(ctx, source, size, drop_remainder):
+    return BatchDataset(source, _scalar(size, "batch_size"), bool(_scalar(drop_remainder, "drop_remainder")))
+
+
+@register("PaddedBatchDatasetV2")
+def _padded_batch(ctx, source, size, *inputs):
+    n = ctx.attrs["N"]
+    shapes, values = inputs[:n], inputs[n:2 * n]
+    return PaddedBatchDataset(source, _scalar(size, "batch_size"), bool(_scalar(inputs[-1], "drop_remainder")),
+                              [np.asarray(s).tolist() for s in shapes], values)
+
+
+@register("ShuffleDataset")
+def _shuffle(ctx, source, buffer_size, seed, seed2):
+    return ShuffleDataset(source, _scalar(buffer_size, "buffer_size"), _scalar(seed, "seed"),
+                          _scalar(seed2, "seed2"), ctx.attrs["reshuffle_each_iteration"])
+
+
+@register("RepeatDataset")
+def _repeat(ctx, source, count):
+    return RepeatDataset(source, _scalar(count, "count"))
+
+
+@register("TakeDataset")
+def _take(ctx, source, count):
+    return TakeDataset(source, _scalar(count, "count"))
+
+
+@register("SkipDataset")
+def _skip(ctx, source, count):
+    return SkipDataset(source, _scalar(count, "count"))
+
+
+@register("PrefetchDataset")
+def _prefetch(ctx, source, buffer_size):
+    size = _scalar(buffer_size, "buffer_size")
+    if size < -1:
+        raise ValueError("buffer_size must be >= 0 or set buffer_size to be AUTOTUNE.")
+    return source
+
+
+@register("RewriteDataset")
+def _rewrite(ctx, source, rewrite_name):
+    return source
+
+
+@register("CacheDataset")
+def _cache(ctx, source, filename):
+    return CacheDataset(source)
