@@ -3,6 +3,7 @@ iterators (``numflow.data.dataset_ops``, ``iterator_ops``); loaded when ``tf.dat
 
 from types import SimpleNamespace
 
+from numflow.data import graph_export  # noqa: F401  (GraphDef forms of the ops with functions)
 from numflow.data.dataset_ops import AUTOTUNE, Dataset, DatasetV1
 from numflow.data.iterator_ops import (
     Iterator,

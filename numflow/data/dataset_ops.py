@@ -40,7 +40,8 @@ def _variant_infer(op):
 # Dataset ops are stateful, as TensorFlow's: each run makes a new dataset (a new shuffle seed, cache).
 for _op_type in ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
                  "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
-                 "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset", "TextLineDataset"):
+                 "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
+                 "TextLineDataset"):
     declare(_op_type, stateful=True)(_variant_infer)
 # Ops with functions run them as sub-plans (``numflow.data.function``).
 for _op_type in ("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset"):
