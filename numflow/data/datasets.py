@@ -12,13 +12,13 @@ dataset's seeds.
 """
 
 import itertools
-import os
 
 import numpy as np
 
-from numflow.data.padding_kernels import padded_batch
 from numflow.framework import errors
 from numflow.runtime.resources import VariableState
+from numflow_kernels.padding import padded_batch
+from numflow_kernels.philox_words import PhiloxWords, seeds_or_fresh
 from numflow_kernels.registry import register
 
 
@@ -204,35 +204,11 @@ class PaddedBatchDataset(BatchDataset):
             yield padded_batch(batch, self.shapes, self.values)
 
 
-class PhiloxWords:
-    """The uint32 words of the Philox stream of ``(seed, seed2)``, one at a time (TensorFlow's
-    ``SingleSampleAdapter<PhiloxRandom>``), drawn 256 calls at a time."""
-
-    CALLS = 256
-
-    def __init__(self, seed, seed2):
-        from numflow_kernels import philox
-        from numflow_kernels.cpu import sampling_loops
-
-        self._stream = philox.make_stream(seed, seed2)
-        self._draw = sampling_loops.philox_words
-        self._words = []
-        self._next_call = 0
-
-    def __call__(self):
-        if not self._words:
-            words = self._draw(self._stream, self._next_call, self.CALLS)
-            self._next_call += self.CALLS
-            self._words = words.tolist()[::-1]
-        return self._words.pop()
-
-
 class ShuffleDataset(Dataset):
     def __init__(self, source, buffer_size, seed, seed2, reshuffle):
         if buffer_size <= 0:
             raise ValueError("buffer_size must be greater than zero.")
-        if seed == 0 and seed2 == 0:
-            seed, seed2 = (int.from_bytes(os.urandom(8), "little") >> 1 for _ in range(2))
+        seed, seed2 = seeds_or_fresh(seed, seed2)
         self.source, self.buffer_size = source, buffer_size
         self.seeds = (seed, seed2)
         self.seed_generator = PhiloxWords(seed, seed2) if reshuffle else None
