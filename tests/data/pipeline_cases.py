@@ -130,9 +130,10 @@ def generator(tf):
     return _run_one_shot(tf, ds.map(lambda i, v: (i * 2, tf.reduce_sum(v))))
 
 
-def map_random_parallel(tf):
-    ds = tf.data.Dataset.range(5).map(lambda x: tf.random_uniform([2], seed=5) + tf.cast(x, tf.float32),
-                                      num_parallel_calls=2)
+def map_random(tf):
+    # With num_parallel_calls, TensorFlow hands the random draws to the elements in the order its threads
+    # happen to take them: only a sequential map has an order to compare.
+    ds = tf.data.Dataset.range(5).map(lambda x: tf.random_uniform([2], seed=5) + tf.cast(x, tf.float32))
     iterator = ds.make_initializable_iterator()
     element = iterator.get_next()
     result = {"element": _text(element), **_describe(tf, ds, element)}
@@ -151,7 +152,8 @@ def cache_then_shuffle(tf):
 
 def captured_tensor(tf):
     scale = tf.constant([2.0, 3.0], name="scale")
-    ds = tf.data.Dataset.from_tensor_slices(np.ones((3, 2), np.float32)).map(lambda x: x * scale + 1.0)
+    ds = tf.data.Dataset.from_tensor_slices(np.ones((3, 2), np.float32)).map(lambda x: x * scale + 1.0,
+                                                                             num_parallel_calls=2)
     return _run_one_shot(tf, ds)
 
 
@@ -200,5 +202,31 @@ CASES = {f.__name__: f for f in (
     slices_map_shuffle_batch_repeat, shuffle_fixed_order_repeat, shuffle_graph_seed,
     shuffle_buffer_larger_than_data_and_repeat_first, dict_structures_drop_remainder, namedtuple_and_nested,
     zip_concatenate_take_skip_enumerate, filter_flat_map, padded_batch, padded_batch_fixed_shape, generator,
-    map_random_parallel, cache_then_shuffle, captured_tensor, initializable_with_feeds, reinitializable_and_feedable,
+    map_random, cache_then_shuffle, captured_tensor, initializable_with_feeds, reinitializable_and_feedable,
 )}
+
+
+def train_softmax_regression(tf):
+    """A TF1 training loop reading a shuffled, batched tf.data pipeline until OutOfRangeError; the
+    losses and final weights (compared to float rounding)."""
+    rng = np.random.RandomState(3)
+    data = rng.standard_normal((50, 6)).astype(np.float32)
+    labels = rng.randint(0, 3, 50).astype(np.int64)
+    ds = tf.data.Dataset.from_tensor_slices((data, labels)).shuffle(20, seed=3).repeat(3).batch(8)
+    x, y = ds.make_one_shot_iterator().get_next()
+    w = tf.Variable(np.zeros((6, 3), np.float32), name="w")
+    b = tf.Variable(np.zeros(3, np.float32), name="b")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=tf.matmul(x, w) + b))
+    train = tf.train.GradientDescentOptimizer(0.3).minimize(loss)
+    losses = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        try:
+            while True:
+                losses.append(float(sess.run([train, loss])[1]))
+        except tf.errors.OutOfRangeError:
+            pass
+        return {"losses": losses, "w": sess.run(w).tolist(), "b": sess.run(b).tolist()}
+
+
+TRAINING = {"train_softmax_regression": train_softmax_regression}

@@ -9,8 +9,9 @@ and dtypes, for the pipelines of ``pipeline_cases.py``.
 import json
 import pathlib
 
+import numpy as np
 import pytest
-from pipeline_cases import CASES
+from pipeline_cases import CASES, TRAINING
 
 import numflow as tf
 
@@ -25,3 +26,12 @@ def test_pipeline_reads_what_tensorflow_reads(case):
     assert sorted(got) == sorted(want), HOW
     for key in sorted(want):
         assert got[key] == want[key], f"{case}/{key}; {HOW}"
+
+
+@pytest.mark.parametrize("case", sorted(TRAINING))
+def test_training_from_a_pipeline_gives_tensorflows_losses_and_weights(case):
+    got = TRAINING[case](tf)
+    want = GOLDEN[case]
+    assert len(got["losses"]) == len(want["losses"]) == 19, HOW
+    for key in ("losses", "w", "b"):
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-5, atol=1e-6, err_msg=f"{case}/{key}; {HOW}")

@@ -13,14 +13,14 @@ import tensorflow.compat.v1 as tf
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))
 
-from pipeline_cases import CASES  # noqa: E402
+from pipeline_cases import CASES, TRAINING  # noqa: E402
 
 tf.disable_v2_behavior()
 
 
 def main():
     golden = {}
-    for name, case in CASES.items():
+    for name, case in {**CASES, **TRAINING}.items():
         with tf.Graph().as_default():
             golden[name] = case(tf)
     (HERE / "tf_data_golden.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
