@@ -41,7 +41,16 @@ declare("QueueCloseV2", stateful=True)(lambda op: [])
 @declare("QueueDequeueManyV2", stateful=True, blocking=True)
 @declare("QueueDequeueUpToV2", stateful=True, blocking=True)
 def _dequeue_infer(op):
-    return list(zip(op._attrs["component_types"], op._attrs["output_shapes"]))
+    """The components' dtypes, and their shapes as the queue op declares them (batched by a static
+    ``n`` for DequeueMany, by an unknown size for DequeueUpTo)."""
+    queue = op.inputs[0].op
+    types = op._attrs["component_types"]
+    shapes = queue._attrs.get("shapes") or [TensorShape(None)] * len(types)
+    if op.type != "QueueDequeueV2":
+        n = static_value(op.inputs[1]) if op.type == "QueueDequeueManyV2" else None
+        lead = TensorShape([None if n is None else int(n)])
+        shapes = [lead.concatenate(s) if s.ndims is not None else TensorShape(None) for s in shapes]
+    return list(zip(types, shapes))
 
 
 @declare("QueueSizeV2", stateful=True)
@@ -122,15 +131,13 @@ class QueueBase:
             return graph.create_op("QueueEnqueueManyV2", [self._queue_ref, *tensors], {"timeout_ms": -1},
                                    name=scope)
 
-    def _dequeue(self, op_type, default, n, leading, name):
+    def _dequeue(self, op_type, default, n, name):
         graph = get_default_graph()
         with graph.name_scope(name or f"{self._name}_{default}") as scope:
             inputs = [self._queue_ref]
             if n is not None:
                 inputs.append(convert_to_tensor(n, dtype=dtypes.int32, name="n"))
-            shapes = [TensorShape(leading).concatenate(s) if s.ndims is not None and leading is not None
-                      else (TensorShape(None) if leading is not None else s) for s in self._element_shapes()]
-            attrs = {"component_types": list(self._dtypes), "output_shapes": shapes, "timeout_ms": -1}
+            attrs = {"component_types": list(self._dtypes), "timeout_ms": -1}
             op = graph.create_op(op_type, inputs, attrs, name=scope)
         return self._pack(op.outputs)
 
@@ -141,17 +148,15 @@ class QueueBase:
 
     def dequeue(self, name=None):
         """One element; the run waits until there is one (``OutOfRangeError`` once closed and empty)."""
-        return self._dequeue("QueueDequeueV2", "Dequeue", None, None, name)
+        return self._dequeue("QueueDequeueV2", "Dequeue", None, name)
 
     def dequeue_many(self, n, name=None):
         """``n`` elements stacked; the run waits until there are ``n``."""
-        known = static_value(convert_to_tensor(n)) if not isinstance(n, int) else n
-        leading = [None if known is None else int(known)]
-        return self._dequeue("QueueDequeueManyV2", "DequeueMany", n, leading, name)
+        return self._dequeue("QueueDequeueManyV2", "DequeueMany", n, name)
 
     def dequeue_up_to(self, n, name=None):
         """Up to ``n`` elements stacked: fewer once the queue is closed."""
-        return self._dequeue("QueueDequeueUpToV2", "DequeueUpTo", n, [None], name)
+        return self._dequeue("QueueDequeueUpToV2", "DequeueUpTo", n, name)
 
     def close(self, cancel_pending_enqueues=False, name=None):
         """An op closing the queue: no more enqueues; dequeues drain it, then raise OutOfRangeError."""

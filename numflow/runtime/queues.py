@@ -199,7 +199,7 @@ def _count(n):
 def _dequeue_many(ctx, queue, n):
     n = _count(n)
     if n == 0:
-        return _result(_empty(ctx))
+        return _result(_empty(ctx, queue))
     return _result(queue.batch(queue.dequeue(n)))
 
 
@@ -207,13 +207,14 @@ def _dequeue_many(ctx, queue, n):
 def _dequeue_up_to(ctx, queue, n):
     n = _count(n)
     if n == 0:
-        return _result(_empty(ctx))
+        return _result(_empty(ctx, queue))
     return _result(queue.batch(queue.dequeue(n, allow_smaller=True)))
 
 
-def _empty(ctx):
-    return tuple(np.zeros([0, *[d or 0 for d in s.as_list()[1:]]] if s.ndims else [0], t.as_numpy_dtype)
-                 for t, s in zip(ctx.attrs["component_types"], ctx.attrs["output_shapes"]))
+def _empty(ctx, queue):
+    shapes = queue.shapes or [None] * queue.num_components
+    return tuple(np.zeros([0, *[d or 0 for d in s.as_list()]] if s is not None and s.ndims else [0], t.as_numpy_dtype)
+                 for t, s in zip(ctx.attrs["component_types"], shapes))
 
 
 @register("QueueCloseV2")

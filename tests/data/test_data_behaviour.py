@@ -185,6 +185,8 @@ def test_graph_with_datasets_saves_a_meta_graph_naming_the_functions(tmp_path):
         assert sess.run(element) == 2
         tf.train.Saver().save(sess, str(tmp_path / "model"))
     nodes = {n.name: n for n in tf.get_default_graph().as_graph_def().node}
-    assert nodes["MapDataset"].attr["f"].s == b"Dataset_map_lambda"
-    assert nodes["FilterDataset"].attr["predicate"].s == b"Dataset_filter_lambda"
-    assert nodes["OneShotIterator"].attr["dataset_factory"].s == b"OneShotIterator_fn"
+    assert nodes["MapDataset"].attr["f"].func.name == "Dataset_map_lambda"
+    assert nodes["FilterDataset"].attr["predicate"].func.name == "Dataset_filter_lambda"
+    assert nodes["OneShotIterator"].attr["dataset_factory"].func.name == "OneShotIterator_fn"
+    assert [t for t in nodes["MapDataset"].attr["output_types"].list.type] == [tf.int64.as_datatype_enum]
+    assert "functions" not in nodes["MapDataset"].attr and "dataset" not in nodes["OneShotIterator"].attr
