@@ -69,7 +69,7 @@ def _seeds(seed):
     return seed_t, seed2_t
 
 
-class Dataset:
+class Dataset(structure.Described):
     """A dataset of elements, each a structure of tensors (TensorFlow's ``DatasetV1``).
 
     Built from tensors (``from_tensor_slices``, ``from_tensors``, ``range``, ``from_generator``,
@@ -80,23 +80,6 @@ class Dataset:
     def __init__(self, variant, specs):
         self._variant_tensor = variant
         self._specs = specs
-
-    # -- what an element is ------------------------------------------------------------------
-    @property
-    def output_types(self):
-        return structure.types_of(self._specs)
-
-    @property
-    def output_shapes(self):
-        return structure.shapes_of(self._specs)
-
-    @property
-    def output_classes(self):
-        return structure.classes_of(self._specs)
-
-    @property
-    def element_spec(self):
-        return self._specs
 
     def _flat_specs(self):
         return structure.flatten(self._specs)

@@ -103,6 +103,9 @@ class ConcatenateDataset(Dataset):
 
 
 class MapDataset(Dataset):
+    """``fn`` (a function instance bound to its captured values) applied to each element of ``source``;
+    ``FilterDataset`` and ``FlatMapDataset`` take the same two."""
+
     def __init__(self, source, fn):
         self.source, self.fn = source, fn
 
@@ -112,12 +115,9 @@ class MapDataset(Dataset):
             yield fn(element)
 
 
-class FilterDataset(Dataset):
-    def __init__(self, source, predicate):
-        self.source, self.predicate = source, predicate
-
+class FilterDataset(MapDataset):
     def elements(self):
-        predicate = self.predicate
+        predicate = self.fn
         for element in self.source.elements():
             keep = predicate(element)[0]
             if np.ndim(keep) != 0:
@@ -127,10 +127,7 @@ class FilterDataset(Dataset):
                 yield element
 
 
-class FlatMapDataset(Dataset):
-    def __init__(self, source, fn):
-        self.source, self.fn = source, fn
-
+class FlatMapDataset(MapDataset):
     def elements(self):
         for element in self.source.elements():
             yield from self.fn(element)[0].elements()
@@ -177,7 +174,11 @@ class BatchDataset(Dataset):
             batch = list(itertools.islice(elements, size))
             if not batch or self.drop_remainder and len(batch) < size:
                 return
-            yield tuple(_stack(batch, i) for i in range(len(batch[0])))
+            yield self.combine(batch)
+
+    def combine(self, batch):
+        """One batch's elements as one element."""
+        return tuple(_stack(batch, i) for i in range(len(batch[0])))
 
 
 def _stack(batch, i):
@@ -195,13 +196,8 @@ class PaddedBatchDataset(BatchDataset):
         super().__init__(source, size, drop_remainder)
         self.shapes, self.values = shapes, values
 
-    def elements(self):
-        elements, size = self.source.elements(), self.size
-        while True:
-            batch = list(itertools.islice(elements, size))
-            if not batch or self.drop_remainder and len(batch) < size:
-                return
-            yield padded_batch(batch, self.shapes, self.values)
+    def combine(self, batch):
+        return padded_batch(batch, self.shapes, self.values)
 
 
 class ShuffleDataset(Dataset):

@@ -59,7 +59,7 @@ def _spec_attrs(specs):
     return {"output_types": [s.dtype for s in flat], "output_shapes": [s.shape for s in flat]}
 
 
-class Iterator:
+class Iterator(structure.Described):
     """An iterator over a dataset's elements (TensorFlow's compat.v1 ``tf.data.Iterator``)."""
 
     def __init__(self, resource, initializer, specs):
@@ -128,22 +128,6 @@ class Iterator:
         if name is None:
             return self._string_handle
         return get_default_graph().create_op("IteratorToStringHandle", [self._iterator_resource], name=name).outputs[0]
-
-    @property
-    def output_types(self):
-        return structure.types_of(self._specs)
-
-    @property
-    def output_shapes(self):
-        return structure.shapes_of(self._specs)
-
-    @property
-    def output_classes(self):
-        return structure.classes_of(self._specs)
-
-    @property
-    def element_spec(self):
-        return self._specs
 
 
 def initializable_iterator(dataset, shared_name=None):

@@ -29,6 +29,28 @@ class Spec:
         return f"Spec({self.dtype.name}, {self.shape})"
 
 
+class Described:
+    """What a dataset and an iterator tell of their elements, from their structure of Specs (``_specs``)."""
+
+    _specs = None
+
+    @property
+    def output_types(self):
+        return types_of(self._specs)
+
+    @property
+    def output_shapes(self):
+        return shapes_of(self._specs)
+
+    @property
+    def output_classes(self):
+        return classes_of(self._specs)
+
+    @property
+    def element_spec(self):
+        return self._specs
+
+
 def is_nested(value):
     """Whether ``value`` is a tuple or mapping: a structure rather than one component."""
     return isinstance(value, tuple | collections.abc.Mapping)

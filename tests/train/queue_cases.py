@@ -26,6 +26,18 @@ def _until_out_of_range(tf, sess, fetch, limit=60):
     return out
 
 
+def _read_with_runners(tf, fetch):
+    """Everything ``fetch`` reads until OutOfRangeError, the queue runners started and then stopped."""
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(sess, coord)
+        got = _until_out_of_range(tf, sess, fetch)
+        coord.request_stop()
+        coord.join(threads)
+    return got
+
+
 def random_shuffle_queue_filled_first(tf):
     q = tf.RandomShuffleQueue(20, 3, [tf.int32, tf.float32], shapes=[[], [2]], seed=11)
     fill = q.enqueue_many([np.arange(12, dtype=np.int32), np.arange(24, dtype=np.float32).reshape(12, 2)])
@@ -56,28 +68,11 @@ def slice_input_producer_batch(tf):
     x = np.arange(10, dtype=np.float32)
     y = np.arange(10, dtype=np.int64) * 3
     xs, ys = tf.train.slice_input_producer([x, y], num_epochs=2, shuffle=True, seed=5)
-    batch = tf.train.batch([xs, ys], 4, allow_smaller_final_batch=True)
-    with tf.Session() as sess:
-        sess.run(tf.local_variables_initializer())
-        coord = tf.train.Coordinator()
-        threads = tf.train.start_queue_runners(sess, coord)
-        got = _until_out_of_range(tf, sess, batch)
-        coord.request_stop()
-        coord.join(threads)
-    return got
+    return _read_with_runners(tf, tf.train.batch([xs, ys], 4, allow_smaller_final_batch=True))
 
 
 def string_input_producer_epochs(tf):
-    q = tf.train.string_input_producer(["a", "b", "c"], num_epochs=3, seed=2)
-    name = q.dequeue()
-    with tf.Session() as sess:
-        sess.run(tf.local_variables_initializer())
-        coord = tf.train.Coordinator()
-        threads = tf.train.start_queue_runners(sess, coord)
-        got = _until_out_of_range(tf, sess, name)
-        coord.request_stop()
-        coord.join(threads)
-    return got
+    return _read_with_runners(tf, tf.train.string_input_producer(["a", "b", "c"], num_epochs=3, seed=2).dequeue())
 
 
 def limit_epochs(tf):
