@@ -9,6 +9,11 @@ out is at ``start + word % size`` for the next uint32 word of a Philox stream, s
 ``start``. With ``reshuffle_each_iteration`` each new iterator of the dataset (each epoch under
 ``repeat``) takes its stream's seeds from a seed generator: two words of the Philox stream of the
 dataset's seeds.
+
+Slices of arrays, shuffled and repeated, are batched without touching each element: such a dataset
+(``can_index()``) gives each pass as an array of row indices (``indexed_pass()``; a shuffle's order
+from a Numba loop over the same words), and ``batch`` gathers each batch's rows at once. The elements
+are the ones the element-by-element path gives, in the same order.
 """
 
 import itertools
@@ -45,6 +50,15 @@ class Dataset:
     def elements(self):
         raise NotImplementedError
 
+    def can_index(self):
+        """Whether the elements are rows of arrays, so that ``indexed_pass`` can stand for ``elements``."""
+        return False
+
+    def indexed_pass(self):
+        """``(arrays, passes)``: a pass over the elements as index arrays into ``arrays``' rows (its
+        side effects, a shuffle's new seeds, are those of ``elements()``)."""
+        raise NotImplementedError
+
 
 class SliceDataset(Dataset):
     """The slices of ``components`` along their first dimension (read-only views)."""
@@ -59,8 +73,19 @@ class SliceDataset(Dataset):
 
     def elements(self):
         components = self.components
+        if len(components) == 1:
+            (only,) = components
+            for i in range(self.size):
+                yield (only[i, ...],)
+            return
         for i in range(self.size):
-            yield tuple(c[i, ...] for c in components)
+            yield tuple([c[i, ...] for c in components])
+
+    def can_index(self):
+        return True
+
+    def indexed_pass(self):
+        return self.components, iter([np.arange(self.size)])
 
 
 class TensorDataset(Dataset):
@@ -169,6 +194,9 @@ class BatchDataset(Dataset):
         self.source, self.size, self.drop_remainder = source, size, drop_remainder
 
     def elements(self):
+        if self.source.can_index() and type(self) is BatchDataset:
+            yield from self._gathered()
+            return
         elements, size = self.source.elements(), self.size
         while True:
             batch = list(itertools.islice(elements, size))
@@ -180,6 +208,22 @@ class BatchDataset(Dataset):
         """One batch's elements as one element."""
         return tuple(_stack(batch, i) for i in range(len(batch[0])))
 
+    def _gathered(self):
+        """The batches of an indexable source: each batch's rows gathered from its arrays at once."""
+        arrays, passes = self.source.indexed_pass()
+        size = self.size
+        carry = np.empty(0, np.int64)
+        for indices in passes:
+            if carry.size:
+                indices = np.concatenate([carry, indices])
+            full = len(indices) - len(indices) % size
+            for k in range(0, full, size):
+                rows = indices[k:k + size]
+                yield tuple(a[rows] for a in arrays)
+            carry = indices[full:]
+        if carry.size and not self.drop_remainder:
+            yield tuple(a[carry] for a in arrays)
+
 
 def _stack(batch, i):
     parts = [element[i] for element in batch]
@@ -188,7 +232,10 @@ def _stack(batch, i):
         if p.shape != first:
             raise ValueError(f"Cannot batch tensors with different shapes in component {i}. First element had shape "
                              f"{list(first)} and element {j} had shape {list(p.shape)}.")
-    return np.stack(parts)
+    dtype = parts[0].dtype
+    # np.array copies equal-shaped arrays in one call, several times faster than np.stack; an object
+    # array would hold the parts themselves, so strings take np.stack.
+    return np.stack(parts) if dtype.kind == "O" else np.array(parts, dtype=dtype)
 
 
 class PaddedBatchDataset(BatchDataset):
@@ -209,24 +256,39 @@ class ShuffleDataset(Dataset):
         self.seeds = (seed, seed2)
         self.seed_generator = PhiloxWords(seed, seed2) if reshuffle else None
 
-    def elements(self):
+    def _words(self):
+        """The Philox words of one pass: the dataset's seeds, or the seed generator's next two words."""
         if self.seed_generator is None:
-            words = PhiloxWords(*self.seeds)
-        else:
-            words = PhiloxWords(self.seed_generator(), self.seed_generator())
+            return PhiloxWords(*self.seeds)
+        return PhiloxWords(self.seed_generator(), self.seed_generator())
+
+    def can_index(self):
+        return self.source.can_index()
+
+    def indexed_pass(self):
+        from numflow_kernels.cpu import sampling_loops
+
+        words = self._words()
+        arrays, passes = self.source.indexed_pass()
+        rows = np.concatenate(list(passes))
+        order = sampling_loops.shuffle_buffer_order(len(rows), self.buffer_size, words.take(len(rows)))
+        return arrays, iter([rows[order]])
+
+    def elements(self):
+        words = self._words()
         size = self.buffer_size
-        buffer = [None] * min(size, 1 << 16)
+        buffer = [None] * min(size, 1 << 16)  # grows to ``size`` as it fills
         source = self.source.elements()
         start = end = 0
         while True:
-            while source is not None and end - start < size:
+            while end - start < size:
                 element = next(source, None)
                 if element is None:
-                    source = None
                     break
-                if end % size >= len(buffer):
+                slot = end % size
+                if slot >= len(buffer):
                     buffer.extend([None] * len(buffer))
-                buffer[end % size] = element
+                buffer[slot] = element
                 end += 1
             if start == end:
                 return
@@ -253,6 +315,24 @@ class RepeatDataset(Dataset):
             if not produced:
                 return  # as TensorFlow: an empty pass ends the repetition, never a loop without end
             epoch += 1
+
+    def can_index(self):
+        return self.count != 0 and self.source.can_index()
+
+    def indexed_pass(self):
+        arrays, passes = self.source.indexed_pass()
+        return arrays, self._passes(passes)
+
+    def _passes(self, passes):
+        epoch = 0
+        while self.count < 0 or epoch < self.count:
+            indices = np.concatenate(list(passes))
+            if not indices.size:
+                return
+            yield indices
+            epoch += 1
+            if self.count < 0 or epoch < self.count:
+                passes = self.source.indexed_pass()[1]
 
 
 class TakeDataset(Dataset):

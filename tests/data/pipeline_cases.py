@@ -65,6 +65,15 @@ def slices_map_shuffle_batch_repeat(tf):
     return _run_one_shot(tf, ds)
 
 
+def slices_shuffled_repeated_batched(tf):
+    # Slices, shuffles and repeats only: batches gathered from the arrays at once, across epochs.
+    x = np.arange(22, dtype=np.float32).reshape(11, 2)
+    a = tf.data.Dataset.from_tensor_slices((x, np.arange(11))).shuffle(7, seed=5).repeat(3).batch(4)
+    b = tf.data.Dataset.from_tensor_slices(x).repeat(2).shuffle(5, seed=6).batch(3, drop_remainder=True)
+    c = tf.data.Dataset.from_tensor_slices(x).shuffle(20, seed=7, reshuffle_each_iteration=False).repeat(2).batch(6)
+    return _run_one_shot(tf, tf.data.Dataset.zip((a, b, c)))
+
+
 def shuffle_fixed_order_repeat(tf):
     ds = tf.data.Dataset.range(10).shuffle(4, seed=7, reshuffle_each_iteration=False).repeat(2)
     return _run_one_shot(tf, ds)
@@ -199,7 +208,7 @@ def reinitializable_and_feedable(tf):
 
 
 CASES = {f.__name__: f for f in (
-    slices_map_shuffle_batch_repeat, shuffle_fixed_order_repeat, shuffle_graph_seed,
+    slices_map_shuffle_batch_repeat, slices_shuffled_repeated_batched, shuffle_fixed_order_repeat, shuffle_graph_seed,
     shuffle_buffer_larger_than_data_and_repeat_first, dict_structures_drop_remainder, namedtuple_and_nested,
     zip_concatenate_take_skip_enumerate, filter_flat_map, padded_batch, padded_batch_fixed_shape, generator,
     map_random, cache_then_shuffle, captured_tensor, initializable_with_feeds, reinitializable_and_feedable,

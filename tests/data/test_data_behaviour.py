@@ -190,3 +190,22 @@ def test_graph_with_datasets_saves_a_meta_graph_naming_the_functions(tmp_path):
     assert nodes["OneShotIterator"].attr["dataset_factory"].func.name == "OneShotIterator_fn"
     assert [t for t in nodes["MapDataset"].attr["output_types"].list.type] == [tf.int64.as_datatype_enum]
     assert "functions" not in nodes["MapDataset"].attr and "dataset" not in nodes["OneShotIterator"].attr
+
+
+@pytest.mark.parametrize("make", [
+    lambda ds: ds.shuffle(5, seed=1).repeat(3),
+    lambda ds: ds.repeat(2).shuffle(40, seed=2),
+    lambda ds: ds.shuffle(3, seed=3, reshuffle_each_iteration=False).repeat(2).shuffle(4, seed=4),
+    lambda ds: ds.repeat(0),
+])
+@pytest.mark.parametrize("drop_remainder", [False, True])
+def test_batches_gathered_from_the_arrays_are_the_batches_of_the_elements(make, drop_remainder):
+    x = np.arange(26, dtype=np.float32).reshape(13, 2)
+    slices = tf.data.Dataset.from_tensor_slices((x, np.arange(13)))
+    gathered = make(slices).batch(4, drop_remainder)
+    one_by_one = make(slices.map(lambda a, b: (a, b))).batch(4, drop_remainder)
+    with tf.Session() as sess:
+        got = _drain(sess, tf.data.make_one_shot_iterator(gathered).get_next())
+        want = _drain(sess, tf.data.make_one_shot_iterator(one_by_one).get_next())
+    assert [[a.tolist() for a in batch] for batch in got] == [[a.tolist() for a in batch] for batch in want]
+    assert all(batch[0].flags.writeable for batch in got)
