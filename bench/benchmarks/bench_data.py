@@ -1,8 +1,8 @@
 """Input pipelines: the example MLP (examples/train_mlp.py) trained from a tf.data pipeline against the
 same model fed numpy batches through ``feed_dict``, on numflow and on TensorFlow in the same run.
 
-- ``InputPipeline.time_train_step``: one training step at batch 64. ``feed="feed_dict"``: a batch of
-  rows picked from numpy arrays and fed to placeholders, as the example does; ``feed="dataset"``:
+- ``InputPipeline.time_train_step``: one training step at batch 64. ``feed="feed_dict"``: 64 random
+  rows picked from numpy arrays and fed to placeholders, as the example does in each step; ``feed="dataset"``:
   ``from_tensor_slices((x, y)).shuffle(10000).repeat().batch(64).prefetch(1)`` read by a one-shot
   iterator inside the step (the shuffle, the 64 slices and their stacking are part of the step).
   The target: numflow's dataset step within 1.25x of its feed_dict step.
@@ -54,12 +54,9 @@ class InputPipeline:
             init = tf.global_variables_initializer()
         self.sess = tf.Session(graph=self.graph)
         self.sess.run(init)
-        rng = np.random.default_rng(0)
-        if feed == "feed_dict":
-            self.feeds = [{x: data_x[b], y: data_y[b]} for b in (rng.integers(0, ROWS, BATCH) for _ in range(64))]
-        else:
-            self.feeds = [None]
-        self.i = 0
+        self.rng = np.random.default_rng(0)
+        self.placeholders = (x, y) if feed == "feed_dict" else None
+        self.data = data_x, data_y
         for _ in range(16):
             self.time_train_step(library, feed)
 
@@ -67,8 +64,12 @@ class InputPipeline:
         self.sess.close()
 
     def time_train_step(self, library, feed):
-        self.i = (self.i + 1) % len(self.feeds)
-        self.sess.run(self.train, self.feeds[self.i])
+        if self.placeholders is None:
+            self.sess.run(self.train)
+            return
+        rows = self.rng.integers(0, ROWS, BATCH)
+        x, y = self.placeholders
+        self.sess.run(self.train, {x: self.data[0][rows], y: self.data[1][rows]})
 
     def time_next_batch(self, library, feed):
         if feed != "dataset":
