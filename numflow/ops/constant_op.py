@@ -232,12 +232,13 @@ def _autopack(values, dtype, name):
 
     if dtype is None:
         dtype = _first_tensor_dtype(values)
-    elements = [
-        _autopack(v, dtype, "packed") if isinstance(v, list | tuple) and _holds_tensor(v)
-        else convert_to_tensor(v, dtype=dtype)
-        for v in values
-    ]
-    return stack(elements, name=name)
+    with get_default_graph().name_scope(name) as scope:  # as TF: packed/1 (a constant), packed (the Pack)
+        elements = [
+            v if is_tensor(v) else _autopack(v, dtype, str(i)) if isinstance(v, list | tuple) and _holds_tensor(v)
+            else convert_to_tensor(v, dtype=dtype, name=str(i))
+            for i, v in enumerate(values)
+        ]
+        return stack(elements, name=scope)
 
 
 def _first_tensor_dtype(values):

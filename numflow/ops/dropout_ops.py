@@ -74,6 +74,8 @@ def _noise_shape(x, noise_shape):
     """TensorFlow's ``_get_noise_shape``: ``x``'s shape, or ``noise_shape`` with its unknown dims from ``x``."""
     if noise_shape is None:
         return shape_or_constant(x)
+    if is_tensor(noise_shape):  # as TF: a shape tensor is used as it is (not read element by element)
+        return noise_shape
     try:
         given = as_shape(noise_shape)
     except (TypeError, ValueError):

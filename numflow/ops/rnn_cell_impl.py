@@ -19,12 +19,11 @@ later call reuses them, wherever it happens. A MultiRNNCell calls its cells in s
 """
 
 import collections
-import re
-import weakref
 
 from numflow.framework import dtypes, nest
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape
+from numflow.layers.base import capture_scope, to_snake_case, unique_layer_name
 from numflow.ops import array_ops, init_ops, math_ops
 from numflow.ops.clip_ops import clip_by_value
 from numflow.ops.constant_op import constant, convert_to_tensor
@@ -34,22 +33,6 @@ from numflow.variables.scope import get_variable, get_variable_scope, variable_s
 
 _WEIGHTS_VARIABLE_NAME = "kernel"
 _BIAS_VARIABLE_NAME = "bias"
-
-_layer_names = weakref.WeakKeyDictionary()  # graph -> base name -> how many layers took it
-
-
-def _snake_case(name):
-    inner = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", inner).lower()
-
-
-def _unique_layer_name(base):
-    """``base``, ``base_1``...: unique among the layers of the default graph (as Keras names them)."""
-    counts = _layer_names.setdefault(get_default_graph(), {})
-    n = counts.get(base, 0)
-    counts[base] = n + 1
-    return base if n == 0 else f"{base}_{n}"
-
 
 def assert_like_rnncell(cell_name, cell):
     """TypeError unless ``cell`` has ``output_size``, ``state_size``, a zero state and can be called."""
@@ -118,8 +101,8 @@ class RNNCell:
         self.trainable = trainable
         self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
         self._reuse = _reuse
-        self._base_name = name or _snake_case(type(self).__name__)
-        self._name = name or _unique_layer_name(self._base_name)
+        self._base_name = name or to_snake_case(type(self).__name__)
+        self._name = name or unique_layer_name(self._base_name)
         self._scope = None
         self._outer_scope = None
         self.built = False
@@ -168,12 +151,7 @@ class RNNCell:
     def _call_in_scope(self, inputs, state, scope):
         """TensorFlow's legacy layer call: take the cell's scope on the first call, reuse it ever after."""
         if self._scope is None:
-            if self._reuse:
-                with variable_scope(scope if scope is not None else self._base_name) as captured:
-                    self._scope = captured
-            else:
-                with variable_scope(scope, default_name=self._base_name) as captured:
-                    self._scope = captured
+            self._scope = capture_scope(scope, self._base_name, self._reuse)
         reuse = True if self.built else self._reuse
         graph = get_default_graph()
         with variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as current:
