@@ -123,12 +123,14 @@ from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
 from numflow.layers.base import VariableAggregation, VariableSynchronization  # noqa: E402, I001
 from numflow import summary  # noqa: E402, I001
+from numflow.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, QueueBase, RandomShuffleQueue  # noqa: E402, I001
+from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402, I001
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io`` and TensorFlow's message classes (``tf.GraphDef``...),
-    imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
+    (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")
