@@ -8,7 +8,9 @@ from numflow.framework.dtypes import (
 from numflow.framework.graph import (
     Graph, GraphKeys, Operation, Tensor, get_default_graph, reset_default_graph,
 )
-from numflow.framework.shapes import Dimension, TensorShape, dimension_at_index, dimension_value
+from numflow.framework.shapes import (
+    Dimension, TensorShape, dimension_at_index, dimension_value, disable_v2_tensorshape, enable_v2_tensorshape,
+)
 from numflow.ops.array_ops import identity, placeholder, placeholder_with_default, shape
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
 from numflow.ops.control_flow_ops import group, no_op, tuple
@@ -132,7 +134,7 @@ from numflow.logging import get_logger  # noqa: E402, I001
 from numflow import nest, version  # noqa: E402, I001
 from numflow.framework.modes import (  # noqa: E402, I001
     control_flow_v2_enabled, disable_control_flow_v2, disable_eager_execution, disable_resource_variables,
-    disable_tensor_equality, disable_v2_behavior, disable_v2_tensorshape, enable_eager_execution, enable_v2_behavior,
+    disable_tensor_equality, disable_v2_behavior, enable_eager_execution, enable_v2_behavior,
     executing_eagerly, resource_variables_enabled,
 )
 from numflow.version import (  # noqa: E402, I001
@@ -141,13 +143,17 @@ from numflow.version import (  # noqa: E402, I001
 __version__ = VERSION
 from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
 from numflow import gfile, io  # noqa: E402, I001
+from numflow import layers  # noqa: E402, I001
+from numflow.layers.base import VariableAggregation, VariableSynchronization  # noqa: E402, I001
 from numflow import summary  # noqa: E402, I001
+from numflow.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, QueueBase, RandomShuffleQueue  # noqa: E402, I001
+from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402, I001
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io`` and TensorFlow's message classes (``tf.GraphDef``...),
-    imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
+    (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")

@@ -6,7 +6,7 @@ import numbers as _numbers
 
 import numpy as _np
 
-from numflow.framework.shapes import dimension_at_index, dimension_value  # noqa: F401 - tf.compat's names
+from numflow.framework.shapes import dimension_at_index, dimension_value
 
 integral_types = (_numbers.Integral, _np.integer)
 real_types = (_numbers.Real, _np.integer, _np.floating)

@@ -21,10 +21,10 @@ import numpy as np
 
 try:
     from .bench_session import graph_library
-    from .bench_train import _example_module
+    from .bench_train import example_module
 except ImportError:  # run by bench/run.py, which imports the suites as top-level modules
     from bench_session import graph_library
-    from bench_train import _example_module
+    from bench_train import example_module
 
 
 class ScalarEveryStep:
@@ -36,7 +36,7 @@ class ScalarEveryStep:
 
     def setup(self, library):
         tf = graph_library(library)
-        example = _example_module(tf)
+        example = example_module(tf)
         self.graph = tf.Graph()
         with self.graph.as_default():
             x, y, self.train_op, self.loss, _, _, self.step = example["build"]()

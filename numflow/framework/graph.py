@@ -24,7 +24,7 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
-from numflow.framework.shapes import as_shape, dims_text
+from numflow.framework.shapes import Dimension, as_shape, dimension_value, dims_text
 from numflow.ops import registry as _registry
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -138,9 +138,10 @@ class Tensor:
         )
 
     def __iter__(self):
-        if self._shape.ndims is None or self._shape[0] is None:
+        first = dimension_value(self._shape[0])
+        if first is None:
             raise TypeError(f"Cannot iterate over a tensor with unknown first dimension: {self.name}")
-        return (self[i] for i in range(self._shape[0]))
+        return (self[i] for i in range(first))
 
     def __len__(self):
         raise TypeError(
@@ -625,7 +626,8 @@ class Graph:
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
             controls += [c for c in control_inputs if c not in controls]
-        op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls) if controls else (), self._next_id)
+        op = Operation(self, op_type, name, inputs, _int_attrs(attrs) if attrs else {},
+                       _dedup(controls) if controls else (), self._next_id)
         try:
             specs = opdef.infer(op)
         except TypeError:
@@ -744,7 +746,7 @@ _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def _shape_text(shape):
     if shape.ndims is None:
         return "?"
-    return dims_text(shape.dims)
+    return dims_text(shape.dim_values)
 
 
 def _attr_text(value):
@@ -788,6 +790,26 @@ def _output_dtype(dtype, is_ref):
 
 
 _INT64_MAX = (1 << 63) - 1
+
+
+def _int_attrs(attrs):
+    """``attrs`` with the Dimensions given for ints (a split count, strides) as ints, as TensorFlow's op
+    builder reads them; TypeError for an unknown one."""
+    if not any(_holds_dimension(value) for value in attrs.values()):
+        return attrs
+    return {key: _int_attr(value) for key, value in attrs.items()}
+
+
+def _holds_dimension(value):
+    return type(value) is Dimension or type(value) in (list, tuple) and any(type(v) is Dimension for v in value)
+
+
+def _int_attr(value):
+    if type(value) is Dimension:
+        return int(value)
+    if type(value) in (list, tuple):
+        return type(value)(int(v) if type(v) is Dimension else v for v in value)
+    return value
 
 
 def _int64_dims(shape, op):

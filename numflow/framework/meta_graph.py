@@ -10,6 +10,7 @@ a Saver built from the SaverDef, so ``saver.restore`` works on a graph no Python
 
 import logging
 import os
+import warnings
 
 from numflow.checkpoint.files import resolve, write_atomically
 from numflow.framework import errors, op_defs
@@ -347,7 +348,18 @@ def adopt_saver_def(saver, saver_def, import_scope=None):
 
 
 def checkpoint_meta_graph(saver, sess, strip_default_attrs=False):
-    """The MetaGraphDef ``Saver.save`` writes beside a checkpoint: the session's graph with the Saver's names."""
+    """The MetaGraphDef ``Saver.save`` writes beside a checkpoint: the session's graph with the Saver's names.
+
+    None, with a warning, for a graph that has no GraphDef form yet: the checkpoint is still
+    written (a TensorFlow Saver never fails a save over its meta graph).
+    """
+    from numflow.framework.attr_values import AttrError
+
     graph = sess.graph
     with graph.as_default():
-        return export_meta_graph(saver_def=saver.as_saver_def(), graph=graph, strip_default_attrs=strip_default_attrs)
+        try:
+            return export_meta_graph(saver_def=saver.as_saver_def(), graph=graph,
+                                     strip_default_attrs=strip_default_attrs)
+        except AttrError as exc:
+            warnings.warn(f"The checkpoint is saved without its .meta file: {exc}", RuntimeWarning, stacklevel=3)
+            return None

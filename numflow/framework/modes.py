@@ -1,6 +1,8 @@
 """Graph mode is numflow's only mode: the switches TensorFlow 1.x programs call to choose it (after
 ``import tensorflow.compat.v1 as tf``) are no-ops here, and the ones that would leave it fail clearly."""
 
+from numflow.framework.shapes import disable_v2_tensorshape
+
 
 def executing_eagerly():
     """False: numflow builds graphs and runs them in sessions."""
@@ -11,7 +13,12 @@ def _graph_mode_already(*args, **kwargs):
     """Nothing to do: numflow already behaves as TensorFlow 1.x does."""
 
 
-disable_eager_execution = disable_v2_behavior = disable_v2_tensorshape = _graph_mode_already
+def disable_v2_behavior():
+    """What TensorFlow 1.x behaviour needs beyond graph mode: shapes index to Dimensions again."""
+    disable_v2_tensorshape()
+
+
+disable_eager_execution = _graph_mode_already
 disable_resource_variables = disable_control_flow_v2 = disable_tensor_equality = _graph_mode_already
 
 

@@ -40,7 +40,7 @@ def _sampler_infer(op):
     _check_int64(true_classes, op.type, "true_classes")
     check_rank(true_classes.shape, 2)
     a = op._attrs
-    batch = true_classes.shape[0] if true_classes.shape.ndims == 2 else None
+    batch = true_classes.shape.dim_values[0] if true_classes.shape.ndims == 2 else None
     sampled = TensorShape([a["num_sampled"]])
     return [(dtypes.int64, sampled), (dtypes.float32, TensorShape([batch, a["num_true"]])), (dtypes.float32, sampled)]
 
@@ -119,8 +119,8 @@ def _accidental_hits_infer(op):
     check_rank(true_classes.shape, 2)
     check_rank(sampled.shape, 1)
     num_true = op._attrs["num_true"]
-    if true_classes.shape.ndims == 2 and true_classes.shape[1] not in (None, num_true):
-        raise ValueError(f"Dimension must be {num_true} but is {true_classes.shape[1]}")
+    if true_classes.shape.ndims == 2 and true_classes.shape.dim_values[1] not in (None, num_true):
+        raise ValueError(f"Dimension must be {num_true} but is {true_classes.shape.dim_values[1]}")
     vector = TensorShape([None])
     return [(dtypes.int32, vector), (dtypes.int64, vector), (dtypes.float32, vector)]
 

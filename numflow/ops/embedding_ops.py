@@ -103,7 +103,7 @@ def _partitioned_lookup(graph, params, ids, strategy, scope):
 
 def _total_rows(graph, params, dtype):
     """The rows of all partitions: a constant when every partition's first dimension is known."""
-    sizes = [p.shape[0] if p.shape.ndims else None for p in params]
+    sizes = [p.shape.dim_values[0] if p.shape.ndims else None for p in params]
     if all(s is not None for s in sizes):
         return constant(sum(sizes), dtype=dtype)
     dims = []

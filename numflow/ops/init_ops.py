@@ -179,7 +179,7 @@ class VarianceScaling(Initializer):
 
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = self._dtype(dtype)
-        shape = shape if type(shape) is list else TensorShape(shape).as_list()
+        shape = TensorShape(shape).as_list()
         fan_in, fan_out = _compute_fans(shape)
         mode = self.mode
         divisor = fan_in if mode == "fan_in" else fan_out if mode == "fan_out" else (fan_in + fan_out) / 2.0

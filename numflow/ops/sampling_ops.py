@@ -52,7 +52,7 @@ def _multinomial_infer(op):
     check_rank(logits.shape, 2)
     check_rank(num_samples.shape, 0)
     n = static_value(num_samples)
-    batch = logits.shape.dims[0] if logits.shape.ndims is not None else None
+    batch = logits.shape.dim_values[0] if logits.shape.ndims is not None else None
     return [(op._attrs["output_dtype"], TensorShape([batch, None if n is None else int(n)]))]
 
 
@@ -142,7 +142,7 @@ def _random_gamma_grad(op, grad):
     """``sum over the sample dimensions of grad * d sample / d alpha``, as TensorFlow's ``random_grad.py``."""
     shape, alpha = op.inputs
     sample = op.outputs[0]
-    sample_dims = shape.shape[0] if shape.shape.ndims == 1 else None
+    sample_dims = shape.shape.dim_values[0] if shape.shape.ndims == 1 else None
     if sample_dims is None or alpha.shape.ndims is None:
         raise ValueError(f"The gradient of {op.name} (RandomGamma) needs the ranks of its shape and alpha.")
     graph = get_default_graph()

@@ -40,8 +40,8 @@ def _gather_infer(op):
     if a is None:
         return [(params.dtype, TensorShape([None] * (rank - 1 + indices.shape.ndims)))]
     a %= rank
-    dims = params.shape.dims
-    return [(params.dtype, TensorShape(dims[:a] + indices.shape.dims + dims[a + 1:]))]
+    dims = params.shape.dim_values
+    return [(params.dtype, TensorShape(dims[:a] + indices.shape.dim_values + dims[a + 1:]))]
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
@@ -82,7 +82,8 @@ def _merge_shapes(a, b):
         return a if b.ndims is None else b
     if a.ndims != b.ndims:
         raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
-    return TensorShape([merge_dims(p, q, i, a.dims, b.dims) for i, (p, q) in enumerate(zip(a.dims, b.dims))])
+    da, db = a.dim_values, b.dim_values
+    return TensorShape([merge_dims(p, q, i, da, db) for i, (p, q) in enumerate(zip(da, db))])
 
 
 def _check_condition(op, condition):
@@ -102,7 +103,7 @@ def _select_infer(op):
         return [(t.dtype, data)]
     if cond.ndims != 1 or data.ndims == 0:
         return [(t.dtype, _merge_shapes(data, cond))]
-    _merge_shapes(cond, TensorShape(data.dims[:1]))
+    _merge_shapes(cond, TensorShape(data.dim_values[:1]))
     return [(t.dtype, data)]
 
 
@@ -177,7 +178,7 @@ def _one_hot_infer(op):
         raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative but is {int(n)}")
     if indices.shape.ndims is None:
         return [(on_value.dtype, TensorShape(None))]
-    dims = indices.shape.dims
+    dims = indices.shape.dim_values
     at = len(dims) if axis == -1 else axis
     return [(on_value.dtype, TensorShape(dims[:at] + [None if n is None else int(n)] + dims[at:]))]
 

@@ -255,6 +255,9 @@ class BaseSession:
         if self._closed:
             return
         self._closed = True
+        if not self._target:  # a local session's queues are its own: no run may stay waiting on one
+            for container in self._containers.values():
+                container.cancel()
         failure = None
         for wait in self._waits_before_close.values():
             try:

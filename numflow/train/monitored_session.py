@@ -31,6 +31,7 @@ from numflow.ops import control_flow_ops
 from numflow.runtime.config import RunMetadata, RunOptions
 from numflow.train import basic_session_run_hooks, session_run_hook
 from numflow.train.coordinator import Coordinator
+from numflow.train.queue_runner import start_queue_runners
 from numflow.train.session_manager import SessionManager
 
 _log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
@@ -355,6 +356,8 @@ class _MonitoredSession:
         def create_session(self):
             self.tf_sess = self._session_creator.create_session()
             self.coord = Coordinator(clean_stop_exception_types=[])
+            if self.tf_sess.graph.get_collection(GraphKeys.QUEUE_RUNNERS):
+                start_queue_runners(sess=self.tf_sess, coord=self.coord)
             for hook in self._hooks:
                 hook.after_create_session(self.tf_sess, self.coord)
             return _CoordinatedSession(_HookedSession(self.tf_sess, self._hooks), self.coord,

@@ -244,7 +244,11 @@ class Variable:
         )
 
     def count_up_to(self, limit):
-        raise NotImplementedError("count_up_to is not supported by numflow.")
+        """An op incrementing this int variable and giving its value before; ``OutOfRangeError``
+        once the value has reached ``limit``."""
+        from numflow.ops.queue_ops import count_up_to
+
+        return count_up_to(self, limit)
 
 
 VariableV1 = RefVariable = Variable

@@ -2,7 +2,6 @@
 subprocess with flags on its command line, and the functions one by one. Expected lines are those
 TensorFlow 2.21 prints for the same script."""
 
-import importlib.metadata
 import logging
 import pathlib
 import subprocess
@@ -13,6 +12,7 @@ import numpy as np
 import pytest
 
 import numflow as tf
+from tests.framework.ported import run_ported
 
 SCRIPT = textwrap.dedent('''
     import numflow as tf
@@ -135,33 +135,11 @@ def test_compat_conversions():
     assert c.dimension_value(tf.TensorShape([2, None])[0]) == 2
 
 
-def test_graph_mode_switches_of_compat_v1_programs():
-    """What ``import tensorflow.compat.v1 as tf`` programs call first (TensorFlow 2.21's answers): the
-    switches to TF 1.x behaviour do nothing, eager execution is refused with a clear ValueError."""
-    for switch in (tf.disable_v2_behavior, tf.disable_eager_execution, tf.disable_v2_tensorshape,
-                   tf.disable_resource_variables, tf.disable_control_flow_v2, tf.disable_tensor_equality):
-        assert switch() is None
-    assert (tf.executing_eagerly(), tf.resource_variables_enabled(), tf.control_flow_v2_enabled()) == (False,) * 3
-    for name in ("enable_eager_execution", "enable_v2_behavior"):
-        with pytest.raises(ValueError, match=f"tf.{name} is not supported: numflow runs TensorFlow 1.x graphs"):
-            getattr(tf, name)()
-    assert tf.__version__ == tf.VERSION == importlib.metadata.version("numflow")
-    assert (tf.GRAPH_DEF_VERSION, tf.GRAPH_DEF_VERSION_MIN_CONSUMER, tf.GRAPH_DEF_VERSION_MIN_PRODUCER) == (2474, 0, 0)
-
-
 def test_a_tf1_program_prints_what_tensorflow_prints(tmp_path):
     """``data/tf1_program.py``, written for ``tensorflow.compat.v1``, run with numflow in its place: its
     stdout equals ``data/tf1_program.out``, which TensorFlow 2.21 printed (regenerate as its docstring says)."""
     data = pathlib.Path(__file__).parent / "data"
-    source = (data / "tf1_program.py").read_text()
-    ported = source.replace("import tensorflow.compat.v1 as tf\n", "import numflow as tf\n")
-    assert ported != source and "tf.disable_v2_behavior()\n" in ported  # kept: a no-op on numflow
-    path = tmp_path / "program.py"
-    path.write_text(ported)
-    root = pathlib.Path(__file__).parents[2]
-    done = subprocess.run([sys.executable, str(path), "--steps", "30"], capture_output=True, text=True, cwd=root,
-                          timeout=300, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
+    done = run_ported(data / "tf1_program.py", tmp_path, "--steps", "30")
     assert done.stdout == (data / "tf1_program.out").read_text()
     assert [line for line in done.stderr.splitlines() if line.startswith("INFO:tensorflow")] == [
         f"INFO:tensorflow:step {step}" for step in (0, 10, 20, 30)]
