@@ -27,7 +27,7 @@ def const(ctx):
 @kernel("Placeholder")
 def placeholder(ctx):
     dtype, shape = ctx.attrs["dtype"], ctx.attrs["shape"]
-    shape_text = "unknown" if shape.ndims is None else str([-1 if d is None else d for d in shape.dims])
+    shape_text = "unknown" if shape.ndims is None else str([-1 if d is None else d for d in shape.as_list()])
     raise errors.InvalidArgumentError(
         None, None,
         f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
@@ -704,7 +704,9 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_partition,
     reference_pool,
     reference_sampling,
+    reference_script,
     reference_sparse,
+    reference_special,
     reference_topk,
     tensor_array,
 )

@@ -15,5 +15,6 @@ from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     segments,
     sparse_apply,
     state,
+    summary,
     topk,
 )
