@@ -2,7 +2,7 @@
 
 from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
 from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
-from numflow.ops.math_composites import accumulate_n, confusion_matrix, scalar_mul
+from numflow.ops.math_composites import accumulate_n, confusion_matrix, reduce_std, reduce_variance, scalar_mul
 from numflow.ops.math_ops import (
     abs,
     add,
@@ -98,7 +98,8 @@ __all__ = [
     "is_finite", "is_inf", "is_nan", "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less",
     "less_equal", "lgamma", "log", "log1p", "log_sigmoid", "log_softmax", "logical_and", "logical_not", "logical_or",
     "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all",
-    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "rint",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std",
+    "reduce_sum", "reduce_variance", "rint",
     "round", "rsqrt", "scalar_mul", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
     "sigmoid", "sign", "sin", "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference",
     "subtract", "tan", "tanh", "top_k", "truediv", "unsorted_segment_max", "unsorted_segment_mean",
