@@ -147,6 +147,9 @@ from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402,
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
 from numflow import image  # noqa: E402, I001
+from numflow import bitwise  # noqa: E402, I001
+from numflow.ops.manip_ops import identity_n, roll  # noqa: E402, I001
+from numflow.ops.counting_ops import bincount, histogram_fixed_width, searchsorted  # noqa: E402, I001
 from numflow import summary  # noqa: E402, I001
 from numflow.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, QueueBase, RandomShuffleQueue  # noqa: E402, I001
 from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402, I001
