@@ -175,7 +175,7 @@ def resize_bilinear_grad(ctx, grads, original_image):
 @kernel("AdjustContrastv2")
 def adjust_contrast(ctx, images, contrast_factor):
     if images.ndim < 3:
-        raise ValueError(f"input must be at least 3-D, got shape{list(images.shape)}")
+        raise ValueError(f"input must be at least 3-D, got shape[{','.join(map(str, images.shape))}]")
     if np.ndim(contrast_factor) != 0:
         raise ValueError(f"contrast_factor must be scalar: {list(np.shape(contrast_factor))}")
     x = images.astype(np.float32)
@@ -187,3 +187,127 @@ def adjust_contrast(ctx, images, contrast_factor):
 def resize_bicubic_grad(ctx, grads, original_image):
     weights_y, weights_x = _axis_weights(ctx, original_image.shape, grads.shape[1:3], _cubic)
     return _resample(grads, weights_y.T, weights_x.T).astype(original_image.dtype)
+
+
+# -- colour spaces ------------------------------------------------------------------------------------
+def _channels(images, op_type):
+    if op_type.startswith("Adjust") and images.ndim < 3:
+        raise ValueError(f"input must be at least 3-D, got shape[{','.join(map(str, images.shape))}]")
+    if images.ndim < 1 or images.shape[-1] != 3:
+        raise ValueError(f"input must have 3 channels but input only has {images.shape[-1] if images.ndim else 0} "
+                         "channels.")
+    return images[..., 0], images[..., 1], images[..., 2]
+
+
+def _rgb_to_hsv(r, g, b):
+    v = np.maximum(np.maximum(r, g), b)
+    value_range = v - np.minimum(np.minimum(r, g), b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.where(v > 0, value_range / v, 0).astype(r.dtype)
+        norm = (1 / value_range) * r.dtype.type(1 / 6)
+        h = np.where(r == v, norm * (g - b), np.where(g == v, norm * (b - r) + r.dtype.type(2 / 6),
+                                                      norm * (r - g) + r.dtype.type(4 / 6)))
+    h = np.where(value_range > 0, h, 0)
+    return np.where(h < 0, h + 1, h).astype(r.dtype), s, v
+
+
+@kernel("RGBToHSV")
+def rgb_to_hsv(ctx, images):
+    return np.stack(_rgb_to_hsv(*_channels(images, "RGBToHSV")), -1)
+
+
+@kernel("HSVToRGB")
+def hsv_to_rgb(ctx, images):
+    h, s, v = _channels(images, "HSVToRGB")
+    dh = h * h.dtype.type(6)
+    dr = np.clip(np.abs(dh - 3) - 1, 0, 1)
+    dg = np.clip(2 - np.abs(dh - 2), 0, 1)
+    db = np.clip(2 - np.abs(dh - 4), 0, 1)
+    one_s = 1 - s
+    return np.stack([(one_s + s * d) * v for d in (dr, dg, db)], -1).astype(images.dtype)
+
+
+def _hsv_sextants_to_rgb(h6, c, v):
+    """RGB from a hue in [0, 6), chroma ``c`` and value ``v`` (AdjustSaturation's own conversion)."""
+    m = v - c
+    sextant = h6.astype(np.int64)
+    fmodu = np.mod(h6, np.float32(2))
+    fmodu = np.where(fmodu <= 0, fmodu + 2, fmodu)
+    x = c * (1 - np.abs(fmodu - 1))
+    zero = np.zeros_like(c)
+    table = [(c, x, zero), (x, c, zero), (zero, c, x), (zero, x, c), (x, zero, c), (c, zero, x)]
+    rgb = [np.select([sextant == k for k in range(6)], [row[i] for row in table], 0) for i in range(3)]
+    return np.stack([channel + m for channel in rgb], -1)
+
+
+@kernel("AdjustSaturation")
+def adjust_saturation(ctx, images, scale):
+    r, g, b = (c.astype(np.float32) for c in _channels(images, "AdjustSaturation"))
+    h, s, v = _rgb_to_hsv(r, g, b)
+    s = np.minimum(np.float32(1), np.maximum(np.float32(0), s * np.float32(scale)))
+    return _hsv_sextants_to_rgb(h * np.float32(6), s * v, v).astype(images.dtype)
+
+
+def _hue_ranges(r, g, b):
+    """TensorFlow's hue in [0, 6) with the smallest and largest channel, by the order of the channels."""
+    order = [(r < g) & (b < r), (r < g) & (b > g), r < g, (b < g), (b > r)]
+    v_max = np.select(order, [g, b, g, r, b], r)
+    v_mid = np.select(order, [r, g, b, g, r], b)
+    v_min = np.select(order, [b, r, r, b, g], g)
+    category = np.select(order, [1, 3, 2, 0, 4], 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (v_mid - v_min) / (v_max - v_min)
+    h = category + np.where(category % 2 == 0, ratio, 1 - ratio)
+    return np.where(v_max == v_min, 0, h).astype(np.float32), v_min, v_max
+
+
+@kernel("AdjustHue")
+def adjust_hue(ctx, images, delta):
+    h, v_min, v_max = _hue_ranges(*(c.astype(np.float32) for c in _channels(images, "AdjustHue")))
+    h = np.mod(h + np.float32(delta) * np.float32(6), np.float32(6))
+    category = np.minimum(h.astype(np.int64), 5)
+    ratio = h - category
+    ratio = np.where(category % 2 == 0, ratio, 1 - ratio)
+    v_mid = v_min + ratio * (v_max - v_min)
+    table = [(v_max, v_mid, v_min), (v_mid, v_max, v_min), (v_min, v_max, v_mid), (v_min, v_mid, v_max),
+             (v_mid, v_min, v_max), (v_max, v_min, v_mid)]
+    rgb = [np.select([category == k for k in range(6)], [row[i] for row in table]) for i in range(3)]
+    return np.stack(rgb, -1).astype(images.dtype)
+
+
+# -- boxes --------------------------------------------------------------------------------------------
+@kernel("NonMaxSuppressionV3")
+def non_max_suppression_v3(ctx, boxes, scores, max_output_size, iou_threshold, score_threshold):
+    if boxes.ndim != 2 or boxes.shape[1] != 4:
+        raise ValueError(f"boxes must be of shape [num_boxes, 4]: {list(boxes.shape)}")
+    if scores.ndim != 1 or scores.shape[0] != boxes.shape[0]:
+        raise ValueError(f"scores has incompatible shape: {list(scores.shape)}")
+    iou_threshold = float(iou_threshold)
+    if not 0 <= iou_threshold <= 1:
+        raise ValueError("iou_threshold must be in [0, 1]")
+    limit = int(max_output_size)
+    if limit < 0:
+        raise ValueError("output size must be non-negative")
+    boxes = boxes.astype(np.float32)
+    y_min, y_max = np.minimum(boxes[:, 0], boxes[:, 2]), np.maximum(boxes[:, 0], boxes[:, 2])
+    x_min, x_max = np.minimum(boxes[:, 1], boxes[:, 3]), np.maximum(boxes[:, 1], boxes[:, 3])
+    areas = (y_max - y_min) * (x_max - x_min)
+    candidates = np.flatnonzero(scores > score_threshold)
+    # Highest score first; equal scores by lower index, as TensorFlow's priority queue pops them.
+    candidates = candidates[np.argsort(-scores[candidates].astype(np.float64), kind="stable")]
+    selected = []
+    for i in candidates:
+        if len(selected) >= limit:
+            break
+        if selected:
+            s = np.array(selected)
+            height = np.maximum(np.minimum(y_max[i], y_max[s]) - np.maximum(y_min[i], y_min[s]), 0)
+            width = np.maximum(np.minimum(x_max[i], x_max[s]) - np.maximum(x_min[i], x_min[s]), 0)
+            intersection = height * width
+            with np.errstate(divide="ignore", invalid="ignore"):
+                iou = np.where((areas[i] <= 0) | (areas[s] <= 0), 0,
+                               intersection / (areas[i] + areas[s] - intersection))
+            if np.any(iou > iou_threshold):
+                continue
+        selected.append(i)
+    return np.array(selected, np.int32)

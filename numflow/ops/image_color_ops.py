@@ -153,3 +153,71 @@ def grayscale_to_rgb(images, name=None):
         rgb = array_ops.tile(images, multiples, name=name)
         rgb.set_shape(images.shape[:-1].concatenate([3]))
         return rgb
+
+
+def _rgb_infer(op):
+    images = op.inputs[0]
+    check_dtype(images, _HSV_TYPES if op.type in ("RGBToHSV", "HSVToRGB") else (dtypes.float16, dtypes.float32),
+                "images")
+    check_rank(images.shape, 1 if op.type in ("RGBToHSV", "HSVToRGB") else 3, at_least=True)
+    last = images.shape.dim_values[-1] if images.shape.ndims else None
+    if last is not None and last != 3:
+        raise ValueError(f"Dimension must be 3 but is {last}")
+    for scalar in op.inputs[1:]:
+        check_rank(scalar.shape, 0)
+    return [(images.dtype.base_dtype, images.shape)]
+
+
+_HSV_TYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
+for _op_type in ("RGBToHSV", "HSVToRGB", "AdjustSaturation", "AdjustHue"):
+    declare(_op_type)(_rgb_infer)
+
+
+def rgb_to_hsv(images, name=None):
+    """RGB images (floats in [0, 1], last dimension 3) as hue, saturation and value, each in [0, 1] (op
+    ``RGBToHSV``)."""
+    with get_default_graph().name_scope(name or "RGBToHSV") as scope:
+        return _out("RGBToHSV", [convert_to_tensor(images, name="images")], name=scope)[0]
+
+
+def hsv_to_rgb(images, name=None):
+    """HSV images (last dimension 3, each in [0, 1]) as RGB (op ``HSVToRGB``)."""
+    with get_default_graph().name_scope(name or "HSVToRGB") as scope:
+        return _out("HSVToRGB", [convert_to_tensor(images, name="images")], name=scope)[0]
+
+
+def _adjust_in_float(op_type, scope_name, image, amount, amount_name, name):
+    with get_default_graph().name_scope(name or scope_name):
+        image = convert_to_tensor(image, name="image")
+        flt_image = _as_float(image)
+        amount = convert_to_tensor(amount, dtype=dtypes.float32, name=amount_name)
+        adjusted = _out(op_type, [flt_image, amount])[0]
+        return convert_image_dtype(adjusted, image.dtype.base_dtype)
+
+
+def adjust_saturation(image, saturation_factor, name=None):
+    """RGB images with their HSV saturation multiplied by ``saturation_factor`` (clipped to [0, 1])."""
+    return _adjust_in_float("AdjustSaturation", "adjust_saturation", image, saturation_factor, "scale", name)
+
+
+def adjust_hue(image, delta, name=None):
+    """RGB images with ``delta`` (in [-1, 1], a fraction of a turn) added to their hue."""
+    return _adjust_in_float("AdjustHue", "adjust_hue", image, delta, "delta", name)
+
+
+def random_saturation(image, lower, upper, seed=None):
+    """:func:`adjust_saturation` by a factor drawn uniformly from ``[lower, upper)``."""
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_saturation(image, random_ops.random_uniform([], lower, upper, seed=seed))
+
+
+def random_hue(image, max_delta, seed=None):
+    """:func:`adjust_hue` by a delta drawn uniformly from ``[-max_delta, max_delta)``, ``max_delta <= 0.5``."""
+    if max_delta > 0.5:
+        raise ValueError("max_delta must be <= 0.5.")
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_hue(image, random_ops.random_uniform([], -max_delta, max_delta, seed=seed))

@@ -10,6 +10,10 @@ BATCH = _RNG.uniform(0, 1, size=(2, 4, 5, 3)).astype(np.float32)
 IMAGE = BATCH[0]
 PIXELS = _RNG.randint(0, 256, size=(4, 6, 3)).astype(np.uint8)
 SIZES = {"up": [7, 8], "down": [3, 2], "odd": [5, 3]}
+_GRAYS = np.array([[[0.0, 0.0, 0.0], [0.5, 0.5, 0.5], [1.0, 0.2, 0.2], [0.3, 0.9, 0.3]]], np.float32)
+_BOXES = np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [1, 10.1, 0, 11.1],
+                   [0, 100, 1, 101], [0.5, 0.5, 0.5, 0.7]], np.float32)
+_SCORES = np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.9], np.float32)
 CENTERS = {"legacy": (False, False), "corners": (True, False), "half": (False, True)}
 
 
@@ -88,6 +92,18 @@ CASES.update({
     "grayscale": lambda tf: [tf.image.rgb_to_grayscale(PIXELS), tf.image.rgb_to_grayscale(BATCH),
                              tf.image.grayscale_to_rgb(tf.constant(PIXELS[..., :1])),
                              tf.image.grayscale_to_rgb(tf.constant(BATCH[..., 1:2]))],
+    "hsv": lambda tf: [tf.image.rgb_to_hsv(BATCH), tf.image.hsv_to_rgb(BATCH), tf.image.hsv_to_rgb(
+        tf.image.rgb_to_hsv(IMAGE.astype(np.float64))), tf.image.rgb_to_hsv(_GRAYS)],
+    "adjust_saturation": lambda tf: [tf.image.adjust_saturation(BATCH, 0.4), tf.image.adjust_saturation(PIXELS, 2.5),
+                                     tf.image.adjust_saturation(_GRAYS, 3.0)],
+    "adjust_hue": lambda tf: [tf.image.adjust_hue(BATCH, 0.2), tf.image.adjust_hue(PIXELS, -0.45),
+                              tf.image.adjust_hue(IMAGE, 0.9), tf.image.adjust_hue(_GRAYS, 0.3)],
+    "random_colour": lambda tf: [tf.image.random_hue(IMAGE, 0.3, seed=3),
+                                 tf.image.random_saturation(PIXELS, 0.5, 1.5, seed=4)],
+    "non_max_suppression": lambda tf: [
+        tf.image.non_max_suppression(_BOXES, _SCORES, 4), tf.image.non_max_suppression(_BOXES, _SCORES, 10, 0.2),
+        tf.image.non_max_suppression(_BOXES, _SCORES, 10, 0.7, score_threshold=0.3),
+        tf.image.non_max_suppression(_BOXES, _SCORES, 0)],
 })
 
 

@@ -19,8 +19,12 @@ def test_geometry_as_tensorflow(name):
     check_case(name, rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("name", ["per_image_standardization", "adjust_brightness", "adjust_contrast",
-                                  "random_brightness", "random_contrast", "convert_image_dtype", "grayscale"])
+COLOUR = ["per_image_standardization", "adjust_brightness", "adjust_contrast", "random_brightness",
+          "random_contrast", "convert_image_dtype", "grayscale", "hsv", "adjust_saturation", "adjust_hue",
+          "random_colour", "non_max_suppression"]
+
+
+@pytest.mark.parametrize("name", COLOUR)
 def test_colour_as_tensorflow(name):
     check_case(name, rtol=1e-6, atol=1e-6)
 
@@ -28,9 +32,7 @@ def test_colour_as_tensorflow(name):
 def test_every_case_is_checked():
     from test_image_resize import RESIZE_CASES
 
-    assert set(CASES) == set(RESIZE_CASES) | set(GEOMETRY) | {
-        "per_image_standardization", "adjust_brightness", "adjust_contrast", "random_brightness", "random_contrast",
-        "convert_image_dtype", "grayscale"}
+    assert set(CASES) == set(RESIZE_CASES) | set(GEOMETRY) | set(COLOUR)
 
 
 def test_static_shapes_where_the_image_is_partly_known():
@@ -88,3 +90,32 @@ def test_run_time_checks_of_unknown_sizes():
             assert sess.run(cropped, {image: np.ones([4, 4, 1])}).shape == (3, 3, 1)
             with pytest.raises(tf.errors.InvalidArgumentError, match="height must be >= target \\+ offset."):
                 sess.run(cropped, {image: np.ones([3, 4, 1])})
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda d: tf.image.non_max_suppression(np.zeros([2, 4], np.float32), np.zeros([2], np.float32), 3, d(1.5)),
+     "iou_threshold must be in [0, 1]"),
+    (lambda d: tf.image.non_max_suppression(np.zeros([2, 4], np.float32), np.zeros([2], np.float32), d(-1)),
+     "output size must be non-negative"),
+    (lambda d: tf.image.adjust_hue(d(np.zeros([2, 4], np.float32)), 0.1),
+     "input must be at least 3-D, got shape[2,4]"),
+    (lambda d: tf.image.adjust_saturation(d(np.zeros([1, 2, 4], np.float32)), 0.1),
+     "input must have 3 channels but input only has 4 channels."),
+])
+def test_colour_and_box_errors_at_run_time(build, message):
+    with tf.Graph().as_default():
+        out = build(lambda v: tf.placeholder_with_default(v, None))
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(message)):
+            sess.run(out)
+
+
+def test_colour_and_box_errors_at_build_time():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="Dimension must be 4 but is 3"):
+            tf.image.non_max_suppression(np.zeros([2, 3], np.float32), np.zeros([2], np.float32), 3)
+        with pytest.raises(ValueError, match="Dimension must be 3 but is 4"):
+            tf.image.rgb_to_hsv(np.zeros([2, 4], np.float32))
+        with pytest.raises(ValueError, match=r"^max_delta must be <= 0.5.$"):
+            tf.image.random_hue(np.zeros([2, 2, 3], np.float32), 0.7)
+        assert tf.image.non_max_suppression(tf.placeholder(tf.float32, [None, 4]), tf.placeholder(tf.float32, [None]),
+                                            5).shape.as_list() == [None]
