@@ -46,15 +46,22 @@ def _check(attrs, images_shape, size):
     return out_h, out_w
 
 
-def _linear(in_size, out_size, align_corners, half_pixel):
-    """The ``[out, in]`` weights of bilinear resampling along one axis."""
+def linear_taps(in_size, out_size, align_corners, half_pixel):
+    """Bilinear resampling along one axis as TensorFlow computes it: each output index's lower and upper
+    input index and the float32 weight of the upper one."""
     scale = _scale(in_size, out_size, align_corners)
     i = np.arange(out_size, dtype=np.float32)
     src = (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
     floor = np.floor(src)
     lower = np.maximum(floor.astype(np.int64), 0)
     upper = np.minimum(np.ceil(src).astype(np.int64), in_size - 1)
-    lerp = (src - floor).astype(np.float64)
+    return lower, upper, (src - floor).astype(np.float32)
+
+
+def _linear(in_size, out_size, align_corners, half_pixel):
+    """The ``[out, in]`` weights of bilinear resampling along one axis."""
+    lower, upper, lerp = linear_taps(in_size, out_size, align_corners, half_pixel)
+    lerp = lerp.astype(np.float64)
     weights = np.zeros((out_size, in_size))
     rows = np.arange(out_size)
     np.add.at(weights, (rows, lower), 1 - lerp)
@@ -125,6 +132,11 @@ def _resample(images, weights_y, weights_x):
     return np.einsum("xj,byjc->byxc", weights_x, across, optimize=True)
 
 
+def check_resize(attrs, images_shape, size):
+    """The output height and width, after TensorFlow's checks of a resize's arguments."""
+    return _check(attrs, images_shape, size)
+
+
 def _axis_weights(ctx, images_shape, size, weights):
     out_h, out_w = _check(ctx.attrs, images_shape, size)
     options = (ctx.attrs["align_corners"],) + ((ctx.attrs.get("half_pixel_centers", False),)
@@ -138,8 +150,9 @@ def _resize(weights):
     return run
 
 
-for _op, _weights in (("ResizeBilinear", _linear), ("ResizeBicubic", _cubic), ("ResizeArea", _area)):
-    kernel(_op)(_resize(_weights))
+resize_bilinear = kernel("ResizeBilinear")(_resize(_linear))
+kernel("ResizeBicubic")(_resize(_cubic))
+kernel("ResizeArea")(_resize(_area))
 
 
 def _nearest_indices(ctx, in_shape, size):

@@ -5,6 +5,7 @@ from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     apply,
     conv,
     depthwise,
+    image,
     initializers,
     io,
     matmul,
