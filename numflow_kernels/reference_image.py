@@ -155,7 +155,8 @@ kernel("ResizeBicubic")(_resize(_cubic))
 kernel("ResizeArea")(_resize(_area))
 
 
-def _nearest_indices(ctx, in_shape, size):
+def nearest_indices(ctx, in_shape, size):
+    """The input row and column each output row and column of a nearest-neighbour resize copies."""
     out_h, out_w = _check(ctx.attrs, in_shape, size)
     options = ctx.attrs["align_corners"], ctx.attrs["half_pixel_centers"]
     return _nearest_index(in_shape[1], out_h, *options), _nearest_index(in_shape[2], out_w, *options)
@@ -163,7 +164,7 @@ def _nearest_indices(ctx, in_shape, size):
 
 @kernel("ResizeNearestNeighbor")
 def resize_nearest_neighbor(ctx, images, size):
-    rows, cols = _nearest_indices(ctx, images.shape, size)
+    rows, cols = nearest_indices(ctx, images.shape, size)
     return np.ascontiguousarray(images[:, rows][:, :, cols])
 
 
@@ -173,7 +174,7 @@ def resize_nearest_neighbor_grad(ctx, grads, size):
     if in_h <= 0 or in_w <= 0:
         raise ValueError("output dimensions must be positive")
     original = (grads.shape[0], in_h, in_w, grads.shape[3])
-    rows, cols = _nearest_indices(ctx, original, grads.shape[1:3])
+    rows, cols = nearest_indices(ctx, original, grads.shape[1:3])
     out = np.zeros(original, np.float64)
     np.add.at(out, (slice(None), rows[:, None], cols[None, :]), grads)
     return out.astype(grads.dtype)

@@ -1,4 +1,5 @@
-"""Numba kernels of ResizeBilinear and ResizeBilinearGrad, in TensorFlow's float32 arithmetic.
+"""Numba kernels of ResizeBilinear and ResizeBilinearGrad, in TensorFlow's float32 arithmetic, and of
+ResizeNearestNeighbor (a gather).
 
 The spec and the per-axis taps are ``reference_image.py``'s. The forward op computes each output pixel alone
 (rows in parallel); the gradient adds each batch image's contributions in TensorFlow's order (row by row), one image
@@ -47,7 +48,18 @@ def _bilinear_grad(grads, out, top, bottom, y_lerp, left, right, x_lerp):
                     out[b, d, hi, c] += g * yl * xl
 
 
+def _nearest(images, out, rows, cols):
+    batch, out_h, out_w, channels = out.shape
+    for row in prange(batch * out_h):
+        b, y = row // out_h, row % out_h
+        source = rows[y]
+        for x in range(out_w):
+            for c in range(channels):
+                out[b, y, x, c] = images[b, source, cols[x], c]
+
+
 _BILINEAR = twins.LazyTwin(_bilinear)
+_NEAREST = twins.LazyTwin(_nearest)
 _BILINEAR_GRAD = twins.LazyTwin(_bilinear_grad)
 
 
@@ -75,4 +87,14 @@ def resize_bilinear_grad(ctx, grads, original_image):
     out = np.zeros(original_image.shape, original_image.dtype)
     grads = np.ascontiguousarray(grads, np.float32)
     twins.launch(_BILINEAR_GRAD, grads.size, grads, out, *_taps(ctx.attrs, original_image.shape, *grads.shape[1:3]))
+    return out
+
+
+@register("ResizeNearestNeighbor")
+def resize_nearest_neighbor(ctx, images, size):
+    if images.dtype == np.float16:
+        return reference_image.resize_nearest_neighbor(ctx, images, size)
+    rows, cols = reference_image.nearest_indices(ctx, images.shape, size)
+    out = np.empty((images.shape[0], len(rows), len(cols), images.shape[3]), images.dtype)
+    twins.launch(_NEAREST, out.size, np.ascontiguousarray(images), out, rows, cols)
     return out

@@ -1,5 +1,5 @@
-"""The Numba kernels of ResizeBilinear and its gradient against the numpy reference, and the serial and parallel
-twins giving the same bits."""
+"""The Numba kernels of ResizeBilinear, its gradient and ResizeNearestNeighbor against the numpy reference, and
+the serial and parallel twins giving the same bits."""
 
 from types import SimpleNamespace
 
@@ -23,6 +23,9 @@ def test_bilinear_and_gradient_as_the_reference(attrs, dtype):
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, reference_image.resize_bilinear(ctx, images, np.array(size, np.int32)),
                                    rtol=2e-6, atol=2e-4)
+        nearest = image.resize_nearest_neighbor(ctx, images, np.array(size, np.int32))
+        np.testing.assert_array_equal(nearest, reference_image.resize_nearest_neighbor(ctx, images,
+                                                                                      np.array(size, np.int32)))
         if dtype in (np.float32, np.float64, np.float16):
             grads = rng.randn(2, *size, 3).astype(np.float32)
             got = image.resize_bilinear_grad(ctx, grads, images)
