@@ -112,18 +112,31 @@ def _cubic(in_size, out_size, align_corners, half_pixel):
     return weights
 
 
-def _area(in_size, out_size, align_corners):
-    """The ``[out, in]`` weights of area resampling along one axis (each row sums to 1 inside the image)."""
-    scale = float(_scale(in_size, out_size, align_corners))
-    weights = np.zeros((out_size, in_size))
+def area_taps(in_size, out_size, align_corners):
+    """Area resampling along one axis as TensorFlow computes it: for each output index, the input indices it
+    covers (clamped into the image) and the float32 part of each it covers, as ``offsets``, ``indices`` and
+    ``parts`` (output ``o`` owns ``offsets[o]:offsets[o + 1]``), and the float32 scale ``in / out``."""
+    scale = _scale(in_size, out_size, align_corners)
+    offsets, indices, parts = [0], [], []
     for o in range(out_size):
-        start, end = np.float32(o * scale), np.float32((o + 1) * scale)
+        start, end = np.float32(o) * scale, np.float32(o + 1) * scale
         for i in range(int(np.floor(start)), int(np.ceil(end))):
             if i < start:
-                part = scale if i + 1 > end else i + 1 - start
+                part = scale if i + 1 > end else np.float32(i + 1) - start
             else:
-                part = end - i if i + 1 > end else 1.0
-            weights[o, min(max(i, 0), in_size - 1)] += part / scale
+                part = end - np.float32(i) if i + 1 > end else np.float32(1)
+            indices.append(min(max(i, 0), in_size - 1))
+            parts.append(part)
+        offsets.append(len(indices))
+    return np.array(offsets, np.int64), np.array(indices, np.int64), np.array(parts, np.float32), scale
+
+
+def _area(in_size, out_size, align_corners):
+    """The ``[out, in]`` weights of area resampling along one axis (each row sums to 1 inside the image)."""
+    offsets, indices, parts, scale = area_taps(in_size, out_size, align_corners)
+    weights = np.zeros((out_size, in_size))
+    rows = np.repeat(np.arange(out_size), np.diff(offsets))
+    np.add.at(weights, (rows, indices), parts.astype(np.float64) / float(scale))
     return weights
 
 
@@ -152,7 +165,7 @@ def _resize(weights):
 
 resize_bilinear = kernel("ResizeBilinear")(_resize(_linear))
 kernel("ResizeBicubic")(_resize(_cubic))
-kernel("ResizeArea")(_resize(_area))
+resize_area = kernel("ResizeArea")(_resize(_area))
 
 
 def nearest_indices(ctx, in_shape, size):

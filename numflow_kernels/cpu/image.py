@@ -1,5 +1,5 @@
 """Numba kernels of ResizeBilinear and ResizeBilinearGrad, in TensorFlow's float32 arithmetic, and of
-ResizeNearestNeighbor (a gather).
+ResizeNearestNeighbor (a gather) and ResizeArea (TensorFlow's sums of covered cells, in its order).
 
 The spec and the per-axis taps are ``reference_image.py``'s. The forward op computes each output pixel alone
 (rows in parallel); the gradient adds each batch image's contributions in TensorFlow's order (row by row), one image
@@ -58,7 +58,23 @@ def _nearest(images, out, rows, cols):
                 out[b, y, x, c] = images[b, source, cols[x], c]
 
 
+def _area(images, out, y_offsets, y_indices, y_parts, x_offsets, x_indices, x_parts, scale):
+    batch, out_h, out_w, channels = out.shape
+    for row in prange(batch * out_h):
+        b, y = row // out_h, row % out_h
+        for x in range(out_w):
+            for c in range(channels):
+                total = np.float32(0)
+                for i in range(y_offsets[y], y_offsets[y + 1]):
+                    across = np.float32(0)
+                    for j in range(x_offsets[x], x_offsets[x + 1]):
+                        across += x_parts[j] * np.float32(images[b, y_indices[i], x_indices[j], c])
+                    total += y_parts[i] * across
+                out[b, y, x, c] = total * scale
+
+
 _BILINEAR = twins.LazyTwin(_bilinear)
+_AREA = twins.LazyTwin(_area)
 _NEAREST = twins.LazyTwin(_nearest)
 _BILINEAR_GRAD = twins.LazyTwin(_bilinear_grad)
 
@@ -97,4 +113,17 @@ def resize_nearest_neighbor(ctx, images, size):
     rows, cols = reference_image.nearest_indices(ctx, images.shape, size)
     out = np.empty((images.shape[0], len(rows), len(cols), images.shape[3]), images.dtype)
     twins.launch(_NEAREST, out.size, np.ascontiguousarray(images), out, rows, cols)
+    return out
+
+
+@register("ResizeArea")
+def resize_area(ctx, images, size):
+    if images.dtype == np.float16:
+        return reference_image.resize_area(ctx, images, size)
+    out_h, out_w = reference_image.check_resize(ctx.attrs, images.shape, size)
+    out = np.empty((images.shape[0], out_h, out_w, images.shape[3]), np.float32)
+    *rows, height_scale = reference_image.area_taps(images.shape[1], out_h, ctx.attrs["align_corners"])
+    *cols, width_scale = reference_image.area_taps(images.shape[2], out_w, ctx.attrs["align_corners"])
+    scale = np.float32(1.0 / (float(height_scale) * float(width_scale)))
+    twins.launch(_AREA, out.size, np.ascontiguousarray(images), out, *rows, *cols, scale)
     return out

@@ -1,5 +1,5 @@
-"""The Numba kernels of ResizeBilinear, its gradient and ResizeNearestNeighbor against the numpy reference, and
-the serial and parallel twins giving the same bits."""
+"""The Numba kernels of ResizeBilinear, its gradient, ResizeNearestNeighbor and ResizeArea against the numpy
+reference, and the serial and parallel twins giving the same bits."""
 
 from types import SimpleNamespace
 
@@ -22,6 +22,10 @@ def test_bilinear_and_gradient_as_the_reference(attrs, dtype):
         got = image.resize_bilinear(ctx, images, np.array(size, np.int32))
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, reference_image.resize_bilinear(ctx, images, np.array(size, np.int32)),
+                                   rtol=2e-6, atol=2e-4)
+        area_ctx = SimpleNamespace(attrs={"align_corners": attrs["align_corners"]}, op_name="area")
+        np.testing.assert_allclose(image.resize_area(area_ctx, images, np.array(size, np.int32)),
+                                   reference_image.resize_area(area_ctx, images, np.array(size, np.int32)),
                                    rtol=2e-6, atol=2e-4)
         nearest = image.resize_nearest_neighbor(ctx, images, np.array(size, np.int32))
         np.testing.assert_array_equal(nearest, reference_image.resize_nearest_neighbor(ctx, images,
