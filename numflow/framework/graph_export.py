@@ -97,9 +97,10 @@ class NodeWriter:
     every such node then copies.
     """
 
-    def __init__(self, graph_def, graph, add_shapes=False):
+    def __init__(self, graph_def, graph, add_shapes=False, library=None):
         self.graph_def = graph_def
         self._graph = graph
+        self._library = library
         self._taken = None  # the names in use, gathered when an expanded op first needs one
         self._add_shapes = add_shapes
         self._new_node = graph_def.node.add
@@ -107,6 +108,16 @@ class NodeWriter:
         self._plans = {}
         self._templates = {}
         self._op_templates = {}
+
+    @property
+    def functions(self):
+        """The :class:`~numflow.framework.function_export.LibraryWriter` of the functions the ops name
+        (the GraphDef's ``library``, made on first use)."""
+        if self._library is None:
+            from numflow.framework.function_export import LibraryWriter
+
+            self._library = LibraryWriter(self.graph_def.library)
+        return self._library
 
     def unique(self, name):
         """``name``, or ``name_1``, ``name_2``... when a node has it already; reserved from now on."""
@@ -241,5 +252,11 @@ def write_nodes(graph, graph_def, add_shapes=False, ops=None):
     graph_def.versions.producer = op_defs.GRAPH_DEF_VERSION
     with graph._lock:
         writer = NodeWriter(graph_def, graph, add_shapes)
-        writer.add_ops([data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops, EXPORTS)
+        ops = [data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops
+        if graph._has_control_flow:  # the ops of branches and loops go into the functions of their ops
+            from numflow.ops import control_flow_export
+
+            control_flow_export.prepare(writer.functions, graph)
+            ops = [op for op in ops if op._control_flow_context is None]
+        writer.add_ops(ops, EXPORTS)
     return writer.op_types
