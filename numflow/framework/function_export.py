@@ -127,6 +127,7 @@ class FunctionWriter:
         self._arguments = {}  # tensor key -> argument name
         self._references = {}  # argument name -> the variable reference it stands for
         self._unwrapped = {}
+        self._own_names = set()  # the arguments' names
 
     # -- arguments --------------------------------------------------------------------------
     def arg(self, base, dtype, tensor=None, shape=None):
@@ -136,7 +137,10 @@ class FunctionWriter:
         A variable's reference becomes its value: a TensorFlow function takes no references (an op
         of the body that changes the variable through it is an error, see :meth:`write_ops`).
         """
-        name = self.nodes.unique(function_name_part(base).lower().lstrip("_0123456789") or "arg")
+        name = function_name_part(base).lower().lstrip("_0123456789") or "arg"
+        if tensor is None or tensor.op.name != name or name in self._own_names:
+            name = self.nodes.unique(name)  # else the argument takes its op's name: the op is no node
+        self._own_names.add(name)
         self.fdef.signature.input_arg.add(name=name, type=dtype.base_dtype.as_datatype_enum)
         if tensor is not None:
             self._arguments[tensor_key(tensor)] = name

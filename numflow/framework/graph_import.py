@@ -164,7 +164,7 @@ _FRAME_OPS = frozenset(["Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "Re
 # name, graph) returning (the op, its outputs as TensorFlow's node has them); filled by the modules of
 # ``_BUILDER_MODULES`` when a graph is first read.
 BUILDERS = {}
-_BUILDER_MODULES = ("numflow.ops.control_flow_import",)
+_BUILDER_MODULES = ("numflow.ops.control_flow_import", "numflow.data.graph_import")
 
 
 def _load_builders():

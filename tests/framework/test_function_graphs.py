@@ -1,5 +1,6 @@
 """Graphs holding functions, both ways: control flow as TensorFlow 2's functional ops (``If``, ``Case``,
-``While``, their branches and bodies FunctionDefs of the graph's library).
+``While``, their branches and bodies FunctionDefs of the graph's library), and tf.data's ops with
+functions (``map``, ``filter``, ``flat_map``, ``interleave``, a one-shot iterator's dataset factory).
 
 The goldens (tests/golden/functions) come from ``regenerate.py`` there, whose builders the tests run
 with numflow in place of ``tensorflow.compat.v1``: TensorFlow's files load and run in numflow to
@@ -23,6 +24,7 @@ golden = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(golden)
 CONTROL_FLOW = json.loads((HERE / "control_flow.json").read_text())
 PURE = json.loads((HERE / "pure.json").read_text())
+DATASETS = json.loads((HERE / "datasets.json").read_text())
 
 
 def _check_control_flow_model(sess):
@@ -103,6 +105,57 @@ def test_a_loop_keeps_its_maximum_iterations_in_the_condition_function():
         tf.import_graph_def(graph_def, name="")
         # 3 ** n for n iterations; the condition stops it at 3 ** 7 whatever the limit above
         assert [sess.run("out:0", {"limit:0": n}) for n in (0, 2, 5, 9)] == [1, 9, 243, 2187]
+
+
+# -- datasets ---------------------------------------------------------------------------------
+def _check_datasets(sess):
+    sess.run(tf.get_collection("initializers"), golden.DATASETS_FEED)
+    elements = tf.get_collection("elements")
+    assert [golden.read_all(sess, element) for element in elements] == DATASETS
+
+
+def test_tensorflows_meta_graph_with_dataset_functions_reads_its_elements():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        tf.train.import_meta_graph(str(HERE / "datasets.meta"))
+        _check_datasets(sess)
+
+
+def test_numflows_dataset_functions_go_into_the_library_and_read_back(tmp_path):
+    with tf.Graph().as_default():
+        golden.build_datasets(tf)
+        meta = tf.train.export_meta_graph(str(tmp_path / "datasets.meta"))
+    nodes = {n.name: n for n in meta.graph_def.node}
+    functions = {f.signature.name: f for f in meta.graph_def.library.function}
+    interleave = functions[nodes["InterleaveDataset"].attr["f"].func.name]
+    assert [n.op for n in interleave.node_def] == ["TensorDataset", "Const", "AddV2", "RepeatDataset"]
+    assert interleave.attr["_tf_data_function"].b
+    mapped = functions[nodes["MapDataset"].attr["f"].func.name]  # the element, then the captured `scale`
+    assert [a.name for a in mapped.signature.input_arg] == ["args_0", "scale"]
+    assert list(nodes["MapDataset"].input) == ["RangeDataset", "scale"]
+    factory = functions[nodes["OneShotIterator_1"].attr["dataset_factory"].func.name]
+    assert [n.op for n in factory.node_def][-2:] == ["RangeDataset", "FlatMapDataset"]
+    with tf.Graph().as_default(), tf.Session() as sess:
+        tf.train.import_meta_graph(str(tmp_path / "datasets.meta"))
+        _check_datasets(sess)
+
+
+def test_a_dataset_from_a_python_generator_has_no_graph_def_form():
+    with tf.Graph().as_default() as graph:
+        tf.data.make_one_shot_iterator(tf.data.Dataset.from_generator(lambda: iter([1, 2]), tf.int64)).get_next()
+        with pytest.raises(ValueError, match="node 'FlatMapDataset' \\(FlatMapDataset\\) is Dataset.from_generator, "
+                                             "which runs Python code: it has no GraphDef form"):
+            graph.as_graph_def()
+
+
+@pytest.mark.parametrize("cycle_length, block_length, message", [
+    (0, 1, "cycle_length must be greater than zero."), (2, -1, "block_length must be greater than zero.")])
+def test_interleave_refuses_a_cycle_or_block_not_above_zero(cycle_length, block_length, message):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        cycle, block = tf.placeholder(tf.int64, []), tf.placeholder(tf.int64, [])
+        dataset = tf.data.Dataset.range(3).interleave(tf.data.Dataset.from_tensors, cycle, block)
+        iterator = tf.data.make_initializable_iterator(dataset)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            sess.run(iterator.initializer, {cycle: cycle_length, block: block_length})
 
 
 # -- errors -----------------------------------------------------------------------------------

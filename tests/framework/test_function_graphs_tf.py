@@ -1,6 +1,7 @@
 """Live round trips of graphs holding control flow with TensorFlow (run where ``tensorflow`` is
 importable: tox -e tf): numflow's ``.meta`` loads in TensorFlow, gives TensorFlow's numbers and
-trains on to them; numflow's GraphDef of nested loops and conds runs in TensorFlow alike.
+trains on to them; numflow's GraphDef of nested loops and conds runs in TensorFlow alike, and its
+datasets with functions read TensorFlow's elements there.
 """
 
 import importlib.util
@@ -57,3 +58,14 @@ def test_tensorflow_runs_numflows_graph_def_of_nested_loops_and_conds():
         values = sess.run(golden.PURE_OUTPUTS, {"x:0": golden.PURE_X})
     for value, want in zip(values, json.loads((HERE / "pure.json").read_text())):
         np.testing.assert_allclose(value, want, rtol=1e-6)
+
+
+def test_tensorflow_reads_numflows_datasets_with_functions(tmp_path):
+    with nf.Graph().as_default():
+        golden.build_datasets(nf)
+        nf.train.export_meta_graph(str(tmp_path / "datasets.meta"))
+    with tf.Graph().as_default(), v1.Session() as sess:
+        v1.train.import_meta_graph(str(tmp_path / "datasets.meta"))
+        sess.run(v1.get_collection("initializers"), golden.DATASETS_FEED)
+        values = [golden.read_all(sess, element) for element in v1.get_collection("elements")]
+    assert values == json.loads((HERE / "datasets.json").read_text())

@@ -13,7 +13,9 @@ It rewrites, beside this file:
   and their gradients), saved after one training step; ``control_flow.json`` holds its outputs
   (``OUTPUTS``, in the order of the ``outputs`` collection) for each feed of ``FEEDS``, then the
   loss of two more steps;
-- ``control_flow.pb``: the GraphDef of :func:`build_pure` (no variables), ``pure.json`` its outputs.
+- ``control_flow.pb``: the GraphDef of :func:`build_pure` (no variables), ``pure.json`` its outputs;
+- ``datasets.meta``: the graph of :func:`build_datasets` (map, filter, flat_map, interleave...),
+  ``datasets.json`` the elements each iterator of its ``iterators`` collection gives.
 
 ``tests/framework/test_function_graphs.py`` builds the same graphs with numflow (this module imports
 TensorFlow only in ``main``).
@@ -98,6 +100,42 @@ def build_pure(tf):
     tf.identity(grad, name="grad_out")
 
 
+def build_datasets(tf):
+    """Datasets with functions, each read by an iterator whose ``get_next`` goes into the ``elements``
+    collection (an initializable iterator's initializer into ``initializers``)."""
+    scale = tf.placeholder_with_default(tf.constant(3, tf.int64), [], name="scale")
+    offset = tf.constant(10, tf.int64, name="offset")
+    mapped = tf.data.Dataset.range(6).map(lambda i: (i * scale, tf.cast(i, tf.float32) / 2.0))
+    filtered = mapped.filter(lambda i, f: tf.equal(i % 2, 0)).map(lambda i, f: i + offset)
+    flat = tf.data.Dataset.range(1, 4).flat_map(lambda n: tf.data.Dataset.range(n).map(lambda k: k * n))
+    interleaved = tf.data.Dataset.range(3).interleave(
+        lambda n: tf.data.Dataset.from_tensors(n).repeat(n + 1), cycle_length=2, block_length=1)
+    batched = tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.float32)).map(tf.square).batch(4)
+    limit = tf.placeholder(tf.int64, [], name="limit")
+    counted = tf.data.Dataset.range(limit).map(lambda i: i * offset)
+    for dataset in (filtered, flat, interleaved, batched):
+        tf.add_to_collection("elements", tf.data.make_one_shot_iterator(dataset).get_next())
+    iterator = tf.data.make_initializable_iterator(counted)
+    tf.add_to_collection("elements", iterator.get_next())
+    tf.add_to_collection("initializers", iterator.initializer)
+
+
+DATASETS_FEED = {"limit:0": 4}
+
+
+def read_all(sess, element, limit=20):
+    """The values ``element`` gives until the end of its dataset (at most ``limit``), as lists."""
+    values = []
+    for _ in range(limit):
+        try:
+            values.append(np.asarray(sess.run(element)).tolist())
+        except Exception as exc:  # OutOfRangeError, by its name: the module runs with either library
+            if type(exc).__name__ != "OutOfRangeError":
+                raise
+            return values
+    return values
+
+
 PURE_OUTPUTS = ["nested_out:0", "counted_out:0", "grad_out:0"]
 PURE_X = [0.5, 2.0, -1.0]
 
@@ -130,6 +168,18 @@ def _save_pure(tf):
         json.dump([np.asarray(v).tolist() for v in values], f, indent=1)
 
 
+def _save_datasets(tf):
+    graph = tf.Graph()
+    with graph.as_default():
+        build_datasets(tf)
+        with tf.Session() as sess:
+            sess.run(tf.get_collection("initializers"), DATASETS_FEED)
+            values = [read_all(sess, element) for element in tf.get_collection("elements")]
+        tf.train.export_meta_graph(os.path.join(HERE, "datasets.meta"))
+    with open(os.path.join(HERE, "datasets.json"), "w") as f:
+        json.dump(values, f)
+
+
 def main():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf.nn.rnn_cell needs tf-keras
@@ -140,6 +190,7 @@ def main():
     tf.disable_resource_variables()  # numflow's variables are TensorFlow 1's reference variables
     _save_control_flow(tf)
     _save_pure(tf)
+    _save_datasets(tf)
     print(f"wrote the goldens to {HERE}")
 
 
