@@ -28,7 +28,7 @@ def const(ctx):
 @kernel("Placeholder")
 def placeholder(ctx):
     dtype, shape = ctx.attrs["dtype"], ctx.attrs["shape"]
-    shape_text = "unknown" if shape.ndims is None else str([-1 if d is None else d for d in shape.dims])
+    shape_text = "unknown" if shape.ndims is None else str([-1 if d is None else d for d in shape.as_list()])
     raise errors.InvalidArgumentError(
         None, None,
         f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
@@ -57,10 +57,12 @@ def shape(ctx, x):
 
 
 def _elementwise(op_type, fn):
-    # Strings stay object arrays: numpy would turn a 0-d result into a fixed-width bytes array.
-    register(op_type, REFERENCE)(
-        lambda ctx, *xs: np.asarray(fn(*xs), dtype=object if op_type == "AddV2" and xs[0].dtype == object else None)
-    )
+    if op_type == "AddV2":
+        # Strings stay object arrays: numpy would turn a 0-d result into a fixed-width bytes array.
+        register(op_type, REFERENCE)(
+            lambda ctx, *xs: np.asarray(fn(*xs), dtype=object if xs[0].dtype == object else None))
+    else:
+        register(op_type, REFERENCE)(lambda ctx, *xs: np.asarray(fn(*xs)))
 
 
 def _is_int(x):
@@ -723,7 +725,9 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_partition,
     reference_pool,
     reference_sampling,
+    reference_script,
     reference_sparse,
+    reference_special,
     reference_topk,
     tensor_array,
 )

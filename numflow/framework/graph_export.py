@@ -253,7 +253,7 @@ def write_nodes(graph, graph_def, add_shapes=False, ops=None):
     with graph._lock:
         writer = NodeWriter(graph_def, graph, add_shapes)
         ops = [data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops
-        if graph._has_control_flow:  # the ops of branches and loops go into the functions of their ops
+        if graph._resolve_inputs is not None:  # control flow: its ops go into the functions of their ops
             from numflow.ops import control_flow_export
 
             control_flow_export.prepare(writer.functions, graph)

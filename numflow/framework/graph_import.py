@@ -12,7 +12,7 @@ import gc
 
 import numpy as np
 
-from numflow.framework import attr_values, op_defs
+from numflow.framework import attr_values, op_defs, registry
 from numflow.framework.attr_values import AttrError
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
 from numflow.framework.graph_io import parse_tensor_name
@@ -222,7 +222,7 @@ class Importer:
 
     def _build(self, nodes):
         from numflow.framework.graph import creation_stack
-        from numflow.ops import registry, variant_ops  # noqa: F401  (TensorLists and optionals, declared)
+        from numflow.ops import variant_ops  # noqa: F401  (TensorLists and optionals, declared)
 
         _load_builders()
         declared = set(registry.declared_types())

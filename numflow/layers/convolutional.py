@@ -4,7 +4,7 @@ and their functional forms, built as TensorFlow 1.x builds them: ``conv2d/Conv2D
 ``pointwise_kernel``, a transposed convolution's output shape computed from the input's (``conv2d_transpose/stack``)
 and, for ``channels_first``, its input moved to channels-last and back as TensorFlow does on a CPU."""
 
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.layers import utils
 from numflow.layers.base import Layer, apply_functional
 from numflow.layers.input_spec import InputSpec
@@ -63,11 +63,12 @@ class _Conv(Layer):
 
     def _input_channels(self, input_shape, what=""):
         axis = self._channel_axis()
-        if input_shape[axis] is None:
+        channels = dimension_value(input_shape[axis])
+        if channels is None:
             raise ValueError(f"The channel dimension of the inputs{what} should be defined. The input_shape received "
                              f"is {input_shape}, where axis {axis} (0-based) is the channel dimension, which found to "
                              "be `None`.")
-        return int(input_shape[axis])
+        return channels
 
     def _add_bias(self, shape):
         self.bias = None

@@ -10,7 +10,7 @@ import weakref
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.layers import utils
 from numflow.layers.base import Layer, apply_functional, dtype_text
 from numflow.layers.input_spec import InputSpec
@@ -82,7 +82,7 @@ class Dense(Layer):
         if not (dtype.is_floating or dtype.is_complex):
             raise TypeError(f"A Dense layer can only be built with a floating-point dtype. Received: "
                             f"dtype={dtype_text(dtype)}")
-        last_dim = input_shape[-1]
+        last_dim = dimension_value(input_shape[-1])
         if last_dim is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be defined. Found None. Full "
                              f"input shape received: {input_shape}")
@@ -111,7 +111,7 @@ class Dense(Layer):
 
     def compute_output_shape(self, input_shape):
         input_shape = TensorShape(input_shape).with_rank_at_least(2)
-        if input_shape[-1] is None:
+        if input_shape.dim_values[-1] is None:
             raise ValueError(f"The last dimension of the input shape of a Dense layer should be defined. Found None. "
                              f"Received: input_shape={input_shape}")
         return input_shape[:-1].concatenate(self.units)
@@ -215,7 +215,7 @@ class Flatten(Layer):
             inputs = array_ops.transpose(inputs, perm=[0, *range(2, rank), 1])
         if rank == 1:
             return array_ops.expand_dims(inputs, axis=1)
-        batch = inputs.shape[0]
+        batch = dimension_value(inputs.shape[0])
         rest = inputs.shape[1:]
         if rest.is_fully_defined():
             shape = constant([-1, int(functools.reduce(operator.mul, rest.as_list(), 1))])

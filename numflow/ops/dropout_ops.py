@@ -81,5 +81,5 @@ def _noise_shape(x, noise_shape):
     except (TypeError, ValueError):
         return noise_shape
     if x.shape.ndims is not None and given.ndims == x.shape.ndims:
-        return TensorShape([d if n is None else n for n, d in zip(given.dims, x.shape.dims)])
+        return TensorShape([d if n is None else n for n, d in zip(given.dim_values, x.shape.dim_values)])
     return noise_shape

@@ -57,7 +57,7 @@ def concat_shape(prefix, suffix, static=False):
             parts.append((vector, None if known is None else [int(v) for v in known.reshape(-1)]))
         else:
             shape = TensorShape(value)
-            dims = shape.dims
+            dims = shape.dim_values
             parts.append((constant(dims, dtype=dtypes.int32) if shape.is_fully_defined() else None, dims))
     if static:
         (_, p), (_, s) = parts
@@ -188,8 +188,8 @@ class RNNCell:
         """``zero_state``, its batch size and dtype taken from ``inputs`` when given."""
         if inputs is not None:
             inputs = convert_to_tensor(inputs, name="inputs")
-            batch_size = inputs.shape[0] if inputs.shape.ndims and inputs.shape[0] is not None else \
-                array_ops.shape(inputs)[0]
+            static = inputs.shape.dim_values[0] if inputs.shape.ndims else None
+            batch_size = static if static is not None else array_ops.shape(inputs)[0]
             dtype = inputs.dtype
         if batch_size is None or dtype is None:
             raise ValueError("batch_size and dtype cannot be None while constructing initial state: "
@@ -206,9 +206,9 @@ class LayerRNNCell(RNNCell):
         if inputs_shape.ndims is not None and inputs_shape.ndims != 2:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=2, found '
                              f"ndim={inputs_shape.ndims}. Full shape received: {inputs_shape}")
-        if inputs_shape.ndims is None or inputs_shape[-1] is None:
+        if inputs_shape.ndims is None or inputs_shape.dim_values[-1] is None:
             raise ValueError(f"Expected inputs.shape[-1] to be known, received shape: {inputs_shape}")
-        return inputs_shape[-1]
+        return inputs_shape.dim_values[-1]
 
 
 class BasicRNNCell(LayerRNNCell):
@@ -370,7 +370,7 @@ class LSTMCell(LayerRNNCell):
         else:
             c_prev = array_ops.slice(state, [0, 0], [-1, n])
             m_prev = array_ops.slice(state, [0, n], [-1, h])
-        if inputs.shape.with_rank(2)[1] is None:
+        if inputs.shape.with_rank(2).dim_values[1] is None:
             raise ValueError(f"Could not infer input size from inputs.get_shape()[-1].Received input shape: "
                              f"{inputs.shape}")
         lstm_matrix = bias_add(math_ops.matmul(array_ops.concat([inputs, m_prev], 1), self._kernel), self._bias)

@@ -11,8 +11,8 @@ are in ``numflow_kernels/variant_ops.py``.
 """
 
 from numflow.framework import dtypes
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
-from numflow.ops.registry import declare
 
 _SCALAR = TensorShape([])
 

@@ -5,7 +5,7 @@ from numflow.checkpoint.reader import NewCheckpointReader, list_variables, load_
 from numflow.checkpoint.state import update_checkpoint_state
 from numflow.train.basic_session_run_hooks import (
     CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook, LoggingTensorHook,
-    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StopAtStepHook,
+    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StepCounterHook, StopAtStepHook, SummarySaverHook,
 )
 from numflow.train.cluster import ClusterSpec
 from numflow.train.coordinator import Coordinator
@@ -32,6 +32,8 @@ from numflow.train.optimizers import (
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
 from numflow.train.session_manager import SessionManager
+from numflow.train.coordinator import LooperThread
+from numflow.train.supervisor import Supervisor
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.training_util import (
     assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
@@ -44,6 +46,7 @@ __all__ = [
     "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
+    "LooperThread", "StepCounterHook", "SummarySaverHook", "Supervisor",
     "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "byte_size_load_fn", "checkpoint_exists",
     "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "export_meta_graph",
     "get_checkpoint_state", "import_meta_graph", "write_graph",

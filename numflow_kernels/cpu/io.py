@@ -138,4 +138,4 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
                     None, None, f"tensor_name = {name}; expected dtype {datatypes.tf_name(want.as_datatype_enum)} "
                     f"does not equal original dtype {datatypes.tf_name(stored)}")
             values.append(reader.get_tensor(name))
-    return values[0] if len(values) == 1 else tuple(values)  # a kernel gives its only output as it is
+    return values[0] if len(values) == 1 else tuple(values)  # one tensor: the op's single output

@@ -22,12 +22,13 @@ import numba
 import numpy as np
 from numba import prange
 
-from numflow_kernels import portable
-from numflow_kernels.parallel import PARALLEL_THRESHOLD, launch, launch_lock, twin
+from numflow_kernels import portable, tuning
+from numflow_kernels.parallel import launch, launch_lock, twin
+from numflow_kernels.tuning import PARALLEL_THRESHOLD
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
 
-_COLUMN_BLOCK = 256  # columns a parallel scatter task owns; rows of a block stay in cache
+_COLUMN_BLOCK = tuning.SCATTER_COLUMN_BLOCK  # a global, which Numba freezes into the kernels
 
 
 def _copy(dst, src):
