@@ -254,7 +254,7 @@ class FunctionWriter:
     def finish(self, attrs=None):
         """Add the function to the library; returns its name. It is stateful when a node of it is."""
         self._move_new_nodes()
-        self.fdef.signature.is_stateful = any(_is_stateful(n.op) for n in self.fdef.node_def)
+        self.fdef.signature.is_stateful = self.stateful
         for key, value in (attrs or {}).items():
             attr_values.to_attr_value(value, None, self.fdef.attr[key])
         self.library.proto.function.add().CopyFrom(self.fdef)
@@ -262,6 +262,7 @@ class FunctionWriter:
 
     @property
     def stateful(self):
+        """Whether a node of the function has state (its op's OpDef says so, or numflow has none)."""
         return any(_is_stateful(n.op) for n in self.fdef.node_def)
 
 

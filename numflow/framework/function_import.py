@@ -31,7 +31,7 @@ def _func_names(node):
     return names
 
 
-def _source(ref):
+def source_node(ref):
     """The node a function input names (None for an argument)."""
     if ref.startswith("^"):
         return ref[1:]
@@ -105,7 +105,7 @@ class FunctionLibrary:
 
     @staticmethod
     def _check_ref(name, ref, args, nodes, refs, user):
-        source = _source(ref)
+        source = source_node(ref)
         if source is None:
             found = ref in args
         elif ref.startswith("^"):
@@ -157,7 +157,7 @@ def _ordered(fdef, roots):
             if name in done:
                 continue
             stack.append((name, True))
-            stack.extend((s, False) for s in map(_source, nodes[name].input) if s is not None and s not in done)
+            stack.extend((s, False) for s in map(source_node, nodes[name].input) if s is not None and s not in done)
     return order
 
 
@@ -203,12 +203,12 @@ def instantiate(importer, function, args, caller, graph=None, results=None):
     name_of = node_names(graph, importer.prefix, caller)
     if results is None:
         results = [fdef.ret[out.name] for out in signature.output_arg]
-    roots = [_source(ref) for ref in results] + list(fdef.control_ret.values())
+    roots = [source_node(ref) for ref in results] + list(fdef.control_ret.values())
     outputs, ops = {}, {}
     for node in _ordered(fdef, [r for r in roots if r is not None]):
         inputs, controls = [], []
         for ref in node.input:
-            source = _source(ref)
+            source = source_node(ref)
             if ref.startswith("^"):
                 controls.append(ops[source])
             elif source is None:
@@ -219,7 +219,7 @@ def instantiate(importer, function, args, caller, graph=None, results=None):
                               graph=graph, where=f"function '{function}'")
         ops[node.name] = built[0]
         outputs[node.name] = dict(zip(_all_refs(node, len(built[1])), built[1]))
-    tensors = [values[ref] if _source(ref) is None else outputs[_source(ref)][ref] for ref in results]
+    tensors = [values[ref] if source_node(ref) is None else outputs[source_node(ref)][ref] for ref in results]
     if fdef.control_ret:
         tensors = _after(graph, tensors, [ops[n] for n in fdef.control_ret.values()], name_of)
     return tensors

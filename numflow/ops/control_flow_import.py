@@ -11,7 +11,7 @@ branch runs, and an iteration does no graph work.
 """
 
 from numflow.framework import dtypes
-from numflow.framework.function_import import instantiate
+from numflow.framework.function_import import instantiate, source_node
 from numflow.framework.graph_import import BUILDERS
 from numflow.framework.shapes import TensorShape
 from numflow.ops import control_flow_util as cfu
@@ -114,11 +114,11 @@ def _iteration_count(cond, body, inputs, passed):
     for i, (arg, out) in enumerate(zip(body.signature.input_arg, body.signature.output_arg)):
         if passed[i] or arg.type != dtypes.int32.as_datatype_enum or not _is_constant(inputs[i], 0):
             continue
-        step = nodes.get(_source(body.ret[out.name]))
+        step = nodes.get(source_node(body.ret[out.name]))
         if step is None or step.op not in ("AddV2", "Add") or arg.name not in step.input or _uses(body, arg.name) != 1:
             continue
-        (other,) = [ref for ref in step.input if ref != arg.name] or [None]
-        if not _is_one(nodes.get(_source(other))):
+        others = [ref for ref in step.input if ref != arg.name]
+        if len(others) != 1 or not _is_one(nodes.get(source_node(others[0]))):
             continue
         name = cond.signature.input_arg[i].name
         uses = _uses(cond, name)
@@ -133,19 +133,15 @@ def _iteration_count(cond, body, inputs, passed):
 def _bound(cond, counter, pred, passed):
     """``(limit position, condition ref)`` when ``pred`` is ``LogicalAnd(Less(counter, limit), condition)``."""
     nodes = {n.name: n for n in cond.node_def}
-    both = nodes.get(_source(pred))
+    both = nodes.get(source_node(pred))
     if both is None or both.op != "LogicalAnd" or len(both.input) != 2:
         return None
-    less = nodes.get(_source(both.input[0]))
+    less = nodes.get(source_node(both.input[0]))
     args = [a.name for a in cond.signature.input_arg]
     if less is None or less.op != "Less" or list(less.input[:1]) != [counter] or less.input[1] not in args:
         return None
     limit = args.index(less.input[1])
     return (limit, both.input[1]) if passed[limit] else None
-
-
-def _source(ref):
-    return ref.split(":", 1)[0] if ":" in ref else None
 
 
 def _uses(fdef, arg):
