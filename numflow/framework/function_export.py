@@ -43,8 +43,11 @@ class LibraryWriter:
     tensors that travel wrapped. ``written``: functions already written, by what they were made from.
     """
 
-    def __init__(self, proto):
+    def __init__(self, proto, op_types=None, plans=None):
         self.proto = proto
+        # what the functions' node writers share: the op types written (the graph's with them) and
+        # the attr plans (the graph's writer's), then node templates of their own kind (no shapes)
+        self.caches = (set() if op_types is None else op_types, {} if plans is None else plans, {}, {})
         self._names = {f.signature.name for f in proto.function}
         self.layers = {}
         self.written = {}
@@ -121,7 +124,7 @@ class FunctionWriter:
         self.fdef = function_pb2.FunctionDef()
         self.fdef.signature.name = name
         self._scratch = graph_pb2.GraphDef()
-        self.nodes = NodeWriter(self._scratch, graph, library=library)
+        self.nodes = NodeWriter(self._scratch, graph, library=library, caches=library.caches)
         self._moved = 0  # scratch nodes already moved into the function
         self._outputs = {}  # name of a node of the body -> its output refs (its NodeDef until first asked)
         self._arguments = {}  # tensor key -> argument name

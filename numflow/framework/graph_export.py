@@ -97,17 +97,15 @@ class NodeWriter:
     every such node then copies.
     """
 
-    def __init__(self, graph_def, graph, add_shapes=False, library=None):
+    def __init__(self, graph_def, graph, add_shapes=False, library=None, caches=None):
         self.graph_def = graph_def
         self._graph = graph
         self._library = library
         self._taken = None  # the names in use, gathered when an expanded op first needs one
         self._add_shapes = add_shapes
         self._new_node = graph_def.node.add
-        self.op_types = set()
-        self._plans = {}
-        self._templates = {}
-        self._op_templates = {}
+        # ``caches``: the op types, attr plans and templates of writers alike (a library's functions)
+        self.op_types, self._plans, self._templates, self._op_templates = caches or (set(), {}, {}, {})
 
     @property
     def functions(self):
@@ -116,7 +114,7 @@ class NodeWriter:
         if self._library is None:
             from numflow.framework.function_export import LibraryWriter
 
-            self._library = LibraryWriter(self.graph_def.library)
+            self._library = LibraryWriter(self.graph_def.library, self.op_types, self._plans)
         return self._library
 
     def unique(self, name):

@@ -77,6 +77,8 @@ def test_numflows_meta_graph_writes_functional_ops_and_reads_back_to_tensorflows
     assert not types & {"LoopVar", "BranchValue", "AccumulatorRead", "Switch", "Merge"}
     functions = {f.signature.name for f in meta.graph_def.library.function}
     assert {"chosen_true", "chosen_false", "looped_cond", "looped_body"} <= functions
+    stripped = {op.name for op in meta.meta_info_def.stripped_op_list.op}
+    assert {"Sin", "OptionalFromValue", "TensorListPushBack"} <= stripped  # ops found only in functions
     with tf.Graph().as_default(), tf.Session() as sess:
         tf.train.import_meta_graph(path + ".meta").restore(sess, path)
         _check_control_flow_model(sess)
