@@ -59,6 +59,17 @@ def _dtype_of(arg):
     return dtypes.as_dtype(arg.type)
 
 
+def _build_parallel_interleave(importer, node, inputs, controls, attrs, name, graph):
+    """TensorFlow's interleave with ``num_parallel_calls``, read as ``InterleaveDataset``: the elements
+    in its deterministic order (its buffer and prefetch sizes change nothing in numflow)."""
+    dataset, captured, (cycle, block) = inputs[0], inputs[1:-5], inputs[-5:-3]
+    function = _read_function(importer, attrs["f"], dataset, captured, graph)
+    kept = {k: v for k, v in attrs.items() if k not in ("f", "Targuments", "deterministic")}
+    op = graph.create_op("InterleaveDataset", [dataset, *captured, cycle, block], {**kept, "functions": [function]},
+                         name=f"{name}/", control_inputs=controls)
+    return op, op._outputs
+
+
 def _build_one_shot_iterator(importer, node, inputs, controls, attrs, name, graph):
     attrs = dict(attrs)
     (dataset,) = instantiate(importer, attrs.pop("dataset_factory"), [], name, graph)
@@ -69,3 +80,4 @@ def _build_one_shot_iterator(importer, node, inputs, controls, attrs, name, grap
 
 BUILDERS.update(dict.fromkeys(FUNCTION_ATTR, _build_dataset_op))
 BUILDERS["OneShotIterator"] = _build_one_shot_iterator
+BUILDERS["ParallelInterleaveDatasetV4"] = _build_parallel_interleave

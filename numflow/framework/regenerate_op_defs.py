@@ -15,8 +15,9 @@ import subprocess
 import sys
 
 OUT = pathlib.Path(__file__).resolve().parent / "tf_op_defs.pb"
-# Op types numflow writes to GraphDefs but builds as others: a cond or loop without state.
-WRITTEN_ONLY = ("StatelessIf", "StatelessCase", "StatelessWhile")
+# Op types of GraphDefs that numflow builds as others: a cond or loop without state (which numflow
+# also writes), TensorFlow's interleave with num_parallel_calls (read as InterleaveDataset).
+WRITTEN_ONLY = ("StatelessIf", "StatelessCase", "StatelessWhile", "ParallelInterleaveDatasetV4")
 
 _TF_PROGRAM = r"""
 import os, sys

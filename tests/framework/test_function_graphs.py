@@ -117,8 +117,10 @@ def _check_datasets(sess):
 
 
 def test_tensorflows_meta_graph_with_dataset_functions_reads_its_elements():
-    with tf.Graph().as_default(), tf.Session() as sess:
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
         tf.train.import_meta_graph(str(HERE / "datasets.meta"))
+        # interleave with num_parallel_calls: TensorFlow's ParallelInterleaveDatasetV4, read in its deterministic order
+        assert graph.get_operation_by_name("ParallelInterleaveDatasetV4").type == "InterleaveDataset"
         _check_datasets(sess)
 
 

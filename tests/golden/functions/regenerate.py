@@ -110,10 +110,12 @@ def build_datasets(tf):
     flat = tf.data.Dataset.range(1, 4).flat_map(lambda n: tf.data.Dataset.range(n).map(lambda k: k * n))
     interleaved = tf.data.Dataset.range(3).interleave(
         lambda n: tf.data.Dataset.from_tensors(n).repeat(n + 1), cycle_length=2, block_length=1)
+    parallel = tf.data.Dataset.range(4).interleave(lambda n: tf.data.Dataset.range(n, n + 3).map(lambda k: k + offset),
+                                                   cycle_length=2, block_length=2, num_parallel_calls=2)
     batched = tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.float32)).map(tf.square).batch(4)
     limit = tf.placeholder(tf.int64, [], name="limit")
     counted = tf.data.Dataset.range(limit).map(lambda i: i * offset)
-    for dataset in (filtered, flat, interleaved, batched):
+    for dataset in (filtered, flat, interleaved, parallel, batched):
         tf.add_to_collection("elements", tf.data.make_one_shot_iterator(dataset).get_next())
     iterator = tf.data.make_initializable_iterator(counted)
     tf.add_to_collection("elements", iterator.get_next())
