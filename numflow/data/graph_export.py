@@ -12,6 +12,7 @@ holding one has no GraphDef form.
 
 from numflow.framework import op_defs, op_mapping
 from numflow.framework.attr_values import AttrError
+from numflow.framework.graph_export import outside_control_flow
 
 FUNCTION_ATTR = {"MapDataset": "f", "ParallelMapDatasetV2": "f", "FilterDataset": "predicate",
                  "FlatMapDataset": "f", "InterleaveDataset": "f"}
@@ -52,7 +53,8 @@ def _write_function(writer, function):
         for outer, inner in zip(function.captured, function.placeholders):
             out.arg(outer.op.name, inner.dtype, tensor=inner, shape=inner.shape)
         arguments = {t.op for t in (*function.args, *function.placeholders)}
-        out.write_ops([op for op in function.graph.get_operations() if op not in arguments], op_mapping.EXPORTS)
+        ops = [op for op in function.graph.get_operations() if op not in arguments]
+        out.write_ops(outside_control_flow(writer, function.graph, ops), op_mapping.EXPORTS)
         for t in function.outputs:
             out.ret("output", out.ref(t), t.dtype)
         name = library.written[function] = out.finish(_DATA_FUNCTION)

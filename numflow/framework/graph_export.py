@@ -251,10 +251,16 @@ def write_nodes(graph, graph_def, add_shapes=False, ops=None):
     with graph._lock:
         writer = NodeWriter(graph_def, graph, add_shapes)
         ops = [data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops
-        if graph._resolve_inputs is not None:  # control flow: its ops go into the functions of their ops
-            from numflow.ops import control_flow_export
-
-            control_flow_export.prepare(writer.functions, graph)
-            ops = [op for op in ops if op._control_flow_context is None]
-        writer.add_ops(ops, EXPORTS)
+        writer.add_ops(outside_control_flow(writer, graph, ops), EXPORTS)
     return writer.op_types
+
+
+def outside_control_flow(writer, graph, ops):
+    """The ``ops`` of ``graph`` that are nodes of their own: those of cond branches and loops go into
+    the functions of their If, Case and While (made ready in ``writer``'s library)."""
+    if graph._resolve_inputs is None:  # no control flow was ever built in the graph
+        return ops
+    from numflow.ops import control_flow_export
+
+    control_flow_export.prepare(writer.functions, graph)
+    return [op for op in ops if op._control_flow_context is None]

@@ -136,6 +136,10 @@ def test_numflows_dataset_functions_go_into_the_library_and_read_back(tmp_path):
     mapped = functions[nodes["MapDataset"].attr["f"].func.name]  # the element, then the captured `scale`
     assert [a.name for a in mapped.signature.input_arg] == ["args_0", "scale"]
     assert list(nodes["MapDataset"].input) == ["RangeDataset", "scale"]
+    branchy = functions[nodes["MapDataset_2"].attr["f"].func.name]  # a cond inside: its branches are functions
+    assert [n.op for n in branchy.node_def if n.op.endswith("If")] == ["StatelessIf"]
+    assert {f.signature.name for f in functions.values()} >= {"cond_true", "cond_false"}
+    assert not {n.op for f in functions.values() for n in f.node_def} & {"LoopVar", "BranchValue"}
     factory = functions[nodes["OneShotIterator_1"].attr["dataset_factory"].func.name]
     assert [n.op for n in factory.node_def][-2:] == ["RangeDataset", "FlatMapDataset"]
     with tf.Graph().as_default(), tf.Session() as sess:

@@ -101,8 +101,8 @@ def build_pure(tf):
 
 
 def build_datasets(tf):
-    """Datasets with functions, each read by an iterator whose ``get_next`` goes into the ``elements``
-    collection (an initializable iterator's initializer into ``initializers``)."""
+    """Datasets with functions (conds and loops in them too), each read by an iterator whose ``get_next``
+    goes into the ``elements`` collection (an initializable iterator's initializer into ``initializers``)."""
     scale = tf.placeholder_with_default(tf.constant(3, tf.int64), [], name="scale")
     offset = tf.constant(10, tf.int64, name="offset")
     mapped = tf.data.Dataset.range(6).map(lambda i: (i * scale, tf.cast(i, tf.float32) / 2.0))
@@ -112,10 +112,12 @@ def build_datasets(tf):
         lambda n: tf.data.Dataset.from_tensors(n).repeat(n + 1), cycle_length=2, block_length=1)
     parallel = tf.data.Dataset.range(4).interleave(lambda n: tf.data.Dataset.range(n, n + 3).map(lambda k: k + offset),
                                                    cycle_length=2, block_length=2, num_parallel_calls=2)
+    branchy = tf.data.Dataset.range(6).map(lambda x: tf.cond(x % 2 > 0, lambda: x * 10, lambda: x - 1)).map(
+        lambda x: tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a + x), [0, x])[1])
     batched = tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.float32)).map(tf.square).batch(4)
     limit = tf.placeholder(tf.int64, [], name="limit")
     counted = tf.data.Dataset.range(limit).map(lambda i: i * offset)
-    for dataset in (filtered, flat, interleaved, parallel, batched):
+    for dataset in (filtered, flat, interleaved, parallel, branchy, batched):
         tf.add_to_collection("elements", tf.data.make_one_shot_iterator(dataset).get_next())
     iterator = tf.data.make_initializable_iterator(counted)
     tf.add_to_collection("elements", iterator.get_next())
