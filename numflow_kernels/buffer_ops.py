@@ -13,8 +13,7 @@ import threading
 
 import numpy as np
 
-from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import register
 
 # Philox draws TensorFlow reserves per output and op run (philox.RESERVED_PER_OUTPUT, which imports
@@ -81,8 +80,7 @@ def update_buffers(ctx, states, names, grad, grad_name="grad"):
     shape = checked_shape(states, names)
     grad = ctx.device.copy_in(grad)
     if tuple(grad.shape) != shape:
-        raise errors.InvalidArgumentError(
-            None, None, f"var and {grad_name} do not have the same shape{dims_text(shape)} {dims_text(grad.shape)}")
+        raise ValueError(f"var and {grad_name} do not have the same shape{dims_text(shape)} {dims_text(grad.shape)}")
     dtype = states[0].value.dtype
     if isinstance(grad, np.ndarray) and grad.dtype != dtype:
         grad = grad.astype(dtype)
@@ -99,8 +97,7 @@ def checked_shape(states, names):
     shape = tuple(states[0].value.shape)
     for state, name in zip(states[1:], names[1:]):
         if tuple(state.value.shape) != shape:
-            raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{dims_text(shape)} "
+            raise ValueError(f"var and {name} do not have the same shape{dims_text(shape)} "
                             f"{dims_text(state.value.shape)}")
     return shape
 
@@ -157,8 +154,7 @@ def register_for(device_type, modules):
             if shape != value.shape and ctx.attrs["validate_shape"]:
                 declared = ctx.op._inputs[0].shape
                 if shape is not None or not declared.is_compatible_with(value.shape):
-                    raise errors.InvalidArgumentError(
-                        None, None, "Assign requires shapes of both tensors to match. "
+                    raise ValueError("Assign requires shapes of both tensors to match. "
                         f"lhs shape= {dims_text(declared if shape is None else shape)} "
                         f"rhs shape= {dims_text(value.shape)}")
             # A fresh buffer only this op reads (the plan says) is kept rather than copied.
@@ -172,8 +168,7 @@ def register_for(device_type, modules):
                 if ref.value is None:
                     raise ref.uninitialized_error()
                 if ref.value.shape != value.shape:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Parameters and update must be the same size: {dims_text(ref.value.shape)} "
+                    raise ValueError(f"Parameters and update must be the same size: {dims_text(ref.value.shape)} "
                         f"vs {dims_text(value.shape)}")
                 getattr(modules()[1], fn_name)(_flat(ref.writable()), _flat(value))
             return ref
@@ -193,8 +188,7 @@ def register_for(device_type, modules):
                 if updates.ndim == 0:  # a scalar goes to every row named, as in TF
                     updates = ctx.device.copy_in(np.broadcast_to(ctx.device.copy_out(updates), expected).copy())
                 if tuple(updates.shape) != expected:
-                    raise errors.InvalidArgumentError(
-                        None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
+                    raise ValueError("Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
                         f"[], got updates.shape {dims_text(updates.shape)}, indices.shape "
                         f"{dims_text(indices.shape)}, params.shape {dims_text(shape)}")
                 flat_indices = _flat(indices)
@@ -205,8 +199,7 @@ def register_for(device_type, modules):
                 if bad >= 0:  # nothing was written
                     host_indices = ctx.device.copy_out(indices)
                     where = ",".join(str(int(i)) for i in np.unravel_index(bad, host_indices.shape))
-                    raise errors.InvalidArgumentError(
-                        None, None, f"indices[{where}] = {int(host_indices.reshape(-1)[bad])} is not in [0, {rows})")
+                    raise ValueError(f"indices[{where}] = {int(host_indices.reshape(-1)[bad])} is not in [0, {rows})")
             return ref
 
     scatter("ScatterUpdate", "scatter_update")

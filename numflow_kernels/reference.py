@@ -10,8 +10,7 @@ import math
 
 import numpy as np
 
-from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import REFERENCE, register
 
 
@@ -28,11 +27,8 @@ def const(ctx):
 def placeholder(ctx):
     dtype, shape = ctx.attrs["dtype"], ctx.attrs["shape"]
     shape_text = "unknown" if shape.ndims is None else str([-1 if d is None else d for d in shape.dims])
-    raise errors.InvalidArgumentError(
-        None, None,
-        f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
-        f"and shape {shape_text}",
-    )
+    raise ValueError(f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
+                     f"and shape {shape_text}")
 
 
 def _tf_name(dtype):
@@ -68,7 +64,7 @@ def _is_int(x):
 
 def _check_int_divisor(x, y):
     if _is_int(x) and not np.asarray(y).all():
-        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
+        raise ValueError("Integer division by zero")
 
 
 def _floordiv(x, y):
@@ -101,7 +97,7 @@ def _div_no_nan(x, y):
 
 def _pow(x, y):
     if _is_int(x) and np.any(np.asarray(y) < 0):
-        raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed")
+        raise ValueError("Integers to negative integer powers are not allowed")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return np.power(x, y)
 
@@ -150,9 +146,7 @@ def matmul_operands(ctx, a, b):
     if ctx.attrs["transpose_b"]:
         b = b.T
     if a.shape[1] != b.shape[0]:
-        raise errors.InvalidArgumentError(
-            None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
-        )
+        raise ValueError(f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}")
     return a, b
 
 
@@ -171,16 +165,13 @@ def _reduction(op_type, fn):
             axis = tuple(int(a) for a in np.ravel(axes))
             bad = [a for a in axis if not -max(x.ndim, 1) <= a < max(x.ndim, 1)]
             if bad:
-                raise errors.InvalidArgumentError(
-                    None, None, f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
+                raise ValueError(f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
             axis = tuple(a % max(x.ndim, 1) for a in axis)
         if axis is not None:
             seen = set()
             for a in axis:
                 if a % max(x.ndim, 1) in seen:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Invalid reduction arguments: Axes contains duplicate dimension: {a % x.ndim}"
-                    )
+                    raise ValueError(f"Invalid reduction arguments: Axes contains duplicate dimension: {a % x.ndim}")
                 seen.add(a % max(x.ndim, 1))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = fn(x, axis=axis, keepdims=keepdims)
@@ -227,11 +218,9 @@ def _arg(op_type, fn):
     def arg(ctx, x, axis):
         a = int(axis)
         if not -x.ndim <= a < max(x.ndim, 1):
-            raise errors.InvalidArgumentError(
-                None, None, f"Expected dimension in the range [{-x.ndim}, {x.ndim}), but got {a}"
-            )
+            raise ValueError(f"Expected dimension in the range [{-x.ndim}, {x.ndim}), but got {a}")
         if x.shape[a] == 0:
-            raise errors.InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape {list(x.shape)}")
+            raise ValueError(f"Reduction axis {a} is empty in shape {list(x.shape)}")
         if x.dtype.kind == "f":
             x = _skip_nan(x, op_type)
         return fn(x, axis=a).astype(ctx.attrs["output_type"].as_numpy_dtype)
@@ -267,27 +256,22 @@ def batch_matmul(ctx, a, b):
     if ctx.attrs["adj_y"]:
         b = np.swapaxes(b, -1, -2)
     if a.shape[-1] != b.shape[-2]:
-        raise errors.InvalidArgumentError(
-            None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
-        )
+        raise ValueError(f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}")
     try:
         return np.matmul(a, b)
     except ValueError:
-        raise errors.InvalidArgumentError(
-            None, None, f"In[0] and In[1] must have compatible batch dimensions: {list(a.shape)} vs. {list(b.shape)}"
-        ) from None
+        raise ValueError(f"In[0] and In[1] must have compatible batch dimensions: {list(a.shape)} vs. "
+                         f"{list(b.shape)}") from None
 
 
 @kernel("Range")
 def range_(ctx, start, limit, delta):
     start, limit, delta = start[()], limit[()], delta[()]
     if delta == 0:
-        raise errors.InvalidArgumentError(None, None, "Requires delta != 0")
+        raise ValueError("Requires delta != 0")
     if (delta > 0 and start > limit) or (delta < 0 and start < limit):
         relation, sign = ("<=", ">") if delta > 0 else (">=", "<")
-        raise errors.InvalidArgumentError(
-            None, None, f"Requires start {relation} limit when delta {sign} 0: {start}/{limit}"
-        )
+        raise ValueError(f"Requires start {relation} limit when delta {sign} 0: {start}/{limit}")
     if np.issubdtype(start.dtype, np.integer):
         n = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
     else:
@@ -298,7 +282,7 @@ def range_(ctx, start, limit, delta):
 
 # -- array ops ----------------------------------------------------------------------------------
 def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+    return ValueError(message)
 
 
 @kernel("StopGradient")

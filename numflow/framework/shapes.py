@@ -1,5 +1,7 @@
 """TensorShape: a shape whose rank or dimensions may be unknown until run time."""
 
+from numflow_kernels.errors import dims_text  # noqa: F401  (TensorFlow's way of printing dims, shared)
+
 
 class TensorShape:
     """A possibly partial shape: ``None`` for an unknown rank, ``None`` in a dim for an unknown size.
@@ -144,15 +146,6 @@ def _dim(d):
     if d < -1:
         raise ValueError(f"Dimension {d} must be >= 0 (or -1 / None for unknown)")
     return None if d == -1 else d
-
-
-def dims_text(dims):
-    """Dimensions as TensorFlow's messages print them: ``[2,3]``, an unknown one as ``?``.
-
-    >>> dims_text((2, None, 3))
-    '[2,?,3]'
-    """
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def as_shape(shape):

@@ -23,7 +23,6 @@ import contextlib
 
 import numpy as np
 
-from numflow.framework import errors
 from numflow_kernels.buffer_ops import checked_shape
 from numflow_kernels.registry import register
 
@@ -45,21 +44,19 @@ def _tables(states, names, grad, indices):
     placement put here) are copied back on exit. Enter with every state's lock held."""
     shape = checked_shape(states, names)
     if len(shape) < 1:
-        raise errors.InvalidArgumentError(None, None, "var must be at least 1 dimensional")
+        raise ValueError("var must be at least 1 dimensional")
     if indices.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, "indices must be one-dimensional")
+        raise ValueError("indices must be one-dimensional")
     for d in range(1, len(shape)):
         if d >= grad.ndim or grad.shape[d] != shape[d]:
-            raise errors.InvalidArgumentError(None, None, f"var and grad must match in dimension {d}")
+            raise ValueError(f"var and grad must match in dimension {d}")
     if grad.ndim != len(shape) or grad.shape[0] != indices.shape[0]:
-        raise errors.InvalidArgumentError(
-            None, None, "grad must be the same size as indices in the first dimension.")
+        raise ValueError("grad must be the same size as indices in the first dimension.")
     rows = shape[0]
     bad = np.flatnonzero((indices < 0) | (indices >= rows))
     if bad.size:
         i = int(bad[0])
-        raise errors.InvalidArgumentError(
-            None, None, f"Index {int(indices[i])} at offset {i} in indices is out of range")
+        raise ValueError(f"Index {int(indices[i])} at offset {i} in indices is out of range")
     on_device = [state.device is not None and not state.device.is_host for state in states]
     hosts = [state.device.copy_out(state.value) if away else state.writable()
              for state, away in zip(states, on_device)]
