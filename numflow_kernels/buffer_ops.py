@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 
+from numflow_kernels.context import compatible
 from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import register
 
@@ -115,12 +116,11 @@ def register_for(device_type, modules):
     @kernel("FillValue")
     def fill_value(ctx):
         a = ctx.attrs
-        np_dtype = a["dtype"].as_numpy_dtype
-        if np_dtype is np.object_:  # strings: TensorFlow's zero is b""
+        if a["dtype"].kind == "O":  # strings: TensorFlow's zero is b""
             value = a["value"]
             value = value.encode() if isinstance(value, str) else value if isinstance(value, bytes) else b""
-            return ctx.device.copy_in(np.full(a["shape"].as_list(), value, dtype=object))
-        out = ctx.device.alloc(tuple(a["shape"].as_list()), np.dtype(np_dtype))
+            return ctx.device.copy_in(np.full(a["shape"], value, dtype=object))
+        out = ctx.device.alloc(a["shape"], a["dtype"])
         modules()[0].fill(_flat(out), a["value"])
         return out
 
@@ -130,9 +130,9 @@ def register_for(device_type, modules):
             a = ctx.attrs
             if op_type == "RandomUniformInt" and a["minval"] >= a["maxval"]:
                 raise ValueError(f"Need minval < maxval, got {a['minval']} >= {a['maxval']}")
-            shape = a["shape"].as_list() if a["shape"] is not None else [
-                int(d) for d in ctx.device.copy_out(shape_input[0])]
-            out = ctx.device.alloc(tuple(shape), np.dtype(a["dtype"].as_numpy_dtype))
+            shape = a["shape"] if a["shape"] is not None else tuple(
+                int(d) for d in ctx.device.copy_out(shape_input[0]))
+            out = ctx.device.alloc(shape, a["dtype"])
             stream = random_stream(ctx)
             start = stream.reserve(out.size)
             getattr(modules()[0], fn_name)(_flat(out), stream.seed, stream.seed2, *(a[p] for p in params),
@@ -152,8 +152,8 @@ def register_for(device_type, modules):
                 modules()[1].assign(_flat(ref.value), _flat(value))
                 return ref
             if shape != value.shape and ctx.attrs["validate_shape"]:
-                declared = ctx.op._inputs[0].shape
-                if shape is not None or not declared.is_compatible_with(value.shape):
+                declared = ctx.input_shapes[0]
+                if shape is not None or not compatible(declared, value.shape):
                     raise ValueError("Assign requires shapes of both tensors to match. "
                         f"lhs shape= {dims_text(declared if shape is None else shape)} "
                         f"rhs shape= {dims_text(value.shape)}")

@@ -26,13 +26,13 @@ def const(ctx):
 @kernel("Placeholder")
 def placeholder(ctx):
     dtype, shape = ctx.attrs["dtype"], ctx.attrs["shape"]
-    shape_text = "unknown" if shape.ndims is None else str([-1 if d is None else d for d in shape.dims])
+    shape_text = "unknown" if shape is None else str([-1 if d is None else d for d in shape])
     raise ValueError(f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
                      f"and shape {shape_text}")
 
 
 def _tf_name(dtype):
-    return {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)
+    return {"float32": "float", "float64": "double", "object": "string"}.get(dtype.name, dtype.name)
 
 
 @kernel("PlaceholderWithDefault")
@@ -48,7 +48,7 @@ def no_op(ctx):
 
 @kernel("Shape")
 def shape(ctx, x):
-    return np.array(np.shape(x), dtype=ctx.attrs["out_type"].as_numpy_dtype)
+    return np.array(np.shape(x), dtype=ctx.attrs["out_type"])
 
 
 def _elementwise(op_type, fn):
@@ -134,7 +134,7 @@ for _op_type, _fn in {
 
 @kernel("Cast")
 def cast(ctx, x):
-    dst = ctx.attrs["DstT"].as_numpy_dtype
+    dst = ctx.attrs["DstT"]
     with np.errstate(invalid="ignore", over="ignore"):
         return np.asarray(x).astype(dst)
 
@@ -223,7 +223,7 @@ def _arg(op_type, fn):
             raise ValueError(f"Reduction axis {a} is empty in shape {list(x.shape)}")
         if x.dtype.kind == "f":
             x = _skip_nan(x, op_type)
-        return fn(x, axis=a).astype(ctx.attrs["output_type"].as_numpy_dtype)
+        return fn(x, axis=a).astype(ctx.attrs["output_type"])
 
 
 def _skip_nan(x, op_type):

@@ -23,26 +23,11 @@ import heapq
 from collections import deque
 
 from numflow.framework import errors
+from numflow.framework.kernel_context import kernel_context
 from numflow.ops import registry
 from numflow.runtime import access_order, executor, placement, subplan
 from numflow.runtime.resources import VariableState
 from numflow_kernels import cpu_threads
-
-
-class KernelContext:
-    """What a kernel may know of the op it computes and of the session running it."""
-
-    __slots__ = ("op", "op_name", "op_type", "attrs", "resources", "device", "donated", "subplans")
-
-    def __init__(self, op, resources, device):
-        self.op = op
-        self.op_name = op.name
-        self.op_type = op.type
-        self.attrs = op._attrs
-        self.resources = resources
-        self.device = device
-        self.donated = False  # for an Assign: its value is a new buffer only it reads (see _donated)
-        self.subplans = None  # for a functional op: what runtime.subplan built for its kernel
 
 
 class Step:
@@ -185,7 +170,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
             raise errors.NotFoundError(
                 None, op, f"No kernel registered for op '{op.type}' on device {device.name} (node {op.name})."
             )
-        ctx = KernelContext(op, session._resources_for(device), device)
+        ctx = kernel_context(op, session._resources_for(device), device)
         if op.type == "Assign":
             ctx.donated = _donated(op, readers, fetched, feeds)
         crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices, aliases, boundary)

@@ -6,7 +6,8 @@ from numflow.checkpoint import datatypes
 from numflow.checkpoint.bundle import BundleWriter
 from numflow.checkpoint.bundle_reader import BundleReader
 from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.context import compatible
+from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import register
 
 
@@ -56,26 +57,19 @@ def restore(ctx, prefix, *refs):
     gets the bytes the first one checked.
     """
     names = ctx.attrs["names"]
-    declared = [t.shape for t in ctx.op._inputs[1:]]
     with BundleReader(_prefix(prefix)) as reader:
-        for name, t in zip(names, ctx.op._inputs[1:]):
+        for name, dtype in zip(names, ctx.input_dtypes[1:]):
             entry = reader.entry(name)
-            want = t.dtype.base_dtype
-            if entry.dtype != want.as_datatype_enum:
-                raise errors.InvalidArgumentError(
-                    None, None,
-                    f"tensor_name = {name}; expected dtype {datatypes.tf_name(want.as_datatype_enum)} does not "
-                    f"equal original dtype "
-                    f"{datatypes.tf_name(entry.dtype)}",
-                )
-        for name, shape in zip(names, declared):
+            want = datatypes.enum_for(dtype)
+            if entry.dtype != want:
+                raise ValueError(
+                    f"tensor_name = {name}; expected dtype {datatypes.tf_name(want)} does not equal original dtype "
+                    f"{datatypes.tf_name(entry.dtype)}")
+        for name, shape in zip(names, ctx.input_shapes[1:]):
             stored = tuple(reader.entry(name).shape)
-            if shape.ndims is not None and not shape.is_compatible_with(stored):
-                raise errors.InvalidArgumentError(
-                    None, None,
-                    f"Assign requires shapes of both tensors to match. lhs shape= {dims_text(shape.as_list())} "
-                    f"rhs shape= {dims_text(stored)}",
-                )
+            if not compatible(shape, stored):
+                raise ValueError(f"Assign requires shapes of both tensors to match. lhs shape= {dims_text(shape)} "
+                                 f"rhs shape= {dims_text(stored)}")
         held = [(name, ref) for name, ref in zip(names, refs) if _on_host(ref) and ref.value is not None]
         for name, _ in held:
             reader.verify(name)
@@ -131,11 +125,10 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
     _whole_tensors(ctx.op_name, shape_and_slices)
     values = []
     with BundleReader(_prefix(prefix)) as reader:
-        for name, want in zip(_names(tensor_names), ctx.attrs["dtypes"]):
-            stored = reader.entry(name).dtype
-            if stored != want.as_datatype_enum:
-                raise errors.InvalidArgumentError(
-                    None, None, f"tensor_name = {name}; expected dtype {datatypes.tf_name(want.as_datatype_enum)} "
-                    f"does not equal original dtype {datatypes.tf_name(stored)}")
+        for name, dtype in zip(_names(tensor_names), ctx.attrs["dtypes"]):
+            stored, want = reader.entry(name).dtype, datatypes.enum_for(dtype)
+            if stored != want:
+                raise ValueError(f"tensor_name = {name}; expected dtype {datatypes.tf_name(want)} does not equal "
+                                 f"original dtype {datatypes.tf_name(stored)}")
             values.append(reader.get_tensor(name))
     return tuple(values)

@@ -34,7 +34,7 @@ def unique(ctx, x):
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
-    return values[order], rank[inverse.reshape(-1)].astype(ctx.attrs["out_idx"].as_numpy_dtype)
+    return values[order], rank[inverse.reshape(-1)].astype(ctx.attrs["out_idx"])
 
 
 @contextlib.contextmanager
