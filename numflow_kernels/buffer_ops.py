@@ -4,7 +4,8 @@ A device brings its memory (``ctx.device.alloc`` and ``copy``) and two kernel mo
 same functions: ``init`` (``fill``, ``random_normal``...) and ``update`` (``assign``,
 ``assign_add``, ``scatter_add``...), e.g. ``numflow_kernels.cpu.init`` and ``numflow_kernels.cuda.init``.
 ``register_for(device_type, modules)`` registers the kernels below for that device. Every write
-into a variable holds its lock; a scatter checks all indices before it writes anything.
+into a variable goes through its handle (``numflow_kernels.handle``), which holds its lock and
+decides whether to copy on write; a scatter checks all indices before it writes anything.
 """
 
 import math
@@ -69,37 +70,30 @@ def _flat(array):
 
 def _writeable_owner(view):
     owner = view.base
-    return isinstance(owner, np.ndarray) and owner.flags.writeable and owner.base is None
+    return isinstance(owner, np.ndarray) and owner.flags.writeable
 
 
-def update_buffers(ctx, states, names, grad, grad_name="grad"):
-    """The flat buffers an optimizer's apply kernel updates: each state's (var first; see
-    ``VariableState.writable``), then ``grad``'s in the device's memory, after TensorFlow's checks.
-
-    Call with every state's lock held.
-    """
-    shape = checked_shape(states, names)
+def update_buffers(ctx, buffers, names, grad, grad_name="grad"):
+    """The flat buffers an optimizer's apply kernel updates, given to it by ``VariableHandle.update``
+    (the variable's first, then its slots'), then ``grad``'s in the device's memory, after
+    TensorFlow's checks of their shapes."""
+    shape = checked_shape(buffers, names)
     grad = ctx.device.copy_in(grad)
     if tuple(grad.shape) != shape:
         raise ValueError(f"var and {grad_name} do not have the same shape{dims_text(shape)} {dims_text(grad.shape)}")
-    dtype = states[0].value.dtype
+    dtype = buffers[0].dtype
     if isinstance(grad, np.ndarray) and grad.dtype != dtype:
         grad = grad.astype(dtype)
-    return [_flat(state.writable()) for state in states] + [_flat(grad)]
+    return [_flat(buffer) for buffer in buffers] + [_flat(grad)]
 
 
-def checked_shape(states, names):
-    """The shape of the variable ``states[0]``, once every state is initialized and of that shape
-    (TensorFlow's checks and messages). Holds no reference to a buffer, which ``writable`` would
-    take for a snapshot."""
-    for state in states:
-        if state.value is None:
-            raise state.uninitialized_error()
-    shape = tuple(states[0].value.shape)
-    for state, name in zip(states[1:], names[1:]):
-        if tuple(state.value.shape) != shape:
-            raise ValueError(f"var and {name} do not have the same shape{dims_text(shape)} "
-                            f"{dims_text(state.value.shape)}")
+def checked_shape(buffers, names):
+    """The shape of the variable's buffer ``buffers[0]``, once its slots' ``buffers[1:]`` are all of
+    that shape (TensorFlow's checks and messages)."""
+    shape = tuple(buffers[0].shape)
+    for buffer, name in zip(buffers[1:], names[1:]):
+        if tuple(buffer.shape) != shape:
+            raise ValueError(f"var and {name} do not have the same shape{dims_text(shape)} {dims_text(buffer.shape)}")
     return shape
 
 
@@ -146,60 +140,59 @@ def register_for(device_type, modules):
 
     @kernel("Assign")
     def assign(ctx, ref, value):
-        with ref.lock:
-            shape = None if ref.value is None else ref.value.shape
-            if shape == value.shape and not ctx.donated and not ref.in_use():
-                modules()[1].assign(_flat(ref.value), _flat(value))
-                return ref
+        def check(shape):
             if shape != value.shape and ctx.attrs["validate_shape"]:
                 declared = ctx.input_shapes[0]
                 if shape is not None or not compatible(declared, value.shape):
                     raise ValueError("Assign requires shapes of both tensors to match. "
-                        f"lhs shape= {dims_text(declared if shape is None else shape)} "
-                        f"rhs shape= {dims_text(value.shape)}")
-            # A fresh buffer only this op reads (the plan says) is kept rather than copied.
-            ref.value = value if ctx.donated else ctx.device.copy(value)
+                                     f"lhs shape= {dims_text(declared if shape is None else shape)} "
+                                     f"rhs shape= {dims_text(value.shape)}")
+
+        # A fresh buffer only this op reads (the plan says) is kept rather than copied.
+        ref.assign(value, donate=ctx.donated, write=write_into, check=check)
         return ref
 
+    def write_into(buffer, value):
+        modules()[1].assign(_flat(buffer), _flat(value))
+
     def in_place(op_type, fn_name):
+        def step(buffer, value):
+            if buffer.shape != value.shape:
+                raise ValueError(f"Parameters and update must be the same size: {dims_text(buffer.shape)} "
+                                 f"vs {dims_text(value.shape)}")
+            getattr(modules()[1], fn_name)(_flat(buffer), _flat(value))
+
         @kernel(op_type)
         def run(ctx, ref, value):
-            with ref.lock:
-                if ref.value is None:
-                    raise ref.uninitialized_error()
-                if ref.value.shape != value.shape:
-                    raise ValueError(f"Parameters and update must be the same size: {dims_text(ref.value.shape)} "
-                        f"vs {dims_text(value.shape)}")
-                getattr(modules()[1], fn_name)(_flat(ref.writable()), _flat(value))
+            ref.update(step, value)
             return ref
 
     in_place("AssignAdd", "assign_add")
     in_place("AssignSub", "assign_sub")
 
     def scatter(op_type, fn_name):
+        def step(buffer, ctx, indices, updates):
+            shape = tuple(buffer.shape)
+            rows = shape[0] if shape else 0
+            expected = tuple(indices.shape) + shape[1:]
+            if updates.ndim == 0:  # a scalar goes to every row named, as in TF
+                updates = ctx.device.copy_in(np.broadcast_to(ctx.device.copy_out(updates), expected).copy())
+            if tuple(updates.shape) != expected:
+                raise ValueError("Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
+                                 f"[], got updates.shape {dims_text(updates.shape)}, indices.shape "
+                                 f"{dims_text(indices.shape)}, params.shape {dims_text(shape)}")
+            flat_indices = _flat(indices)
+            width = math.prod(shape) // max(rows, 1)
+            bad = getattr(modules()[1], fn_name)(buffer.reshape(rows, width), flat_indices,
+                                                 _flat(updates).reshape(len(flat_indices), width))
+            if bad >= 0:  # nothing was written
+                host_indices = ctx.device.copy_out(indices)
+                where = ",".join(str(int(i)) for i in np.unravel_index(bad, host_indices.shape))
+                raise ValueError(f"indices[{where}] = {int(host_indices.reshape(-1)[bad])} is not in [0, {rows})")
+
         @kernel(op_type)
         def run(ctx, ref, indices, updates):
-            with ref.lock:
-                if ref.value is None:
-                    raise ref.uninitialized_error()
-                shape = tuple(ref.value.shape)
-                rows = shape[0] if shape else 0
-                expected = tuple(indices.shape) + shape[1:]
-                if updates.ndim == 0:  # a scalar goes to every row named, as in TF
-                    updates = ctx.device.copy_in(np.broadcast_to(ctx.device.copy_out(updates), expected).copy())
-                if tuple(updates.shape) != expected:
-                    raise ValueError("Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
-                        f"[], got updates.shape {dims_text(updates.shape)}, indices.shape "
-                        f"{dims_text(indices.shape)}, params.shape {dims_text(shape)}")
-                flat_indices = _flat(indices)
-                width = math.prod(shape) // max(rows, 1)
-                table = ref.writable().reshape(rows, width)
-                rows_in = _flat(updates).reshape(len(flat_indices), width)
-                bad = getattr(modules()[1], fn_name)(table, flat_indices, rows_in)
-                if bad >= 0:  # nothing was written
-                    host_indices = ctx.device.copy_out(indices)
-                    where = ",".join(str(int(i)) for i in np.unravel_index(bad, host_indices.shape))
-                    raise ValueError(f"indices[{where}] = {int(host_indices.reshape(-1)[bad])} is not in [0, {rows})")
+            ref.update(step, ctx, indices, updates)
             return ref
 
     scatter("ScatterUpdate", "scatter_update")

@@ -5,13 +5,19 @@ Kernels import nothing from ``numflow``, so they cannot raise ``tf.errors.*`` th
 - ``ValueError``, ``TypeError``, ``IndexError``, ``ZeroDivisionError`` for bad input: TensorFlow's
   ``InvalidArgumentError``;
 - ``MemoryError`` (and numpy's "array is too big"): ``ResourceExhaustedError``;
-- ``NotImplementedError``: ``UnimplementedError``; ``OSError``: by its errno (``NotFoundError``...).
+- ``NotImplementedError``: ``UnimplementedError``; ``OSError``: by its errno (``NotFoundError``...);
+- the classes below, where TensorFlow's class is none of those.
 
 ``numflow.runtime.executor.op_error`` makes each one an ``OpError`` of TensorFlow's class whose
 message names the op. The message is the exception's text: write TensorFlow's words there.
 """
 
-__all__ = ["dims_text"]
+__all__ = ["FailedPrecondition", "dims_text"]
+
+
+class FailedPrecondition(Exception):
+    """The op cannot run in the state it found (a variable used before it is initialized):
+    TensorFlow's ``FailedPreconditionError``."""
 
 
 def dims_text(dims):

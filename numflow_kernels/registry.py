@@ -2,7 +2,7 @@
 
 A kernel is called as ``kernel(ctx, *inputs)`` and returns one array, or a tuple of arrays for an op
 with several outputs. ``ctx`` carries the op's name and attrs, its device and the resource container
-of the session running it (see ``numflow.runtime.plan.KernelContext``). Kernels never mutate their
+of the session running it (see ``numflow_kernels.context.KernelContext``). Kernels never mutate their
 inputs: several consumers may share one array.
 
 The numpy kernels of ``reference.py`` are registered under the device type ``"reference"``; a device

@@ -57,6 +57,7 @@ from time import perf_counter
 
 from numflow.framework import errors
 from numflow_kernels import cpu_threads
+from numflow_kernels import errors as kernel_errors
 
 # A unit that ran faster than this is run by the scheduling thread itself: a hand-off to a pool
 # thread and back costs about as much.
@@ -288,7 +289,8 @@ def _run_unit_hooked(hooks):
     return run_unit
 
 
-_CLASS_OF = {
+_CLASS_OF = {  # the plain errors kernels raise (numflow_kernels.errors) -> TensorFlow's classes
+    kernel_errors.FailedPrecondition: errors.FailedPreconditionError,
     ValueError: errors.InvalidArgumentError,
     TypeError: errors.InvalidArgumentError,
     IndexError: errors.InvalidArgumentError,

@@ -9,13 +9,13 @@ the executor takes first. It holds:
 - ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
   chain, which has no other dependent), the executor's unit of scheduling;
 - ``slots``: the value slots a run starts from, holding what every run of the session would compute
-  alike (constants, variables' states); ``alone_steps``: the steps a run on the caller's thread
+  alike (constants, variables' handles); ``alone_steps``: the steps a run on the caller's thread
   still has to run (the others, and NoOps, whose only part is ordering);
 - the slots where feeds are written and fetches read.
 
 A functional op (If, Case, While: ``registry.OpDef.functional``) runs parts of the graph itself. Its
 kernel context carries their sub-plans (``ctx.subplans``, built here by ``runtime.subplan``), and it
-receives its inputs as they are, variables' states included. A sub-plan is a plan of this module
+receives its inputs as they are, variables' handles included. A sub-plan is a plan of this module
 too, built with a ``boundary``: the ops of one cond branch or loop part, fed the tensors it captured.
 """
 
@@ -25,9 +25,9 @@ from collections import deque
 from numflow.framework import errors
 from numflow.framework.kernel_context import kernel_context
 from numflow.ops import registry
-from numflow.runtime import access_order, executor, placement, subplan
-from numflow.runtime.resources import VariableState
+from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan  # noqa: F401
 from numflow_kernels import cpu_threads
+from numflow_kernels.handle import VariableHandle
 
 
 class Step:
@@ -84,7 +84,7 @@ class Plan:
 # Below this many output elements an op's work costs less than handing it to another thread.
 CHEAP_ELEMENTS = 1 << 14
 _ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape",
-                           "VariableV2", "IsVariableInitialized"})  # a variable's op only looks its state up
+                           "VariableV2", "IsVariableInitialized"})  # a variable's op only looks its handle up
 
 
 def _is_cheap(op):
@@ -100,12 +100,12 @@ _PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
 
 # Ops whose TensorFlow kernels forward a variable's buffer (a variable's read, ``tf.identity`` of one):
 # there, a consumer that runs after an update in the same run sees the updated value, and a fetch
-# sees the value at the end of the run. Here their output is the variable's state itself, and each
+# sees the value at the end of the run. Here their output is the variable's handle itself, and each
 # consumer (and the fetch) takes its snapshot when it runs.
 ALIASING = frozenset({"Identity", "StopGradient"})
 
 # Ops whose output is the same object in every run of one session (a Const's value, a variable's
-# state: a session's containers never drop a state once made).
+# state: a session's containers never drop a handle once made).
 _SESSION_CONSTANT = frozenset({"Const", "VariableV2"})
 
 # Ops whose output is a buffer they have just allocated, which nothing else holds.
@@ -224,7 +224,7 @@ def _release_after_last_readers(steps, kept):
 
     A run of the steps in this order (``alone_steps``, on one thread) then keeps each value only as
     long as it is needed: less memory, and a variable's read snapshot no longer forces the update
-    that follows it to copy the buffer (see ``VariableState.writable``).
+    that follows it to copy the buffer (see ``resources.LocalVariable``).
     """
     last_reader = {}
     for step in steps:
@@ -250,8 +250,8 @@ def _memory_of(device):
 def _inputs_from_other_memory(op, device, devices, aliases, boundary):
     """Positions of ``op``'s value inputs produced in another memory than ``device``'s (feeds: host).
 
-    A functional op takes a variable's state as it is; in a sub-plan (``boundary``), such a captured
-    state is read where it is used, in whatever memory the variable lives, and copied from there.
+    A functional op takes a variable's handle as it is; in a sub-plan (``boundary``), such a captured
+    handle is read where it is used, in whatever memory the variable lives, and copied from there.
     """
     ref_inputs = registry.get(op.type).ref_inputs
     here = _memory_of(device)
@@ -281,9 +281,9 @@ def _copying_in(kernel, positions, device):
 
 
 def _alias(ctx, ref):
-    """An aliasing op's kernel: the variable's state passed on, after TensorFlow's check that the
+    """An aliasing op's kernel: the variable's handle passed on, after TensorFlow's check that the
     variable is initialized (the error names this op, as TF's names the read)."""
-    if type(ref) is VariableState and ref.value is None:
+    if isinstance(ref, VariableHandle) and not ref.initialized:
         raise ref.uninitialized_error()
     return ref
 
@@ -298,7 +298,7 @@ def _dereferencing(kernel, positions):
         inputs = list(inputs)
         for i in positions:
             ref = inputs[i]
-            if type(ref) is VariableState:
+            if isinstance(ref, VariableHandle):
                 inputs[i] = ref.read()
         return kernel(ctx, *inputs)
 

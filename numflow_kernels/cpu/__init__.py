@@ -6,7 +6,6 @@ from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     conv,
     depthwise,
     initializers,
-    io,
     matmul,
     nn,
     norm,

@@ -16,10 +16,8 @@ narrower than a SIMD packet); on whole packets Eigen's fast approximation may di
 
 The rows are gathered and scattered with numpy fancy indexing, so an index must not repeat (the
 optimizers remove repeats first, as TensorFlow's do). Every index is checked before anything is
-written, and the kernels hold the locks of the variable and of every slot while they update.
+written, and the kernels update the variable and every slot together through the variable's handle.
 """
-
-import contextlib
 
 import numpy as np
 
@@ -37,12 +35,10 @@ def unique(ctx, x):
     return values[order], rank[inverse.reshape(-1)].astype(ctx.attrs["out_idx"])
 
 
-@contextlib.contextmanager
-def _tables(states, names, grad, indices):
-    """The variable's and slots' buffers as host ``(rows, width)`` tables, ``grad``'s rows and the
-    indices, after TensorFlow's checks; buffers on a device (a variable on a GPU, whose update soft
-    placement put here) are copied back on exit. Enter with every state's lock held."""
-    shape = checked_shape(states, names)
+def _tables(buffers, names, grad, indices):
+    """The variable's and slots' host ``buffers`` as ``(rows, width)`` tables, ``grad``'s rows and the
+    indices, after TensorFlow's checks."""
+    shape = checked_shape(buffers, names)
     if len(shape) < 1:
         raise ValueError("var must be at least 1 dimensional")
     if indices.ndim != 1:
@@ -57,15 +53,9 @@ def _tables(states, names, grad, indices):
     if bad.size:
         i = int(bad[0])
         raise ValueError(f"Index {int(indices[i])} at offset {i} in indices is out of range")
-    on_device = [state.device is not None and not state.device.is_host for state in states]
-    hosts = [state.device.copy_out(state.value) if away else state.writable()
-             for state, away in zip(states, on_device)]
-    width = hosts[0].size // max(rows, 1)
-    yield ([h.reshape(rows, width) for h in hosts], np.asarray(grad, dtype=hosts[0].dtype).reshape(len(indices), width),
-           indices.astype(np.intp))
-    for state, host, away in zip(states, hosts, on_device):
-        if away:
-            state.value = state.device.copy_in(host)
+    width = buffers[0].size // max(rows, 1)
+    rows_of_grad = np.asarray(grad, dtype=buffers[0].dtype).reshape(len(indices), width)
+    return [b.reshape(rows, width) for b in buffers], rows_of_grad, indices.astype(np.intp)
 
 
 def _scalars(dtype, *values):
@@ -73,56 +63,71 @@ def _scalars(dtype, *values):
     return [t(v) for v in values]
 
 
+# Each kernel updates the variable and its slots through the variable's handle, on host buffers
+# (``host=True``: a variable on a GPU, whose update soft placement put here, is copied out and back).
 @register("SparseApplyMomentum")
 def sparse_apply_momentum(ctx, var, accum, lr, grad, indices, momentum):
-    with var.lock, accum.lock, _tables((var, accum), ("var", "accum"), grad, indices) as ((v, a), g, idx):
-        lr, momentum = _scalars(v.dtype, lr, momentum)
-        a_rows = a[idx] * momentum + g
-        a[idx] = a_rows
-        if ctx.attrs.get("use_nesterov", False):
-            v[idx] -= lr * g + (lr * momentum) * a_rows
-        else:
-            v[idx] -= a_rows * lr
+    var.update(_momentum_rows, ctx, lr, grad, indices, momentum, slots=(accum,), host=True)
     return var
+
+
+def _momentum_rows(var, accum, ctx, lr, grad, indices, momentum):
+    (v, a), g, idx = _tables((var, accum), ("var", "accum"), grad, indices)
+    lr, momentum = _scalars(v.dtype, lr, momentum)
+    a_rows = a[idx] * momentum + g
+    a[idx] = a_rows
+    if ctx.attrs.get("use_nesterov", False):
+        v[idx] -= lr * g + (lr * momentum) * a_rows
+    else:
+        v[idx] -= a_rows * lr
 
 
 @register("SparseApplyAdagrad")
 def sparse_apply_adagrad(ctx, var, accum, lr, grad, indices):
-    with var.lock, accum.lock, _tables((var, accum), ("var", "accum"), grad, indices) as ((v, a), g, idx):
-        (lr,) = _scalars(v.dtype, lr)
-        a_rows = a[idx]
-        if ctx.attrs.get("update_slots", True):
-            a_rows = a_rows + g * g
-            a[idx] = a_rows
-        v[idx] -= lr * g * (1 / np.sqrt(a_rows))
+    var.update(_adagrad_rows, ctx, lr, grad, indices, slots=(accum,), host=True)
     return var
+
+
+def _adagrad_rows(var, accum, ctx, lr, grad, indices):
+    (v, a), g, idx = _tables((var, accum), ("var", "accum"), grad, indices)
+    (lr,) = _scalars(v.dtype, lr)
+    a_rows = a[idx]
+    if ctx.attrs.get("update_slots", True):
+        a_rows = a_rows + g * g
+        a[idx] = a_rows
+    v[idx] -= lr * g * (1 / np.sqrt(a_rows))
 
 
 @register("SparseApplyRMSProp")
 def sparse_apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad, indices):
-    with var.lock, ms.lock, mom.lock, _tables((var, ms, mom), ("var", "ms", "mom"), grad, indices) as tables:
-        (v, s, m), g, idx = tables
-        lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
-        s_rows = s[idx] * rho + g * g * (v.dtype.type(1) - rho)
-        s[idx] = s_rows
-        m_rows = m[idx] * momentum + (1 / np.sqrt(s_rows + epsilon)) * lr * g
-        m[idx] = m_rows
-        v[idx] -= m_rows
+    var.update(_rms_prop_rows, lr, rho, momentum, epsilon, grad, indices, slots=(ms, mom), host=True)
     return var
+
+
+def _rms_prop_rows(var, ms, mom, lr, rho, momentum, epsilon, grad, indices):
+    (v, s, m), g, idx = _tables((var, ms, mom), ("var", "ms", "mom"), grad, indices)
+    lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
+    s_rows = s[idx] * rho + g * g * (v.dtype.type(1) - rho)
+    s[idx] = s_rows
+    m_rows = m[idx] * momentum + (1 / np.sqrt(s_rows + epsilon)) * lr * g
+    m[idx] = m_rows
+    v[idx] -= m_rows
 
 
 @register("SparseApplyCenteredRMSProp")
 def sparse_apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices):
-    states = (var, mg, ms, mom)
-    with var.lock, mg.lock, ms.lock, mom.lock, _tables(states, ("var", "mg", "ms", "mom"), grad, indices) as tables:
-        (v, mgt, s, m), g, idx = tables
-        lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
-        one_minus_rho = v.dtype.type(1) - rho
-        s_rows = s[idx] * rho + g * g * one_minus_rho
-        s[idx] = s_rows
-        mg_rows = mgt[idx] * rho + g * one_minus_rho
-        mgt[idx] = mg_rows
-        m_rows = m[idx] * momentum + (1 / np.sqrt(s_rows + epsilon - mg_rows * mg_rows)) * lr * g
-        m[idx] = m_rows
-        v[idx] -= m_rows
+    var.update(_centered_rms_prop_rows, lr, rho, momentum, epsilon, grad, indices, slots=(mg, ms, mom), host=True)
     return var
+
+
+def _centered_rms_prop_rows(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices):
+    (v, mgt, s, m), g, idx = _tables((var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad, indices)
+    lr, rho, momentum, epsilon = _scalars(v.dtype, lr, rho, momentum, epsilon)
+    one_minus_rho = v.dtype.type(1) - rho
+    s_rows = s[idx] * rho + g * g * one_minus_rho
+    s[idx] = s_rows
+    mg_rows = mgt[idx] * rho + g * one_minus_rho
+    mgt[idx] = mg_rows
+    m_rows = m[idx] * momentum + (1 / np.sqrt(s_rows + epsilon - mg_rows * mg_rows)) * lr * g
+    m[idx] = m_rows
+    v[idx] -= m_rows

@@ -18,18 +18,18 @@ def variable(ctx):
 
 @register("ReportUninitializedVariables")
 def report_uninitialized(ctx, *refs):
-    names = [name.encode() for ref, name in zip(refs, ctx.attrs["names"]) if ref.value is None]
+    names = [name.encode() for ref, name in zip(refs, ctx.attrs["names"]) if not ref.initialized]
     return np.array(names, dtype=object)
 
 
 @register("IsVariableInitialized")
 def is_initialized(ctx, ref):
-    return np.array(ref.value is not None)
+    return np.array(ref.initialized)
 
 
 @register("InitializedValue")
 def initialized_value(ctx, initialized, ref, initial_value):
-    if ref.value is not None:
+    if ref.initialized:
         return ref.read()
     return initial_value
 
