@@ -14,8 +14,8 @@ from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import REFERENCE, register
 
 
-def kernel(op_type):
-    return register(op_type, REFERENCE)
+def kernel(op_type, **flags):
+    return register(op_type, REFERENCE, **flags)
 
 
 @kernel("Const")
@@ -150,7 +150,7 @@ def matmul_operands(ctx, a, b):
     return a, b
 
 
-@kernel("MatMul")
+@kernel("MatMul", calls_blas=True)
 def matmul(ctx, a, b):
     a, b = matmul_operands(ctx, a, b)
     with np.errstate(invalid="ignore", over="ignore"):  # 0 * inf and overflows: NaN and inf, as in TF
@@ -249,7 +249,7 @@ def add_n(ctx, *inputs):
     return out
 
 
-@kernel("BatchMatMulV2")
+@kernel("BatchMatMulV2", calls_blas=True)
 def batch_matmul(ctx, a, b):
     if ctx.attrs["adj_x"]:
         a = np.swapaxes(a, -1, -2)

@@ -15,16 +15,24 @@ import threading
 REFERENCE = "reference"
 _HOST_DEVICE_TYPES = ("CPU",)
 _KERNELS = {}
+_CALLS_BLAS = set()  # the (op type, device type) keys whose kernels call BLAS or LAPACK
 
 
-def register(op_type, device_type="CPU"):
-    """Register the decorated function as ``op_type``'s kernel on ``device_type``."""
+def register(op_type, device_type="CPU", *, calls_blas=False):
+    """Register the decorated function as ``op_type``'s kernel on ``device_type``.
+
+    ``calls_blas``: the kernel calls BLAS or LAPACK (numpy's matmul, ``numpy.linalg``). The kernel
+    states the fact; the runtime decides what to do about it (``numflow_kernels.cpu_threads``: BLAS
+    on one thread in every run that calls it, so that its products round alike).
+    """
 
     def wrap(fn):
         key = (op_type, device_type)
         if key in _KERNELS:
             raise KeyError(f"A kernel for op {op_type!r} on {device_type} is registered twice")
         _KERNELS[key] = fn
+        if calls_blas:
+            _CALLS_BLAS.add(key)
         return fn
 
     return wrap
@@ -41,6 +49,14 @@ def lookup(op_type, device_type):
         if reference is not None and reference is not kernel:
             kernel = _validated(kernel, reference, op_type)
     return kernel
+
+
+def calls_blas(op_type, device_type):
+    """Whether the kernel ``lookup(op_type, device_type)`` gives was registered with ``calls_blas``."""
+    key = (op_type, device_type)
+    if key not in _KERNELS and device_type in _HOST_DEVICE_TYPES:
+        key = (op_type, REFERENCE)
+    return key in _CALLS_BLAS
 
 
 def device_types_for(op_type):

@@ -26,7 +26,7 @@ from numflow.framework import errors
 from numflow.framework.kernel_context import kernel_context
 from numflow.ops import registry
 from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan  # noqa: F401
-from numflow_kernels import cpu_threads
+from numflow_kernels import registry as kernels
 from numflow_kernels.handle import VariableHandle
 
 
@@ -72,7 +72,7 @@ class Plan:
     step with nothing to choose. ``ways``: for the other plans, how fast runs went with each kernel
     on every core and on one core each (the executor keeps it up to date and picks the faster).
     ``blocking``: whether a unit holds a blocking op.
-    ``calls_blas``: whether a step's kernel calls BLAS (``cpu_threads.BLAS_OP_TYPES``).
+    ``calls_blas``: whether a step's kernel calls BLAS (registered with ``calls_blas=True``).
     """
 
     __slots__ = ("steps", "alone_steps", "slots", "units", "roots", "serial", "trivial", "ways", "blocking",
@@ -200,7 +200,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
     # A plan with nothing to run at once first gives each kernel every core, as a one-off run wants.
     plan.ways = executor.Ways(first=executor.ALL_CORES if plan.serial else executor.ONE_CORE_EACH)
     plan.blocking = any(u.blocking for u in plan.units)
-    plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host
+    plan.calls_blas = any(kernels.calls_blas(s.op.type, s.ctx.device.device_type)
                           or s.ctx.subplans is not None and s.ctx.subplans.calls_blas for s in steps)
     for unit in plan.units:
         unit.seconds = 0.0 if unit.cheap else float("inf")

@@ -13,7 +13,7 @@ from numflow_kernels import buffer_ops
 from numflow_kernels.registry import register
 
 
-@register("Orthogonal")
+@register("Orthogonal", calls_blas=True)
 def orthogonal(ctx):
     init = _init()
     a = ctx.attrs
