@@ -26,7 +26,6 @@ from numflow.framework import errors
 from numflow.framework.kernel_context import kernel_context
 from numflow.ops import registry
 from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan  # noqa: F401
-from numflow_kernels import registry as kernels
 from numflow_kernels.handle import VariableHandle
 
 
@@ -200,7 +199,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
     # A plan with nothing to run at once first gives each kernel every core, as a one-off run wants.
     plan.ways = executor.Ways(first=executor.ALL_CORES if plan.serial else executor.ONE_CORE_EACH)
     plan.blocking = any(u.blocking for u in plan.units)
-    plan.calls_blas = any(kernels.calls_blas(s.op.type, s.ctx.device.device_type)
+    plan.calls_blas = any(s.ctx.device.calls_blas(s.op.type)
                           or s.ctx.subplans is not None and s.ctx.subplans.calls_blas for s in steps)
     for unit in plan.units:
         unit.seconds = 0.0 if unit.cheap else float("inf")
