@@ -63,3 +63,16 @@ def test_workqueue_chosen_by_the_user_is_kept_and_serialized():
     env = dict(os.environ, NUMBA_THREADING_LAYER="workqueue")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_the_variants_of_a_template_are_cached_apart():
+    # Numba keys a cache entry by a function's name and code, not by the globals it reads: variants of
+    # one template (parallel.variant) must each have a name of their own, or they would share one.
+    from numflow_kernels.cpu import init
+
+    twins = [update._COPY, update._ADD, update._SUB, update._ADD_F16, update._SUB_F16,
+             *update._SCATTER["scatter_add"], *update._SCATTER["scatter_sub"], update._SCATTER["scatter_update"][0],
+             *init._UNIFORM.values(), *init._UNIFORM_INT.values(), *init._NORMAL.values(), *init._TRUNCATED.values()]
+    names = [kernel.py_func.__qualname__ for pair in twins for kernel in pair]
+    assert len(names) == len(set(names)) == 2 * len(twins)
+    assert all(kernel._cache.__class__.__name__ == "FunctionCache" for pair in twins for kernel in pair)
