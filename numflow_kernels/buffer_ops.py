@@ -1,7 +1,7 @@
 """Op kernels written once for every device: fills, random streams, and writes into variables.
 
 A device brings its memory (``ctx.device.alloc`` and ``copy``) and two kernel modules with the
-same functions: ``init`` (``fill``, ``random_normal``...) and ``update`` (``assign``,
+same functions: ``init`` (``fill``, ``random_normal``...) and ``assign`` (``assign``,
 ``assign_add``, ``scatter_add``...), e.g. ``numflow_kernels.cpu.init`` and ``numflow_kernels.cuda.init``.
 ``register_for(device_type, modules)`` registers the kernels below for that device. Every write
 into a variable goes through its handle (``numflow_kernels.handle``), which holds its lock and
@@ -100,7 +100,7 @@ def checked_shape(buffers, names):
 def register_for(device_type, modules):
     """Register the kernels of this module for ``device_type``.
 
-    ``modules()`` returns the device's ``(init, update)`` kernel modules; it is called when a
+    ``modules()`` returns the device's ``(init, assign)`` kernel modules; it is called when a
     kernel first runs, so that importing the kernels touches no device library.
     """
 

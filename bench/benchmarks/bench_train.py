@@ -6,7 +6,7 @@ slots: 7 x 256 MB for 64M float32 parameters. ``TrafficFloor`` measures those by
 (one copy each of var, m and v into spare buffers, and one read of the gradient); the target is an
 Adam update within 1.2x of that time.
 
-- ``AdamApply.time_kernel``: numflow's CPU kernel alone (``numflow_kernels.cpu.apply.adam``).
+- ``AdamApply.time_kernel``: numflow's CPU kernel alone (``numflow_kernels.cpu.training.adam``).
 - ``AdamApply.time_step``: one ``sess.run`` of ``AdamOptimizer.apply_gradients`` on one variable
   (the ``ApplyAdam`` op under the locks, and the beta-power updates); the gradient is fed through a
   placeholder (no copy). TensorFlow: the same graph in ``tensorflow.compat.v1``, the gradient held in
@@ -84,9 +84,9 @@ class AdamApply:
             return
         tf = graph_library(library)
         if library == "numflow":
-            from numflow_kernels.cpu import apply
+            from numflow_kernels.cpu import training
 
-            self.kernel = apply
+            self.kernel = training
             self.arrays = [rng.random(SIZE, dtype=np.float32), np.zeros(SIZE, np.float32),
                            np.zeros(SIZE, np.float32)]
         graph = tf.Graph()

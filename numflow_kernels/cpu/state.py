@@ -35,40 +35,40 @@ def initialized_value(ctx, initialized, ref, initial_value):
 
 
 def _numpy_below_threshold(name, numpy_update):
-    """``update.<name>(dst, src)``, or ``numpy_update`` for arrays too small to pay for a Numba call."""
+    """``assign.<name>(dst, src)``, or ``numpy_update`` for arrays too small to pay for a Numba call."""
 
     def run(dst, src):
         if dst.size < _NUMBA_MIN_ELEMENTS:
             numpy_update(dst, src)
         else:
-            getattr(_update(), name)(dst, src)
+            getattr(_assign(), name)(dst, src)
 
     return staticmethod(run)
 
 
-class _HostUpdates:
-    """``numflow_kernels.cpu.update``, with numpy's loops for arrays too small to pay for a Numba call."""
+class _HostAssign:
+    """``numflow_kernels.cpu.assign``, with numpy's loops for arrays too small to pay for a Numba call."""
 
     assign = _numpy_below_threshold("assign", np.copyto)
     assign_add = _numpy_below_threshold("assign_add", lambda dst, src: np.add(dst, src, out=dst))
     assign_sub = _numpy_below_threshold("assign_sub", lambda dst, src: np.subtract(dst, src, out=dst))
 
     def __getattr__(self, name):  # the scatters
-        return getattr(_update(), name)
+        return getattr(_assign(), name)
 
 
-def _update():
-    from numflow_kernels.cpu import update
+def _assign():
+    from numflow_kernels.cpu import assign
 
-    return update
+    return assign
 
 
 @functools.cache
 def _modules():
-    from numflow_kernels.cpu.initializers import HostInit
+    from numflow_kernels.cpu.init_numpy import HostInit
 
-    return HostInit(), _HOST_UPDATES
+    return HostInit(), _HOST_ASSIGN
 
 
-_HOST_UPDATES = _HostUpdates()
+_HOST_ASSIGN = _HostAssign()
 buffer_ops.register_for("CPU", _modules)

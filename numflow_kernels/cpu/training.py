@@ -2,8 +2,8 @@
 
 The host functions (``adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov)``...) take
 1-D C-contiguous arrays of one dtype and scalars of that dtype, and update the arrays in place;
-``numflow_kernels/cuda/apply.py`` has the same functions for device arrays. Both run the update of
-one element written in ``numflow_kernels/apply_steps.py`` (the spec and the formulas are there), so
+``numflow_kernels/cuda/training.py`` has the same functions for device arrays. Both run the update of
+one element written in ``numflow_kernels/training_steps.py`` (the spec and the formulas are there), so
 every element is read once and written once: every slot is updated in the same loop as the
 variable. Arrays of ``parallel.PARALLEL_THRESHOLD`` elements or more run the ``parallel=True`` twin.
 
@@ -21,7 +21,7 @@ from numflow_kernels.registry import register
 
 # Numba is imported when a kernel first runs (``LazyTwin``), not when the kernels are registered: a
 # program that never trains never loads it. Until then the loops below see Python's range, and
-# ``steps`` (``apply_steps``, compiled with Numba) is imported by ``_run`` before the first launch.
+# ``steps`` (``training_steps``, compiled with Numba) is imported by ``_run`` before the first launch.
 prange = range
 steps = None
 
@@ -75,7 +75,7 @@ def _run(kernels, arrays, *scalars, flag=None):
     without a Numba path (float16) go through float32."""
     global steps
     if steps is None:
-        from numflow_kernels import apply_steps as steps
+        from numflow_kernels import training_steps as steps
     flags = () if flag is None else (bool(flag),)
     dtype = arrays[0].dtype
     if dtype in _NUMBA_DTYPES:
@@ -100,7 +100,7 @@ def momentum(var, accum, grad, lr, momentum, use_nesterov=False):
 
 
 def adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov=False):
-    """One Adam step with the bias-corrected rate ``lr_t`` (see ``apply_steps``)."""
+    """One Adam step with the bias-corrected rate ``lr_t`` (see ``training_steps``)."""
     t = var.dtype.type
     one, b1 = t(1), t(beta1)
     _run(_ADAM, (var, m, v, grad), lr_t, one - b1, one - t(beta2), epsilon, b1, flag=use_nesterov)

@@ -1,4 +1,5 @@
-"""CPU kernels of the initializers: the orthogonal one, and numpy versions of the small fills and draws.
+"""The CPU's init kernels in numpy: fills and uniform draws of small arrays with ``init.py``'s bits (so
+no Numba is loaded for them), and the Orthogonal initializer's kernel.
 
 ``HostInit`` is the ``init`` kernel module the CPU gives ``buffer_ops``: arrays of fewer than
 ``NUMPY_MAX_ELEMENTS`` elements are filled, and drawn from the uniform distributions, by numpy code

@@ -1,11 +1,11 @@
-"""CUDA twins of ``numflow_kernels/cpu/apply.py``: the training ops' updates on device arrays.
+"""CUDA twins of ``numflow_kernels/cpu/training.py``: the training ops' updates on device arrays.
 
 The host functions take the same arguments as the CPU ones (``adam(var, m, v, grad, lr_t, beta1,
 beta2, epsilon, use_nesterov)``...), with 1-D Numba device arrays of float32 or float64, and run one
 grid-stride kernel that reads and writes each element once, with the CPU kernel's arithmetic: both
-call the update of one element written in ``numflow_kernels/apply_steps.py``, here as device
-functions. The GPU op kernels (device type ``"GPU"``) update the variable and its slots together through its
-handle, as on the CPU; their scalar inputs are copied to the host first (a few bytes).
+call the update of one element written in ``numflow_kernels/training_steps.py``, here as device
+functions. The GPU op kernels (device type ``"GPU"``) update the variable and its slots together
+through its handle, as on the CPU; their scalar inputs are copied to the host first (a few bytes).
 
 Nothing touches CUDA until the first call: importing this module needs no GPU and no simulator.
 """
@@ -14,7 +14,7 @@ import numpy as np
 from numba import cuda
 
 from numflow_kernels.buffer_ops import update_buffers
-from numflow_kernels.cpu.apply import adam_lr
+from numflow_kernels.cpu.training import adam_lr
 from numflow_kernels.cuda.init import launch_config
 from numflow_kernels.portable import device_functions, once
 from numflow_kernels.registry import register

@@ -5,8 +5,8 @@ only; ``v.assign_add(1)`` on a [3] variable is rejected when the graph is built)
 ``ScatterUpdate``/``ScatterAdd``/``ScatterSub`` (``scatter_functor.h``: rows in index order, so a
 repeated index adds twice, and the last update of a row wins).
 
-The caller (a variable's handle) holds its lock. The kernels allocate nothing and release the GIL; from
-``parallel.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
+The caller (a variable's handle) holds its lock. The kernels allocate nothing and release the GIL;
+from ``parallel.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
 the thread count: elementwise ops are independent, and parallel scatters split the columns, so
 each element still sees its updates in index order. float16 arithmetic rounds once per op, in
 float32, as Eigen::half does (through uint16 views: Numba has no float16).

@@ -1,6 +1,6 @@
 """CUDA kernels that update a variable's device buffer in place: assign, assign_add/sub, and scatters.
 
-Same functions, arguments and results as ``numflow_kernels.cpu.update``, on Numba device arrays,
+Same functions, arguments and results as ``numflow_kernels.cpu.assign``, on Numba device arrays,
 and the same values bit for bit: elementwise ops are IEEE adds (float16 through uint16 views and
 portable.py's rounding helpers, as on the CPU); a scatter gives each thread one column and walks
 the indices in order, so repeated indices add in the CPU's order, with no float atomics.
