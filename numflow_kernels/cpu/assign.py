@@ -138,22 +138,22 @@ def assign(dst, src):
 
 def assign_add(dst, src):
     """``dst += src`` elementwise (numeric dtypes; integers wrap as in C)."""
-    _pair(dst, src, "assign_add")
-    _arith(dst, "assign_add")
-    if dst.dtype == _F16:
-        launch(_ADD_F16, dst.size, dst.view(np.uint16), src.view(np.uint16))
-    else:
-        launch(_ADD, dst.size, dst, src)
+    _accumulate(dst, src, "assign_add", _ADD, _ADD_F16)
 
 
 def assign_sub(dst, src):
     """``dst -= src`` elementwise (numeric dtypes; integers wrap as in C)."""
-    _pair(dst, src, "assign_sub")
-    _arith(dst, "assign_sub")
+    _accumulate(dst, src, "assign_sub", _SUB, _SUB_F16)
+
+
+def _accumulate(dst, src, what, kernels, f16_kernels):
+    """``kernels`` over ``src`` into ``dst``; float16 through its bit-exact twins ``f16_kernels``."""
+    _pair(dst, src, what)
+    _arith(dst, what)
     if dst.dtype == _F16:
-        launch(_SUB_F16, dst.size, dst.view(np.uint16), src.view(np.uint16))
+        launch(f16_kernels, dst.size, dst.view(np.uint16), src.view(np.uint16))
     else:
-        launch(_SUB, dst.size, dst, src)
+        launch(kernels, dst.size, dst, src)
 
 
 def _scatter(what, ref, indices, updates):
