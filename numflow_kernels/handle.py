@@ -80,7 +80,8 @@ class VariableHandle:
         (None when uninitialized), and may raise. When the current buffer has ``value``'s shape, no
         snapshot of it is alive and ``write`` is given, ``write(buffer, value)`` copies ``value``
         into it. Otherwise the variable takes ``value`` itself when ``donate`` is true (the caller
-        promises that nothing else will use it), or a copy of it.
+        promises that nothing else will use it; a read-only or strided host array is copied all the
+        same), or a copy of it.
         """
         raise NotImplementedError
 

@@ -104,7 +104,7 @@ class LocalVariable(VariableHandle):
             if write is not None and not donate and not shared and current is not None and current.shape == value.shape:
                 write(current, value)
                 return None
-            if donate:
+            if donate and (not self._on_host or value.flags.writeable and value.flags.c_contiguous):
                 self._set(value)
             elif self._on_host:
                 self._set(np.array(value, order="C", copy=True))

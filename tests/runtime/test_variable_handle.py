@@ -184,3 +184,13 @@ def test_fetching_an_uninitialized_variables_own_tensor_is_tensorflows_error():
     with tf.Session() as sess, pytest.raises(tf.errors.FailedPreconditionError,
                                              match="^Attempting to use uninitialized value weights"):
         sess.run(v.op.outputs[0])
+
+
+def test_a_donated_array_that_cannot_be_written_in_place_is_copied():
+    v = _variable(np.zeros(4))
+    frozen = np.arange(4.0)
+    frozen.flags.writeable = False
+    v.assign(frozen, donate=True)
+    v.update(_add, 1.0)
+    np.testing.assert_array_equal(frozen, np.arange(4.0))
+    np.testing.assert_array_equal(v.read(), np.arange(4.0) + 1.0)
