@@ -688,7 +688,9 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_partition,
     reference_pool,
     reference_sampling,
+    reference_script,
     reference_sparse,
+    reference_special,
     reference_topk,
     tensor_array,
 )

@@ -24,7 +24,7 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
-from numflow.framework.shapes import as_shape, dims_text
+from numflow.framework.shapes import Dimension, as_shape, dimension_value, dims_text
 from numflow.ops import registry as _registry
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -120,8 +120,9 @@ class Tensor:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
     def __str__(self):
+        shape = f", shape={self._shape}" if self._shape.ndims is not None else ""
         device = f", device={self.device}" if self.device else ""
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name}{device})'
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name}{device})'
 
     def __hash__(self):
         return id(self)
@@ -137,14 +138,15 @@ class Tensor:
         )
 
     def __iter__(self):
-        if self._shape.ndims is None or self._shape[0] is None:
+        first = dimension_value(self._shape[0])
+        if first is None:
             raise TypeError(f"Cannot iterate over a tensor with unknown first dimension: {self.name}")
-        return (self[i] for i in range(self._shape[0]))
+        return (self[i] for i in range(first))
 
     def __len__(self):
         raise TypeError(
-            f"len is not well defined for symbolic Tensors. ({self.name}) Please call `x.shape` rather "
-            "than `len(x)` for shape information."
+            f"len is not well defined for a symbolic Tensor ({self.name}). Please call `x.shape` rather than "
+            "`len(x)` for shape information."
         )
 
 
@@ -283,6 +285,15 @@ class Operation:
 
     def __repr__(self):
         return f"<tf.Operation '{self._name}' type={self._type}>"
+
+    def __str__(self):
+        """The op's NodeDef in protobuf text, as TensorFlow prints an op (its repr when it has no NodeDef form)."""
+        from numflow.framework.graph_export import graph_to_graph_def
+
+        try:
+            return str(graph_to_graph_def(self._graph, ops=[self]).node[0])
+        except (ValueError, TypeError):
+            return repr(self)
 
 
 class _NodeDef:
@@ -580,11 +591,12 @@ class Graph:
             self._device_stack = saved_devices
 
     # -- building ----------------------------------------------------------------------------
-    def create_op(self, op_type, inputs=(), attrs=None, name=None, control_inputs=()):
+    def create_op(self, op_type, inputs=(), attrs=None, name=None, control_inputs=(), creation_stack=None):
         """Add an operation of a declared type and return it.
 
         ``name`` defaults to the op type; it is made unique inside the current name scope, unless it
-        ends with "/" (then it is used as is, without the slash).
+        ends with "/" (then it is used as is, without the slash). ``creation_stack``: where the op
+        was made, as ``creation_stack()`` gives it, for many ops made by one call (default: the caller's).
         """
         if self._finalized:
             self._check_not_finalized()
@@ -614,7 +626,8 @@ class Graph:
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
             controls += [c for c in control_inputs if c not in controls]
-        op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls) if controls else (), self._next_id)
+        op = Operation(self, op_type, name, inputs, _int_attrs(attrs) if attrs else {},
+                       _dedup(controls) if controls else (), self._next_id)
         try:
             specs = opdef.infer(op)
         except TypeError:
@@ -631,7 +644,7 @@ class Graph:
             op._device = target.device
         else:
             self._apply_device_functions(op)
-        op._traceback = _creation_stack()
+        op._traceback = _creation_stack() if creation_stack is None else creation_stack
         if context is not None:
             op._control_flow_context = context
             context.add_op(op)
@@ -733,7 +746,7 @@ _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def _shape_text(shape):
     if shape.ndims is None:
         return "?"
-    return dims_text(shape.dims)
+    return dims_text(shape.dim_values)
 
 
 def _attr_text(value):
@@ -779,6 +792,26 @@ def _output_dtype(dtype, is_ref):
 _INT64_MAX = (1 << 63) - 1
 
 
+def _int_attrs(attrs):
+    """``attrs`` with the Dimensions given for ints (a split count, strides) as ints, as TensorFlow's op
+    builder reads them; TypeError for an unknown one."""
+    if not any(_holds_dimension(value) for value in attrs.values()):
+        return attrs
+    return {key: _int_attr(value) for key, value in attrs.items()}
+
+
+def _holds_dimension(value):
+    return type(value) is Dimension or type(value) in (list, tuple) and any(type(v) is Dimension for v in value)
+
+
+def _int_attr(value):
+    if type(value) is Dimension:
+        return int(value)
+    if type(value) in (list, tuple):
+        return type(value)(int(v) if type(v) is Dimension else v for v in value)
+    return value
+
+
 def _int64_dims(shape, op):
     """``shape``, after TensorFlow's check that every dimension fits int64 (a tile or reshape of huge
     sizes overflows it: an error when the graph is built, never a shape that wrapped around)."""
@@ -797,6 +830,11 @@ def _other_graph_message(tensor, inputs, graph, op_type):
         return f"{tensor} must be from the same graph as the op being created ({op_type}), graph {graph!r}."
     return (f"{tensor} must be from the same graph as {same} (graphs are {tensor.graph!r} and "
             f"{graph!r}).")
+
+
+def creation_stack():
+    """Where the caller was called from, as ``Operation._traceback`` keeps it (see ``_creation_stack``)."""
+    return _creation_stack()
 
 
 def _creation_stack():

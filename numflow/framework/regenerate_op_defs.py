@@ -50,6 +50,7 @@ def declare_all():
     for module in pkgutil.iter_modules(numflow.ops.__path__):
         importlib.import_module(f"numflow.ops.{module.name}")
     importlib.import_module("numflow.variables.ops")
+    importlib.import_module("numflow.data")
     return registry.declared_types()
 
 

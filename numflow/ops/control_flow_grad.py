@@ -116,7 +116,7 @@ _while_grad.takes_missing_grads = True
 def _relaxed(shape, invariant):
     """The forward loop variable's invariant, or a less specific shape the incoming gradient fits."""
     if invariant.ndims is None or shape.ndims == invariant.ndims and all(
-            b is None or a == b for a, b in zip(shape.dims, invariant.dims)):
+            b is None or a == b for a, b in zip(shape.dim_values, invariant.dim_values)):
         return invariant
     return cfu.most_specific_compatible_shape(shape, invariant)
 

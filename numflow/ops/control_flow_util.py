@@ -277,4 +277,4 @@ def most_specific_compatible_shape(a, b):
     """The most specific shape that both ``a`` and ``b`` fit (unknown where they differ)."""
     if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
         return TensorShape(None)
-    return TensorShape([x if x == y else None for x, y in zip(a.dims, b.dims)])
+    return TensorShape([x if x == y else None for x, y in zip(a.dim_values, b.dim_values)])

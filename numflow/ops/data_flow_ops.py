@@ -26,11 +26,11 @@ def _suffix(data, prefix, what):
         return TensorShape(None)
     if data.ndims < prefix.ndims:
         raise ValueError(f"Shape must be at least rank {prefix.ndims} but is rank {data.ndims}")
-    for i, (a, b) in enumerate(zip(data.dims, prefix.dims)):
+    for i, (a, b) in enumerate(zip(data.dim_values, prefix.dim_values)):
         if a is not None and b is not None and a != b:
             raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
                              f"{data} and {prefix} ({what}).")
-    return TensorShape(data.dims[prefix.ndims:])
+    return TensorShape(data.dim_values[prefix.ndims:])
 
 
 @declare("DynamicPartition")

@@ -9,7 +9,7 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, constant_value, get_default_graph
 from numflow.framework.seeds import get_seed
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import Dimension, TensorShape, dimension_value
 from numflow.ops.constant_op import convert_to_tensor, to_numpy
 from numflow.ops.registry import declare
 
@@ -17,7 +17,7 @@ from numflow.ops.registry import declare
 def _random_infer(op):
     shape = op._attrs["shape"]
     if shape is None:
-        n = op.inputs[0].shape[0] if op.inputs[0].shape.ndims == 1 else None
+        n = op.inputs[0].shape.dim_values[0] if op.inputs[0].shape.ndims == 1 else None
         shape = TensorShape(None if n is None else [None] * n)
     return [(op._attrs["dtype"], shape)]
 
@@ -47,6 +47,8 @@ def _static_shape(shape):
 def _scalar(x, name):
     if type(x) is float or type(x) is int:
         return x
+    if type(x) is Dimension:
+        return None  # a Dimension converts to an int32 or int64 tensor only (TypeError for a float one)
     if isinstance(x, Tensor):
         value = constant_value(x)
         if value is None or np.size(value) != 1:
@@ -108,7 +110,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
     if dtype is dtypes.int32 or dtype is dtypes.int64:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-        lo, hi = _scalar(minval, "minval"), _scalar(maxval, "maxval")
+        lo, hi = _scalar(dimension_value(minval), "minval"), _scalar(dimension_value(maxval), "maxval")
         if lo is None or hi is None:
             raise NotImplementedError("random_uniform with integer tensor bounds is not supported.")
         # minval >= maxval fails when the op runs (InvalidArgumentError), as in TensorFlow.

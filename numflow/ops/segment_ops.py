@@ -33,7 +33,7 @@ def _segment_infer(op):
     check_rank(segment_ids.shape, 1)
     if data.shape.ndims is None:
         return [(data.dtype, TensorShape(None))]
-    return [(data.dtype, TensorShape([None] + data.shape.dims[1:]))]
+    return [(data.dtype, TensorShape([None] + data.shape.dim_values[1:]))]
 
 
 for _op_type in _SORTED:

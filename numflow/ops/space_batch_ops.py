@@ -32,7 +32,7 @@ def _block_infer(op):
         raise ValueError(f"Shape must be at least rank {m + 1} but is rank {x.shape.ndims}")
     if any(b < 1 for b in block_v):
         raise ValueError(f"block_shape must be positive, got {block_v.tolist()}")
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     prod = int(np.prod(block_v))
     out = list(dims)
     if to_batch:

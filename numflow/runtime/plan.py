@@ -25,7 +25,7 @@ from collections import deque
 from numflow.framework import errors
 from numflow.framework.kernel_context import kernel_context
 from numflow.ops import registry
-from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan  # noqa: F401
+from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan, summary_kernels  # noqa: F401
 from numflow_kernels.handle import VariableHandle
 
 

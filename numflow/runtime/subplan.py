@@ -22,10 +22,27 @@ from numflow.runtime import plan as _plan
 from numflow_kernels.handle import VariableHandle
 from numflow_kernels.registry import register
 
+# Functional op types of other modules (tf.data's) -> what makes their kernels' sub-plans.
+_BUILDERS = {}
+
+
+def builds(*op_types):
+    """Register the decorated ``make(op, session, needed)`` as what :func:`build` returns for ``op_types``."""
+
+    def wrap(make):
+        for op_type in op_types:
+            _BUILDERS[op_type] = make
+        return make
+
+    return wrap
+
 
 def build(op, session, needed):
     """What the kernel of functional op ``op`` runs: its sub-plans for ``session``. ``needed``: per
     output of ``op``, whether the run reads it."""
+    make = _BUILDERS.get(op.type)
+    if make is not None:
+        return make(op, session, needed)
     if op.type == "While":
         return _LoopPlans(op, session, needed)
     return _BranchPlans(op, session, needed)

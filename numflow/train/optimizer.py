@@ -18,7 +18,7 @@ calling ``minimize`` inside ``variable_scope("train")`` names them ``train/w/Ada
 TensorFlow, and inside a ``reuse=True`` scope fails as TensorFlow fails.
 """
 
-from numflow.framework import dtypes
+from numflow.framework import dtypes, nest
 from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
 from numflow.ops import control_flow_ops, math_ops, state_ops
 from numflow.ops.constant_op import convert_to_tensor
@@ -131,7 +131,7 @@ class Optimizer:
             var_list = (graph.get_collection(GraphKeys.TRAINABLE_VARIABLES)
                         + graph.get_collection(GraphKeys.TRAINABLE_RESOURCE_VARIABLES))
         else:
-            var_list = list(_flatten(var_list))
+            var_list = nest.flatten(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
         for v in var_list:
@@ -332,14 +332,3 @@ def _check_variable(v):
 
     if not isinstance(v, Variable):
         raise TypeError(f"Trying to optimize unsupported type {v!r}: optimizers update tf.Variable objects.")
-
-
-def _flatten(items):
-    if isinstance(items, list | tuple):
-        for item in items:
-            yield from _flatten(item)
-    elif isinstance(items, dict):
-        for key in sorted(items):
-            yield from _flatten(items[key])
-    else:
-        yield items

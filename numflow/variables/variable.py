@@ -244,7 +244,11 @@ class Variable:
         )
 
     def count_up_to(self, limit):
-        raise NotImplementedError("count_up_to is not supported by numflow.")
+        """An op incrementing this int variable and giving its value before; ``OutOfRangeError``
+        once the value has reached ``limit``."""
+        from numflow.ops.queue_ops import count_up_to
+
+        return count_up_to(self, limit)
 
 
 VariableV1 = RefVariable = Variable
@@ -421,6 +425,14 @@ def variables_initializer(var_list, name="init"):
     return no_op(name=name)
 
 
+def tables_initializer(name="init_all_tables"):
+    """An op running the initializers in ``TABLE_INITIALIZERS`` (a no-op when there are none)."""
+    from numflow.ops.control_flow_ops import group, no_op
+
+    initializers = get_default_graph().get_collection(GraphKeys.TABLE_INITIALIZERS)
+    return group(*initializers, name=name) if initializers else no_op(name=name)
+
+
 def global_variables_initializer():
     """An op initializing every variable of ``GLOBAL_VARIABLES``: run it once before using the model."""
     return variables_initializer(global_variables())
@@ -432,6 +444,12 @@ initialize_all_variables = global_variables_initializer
 def local_variables_initializer():
     """An op initializing every variable of ``LOCAL_VARIABLES``."""
     return variables_initializer(local_variables())
+
+
+# TensorFlow 1.0's names, still in old tutorials.
+initialize_variables = variables_initializer
+initialize_local_variables = local_variables_initializer
+initialize_all_tables = tables_initializer
 
 
 def is_variable_initialized(variable):
