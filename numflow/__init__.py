@@ -21,7 +21,7 @@ from numflow.ops.math_ops import (
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, rsqrt, sigmoid, sign, sin, sqrt,
     square, squared_difference, subtract, tanh, to_float, truediv,
 )
-from numflow.ops.registry import RegisterGradient
+from numflow.framework.registry import RegisterGradient
 from numflow.runtime.config import ConfigProto, GPUOptions, RunMetadata, RunOptions
 from numflow.runtime.growth import GraphGrowthWarning
 from numflow.runtime.session import InteractiveSession, Session, get_default_session
@@ -33,9 +33,10 @@ from numflow.framework.collections_api import (  # noqa: E402, I001
 from numflow.ops.state_ops import (  # noqa: E402, I001
     assign, assign_add, assign_sub, scatter_add, scatter_sub, scatter_update,
 )
+from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: E402, I001
 from numflow.variables.variable import (  # noqa: E402, I001
-    IndexedSlices, IndexedSlicesValue, Variable, all_variables, assert_variables_initialized, global_variables,
-    global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
+    Variable, VariableAggregation, VariableSynchronization, all_variables, assert_variables_initialized,
+    global_variables, global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
     local_variables_initializer, model_variables, moving_average_variables, report_uninitialized_variables,
     trainable_variables, variables_initializer, tables_initializer, initialize_variables, initialize_local_variables,
     initialize_all_tables,
@@ -144,7 +145,6 @@ __version__ = VERSION
 from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
-from numflow.layers.base import VariableAggregation, VariableSynchronization  # noqa: E402, I001
 from numflow import summary  # noqa: E402, I001
 from numflow.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, QueueBase, RandomShuffleQueue  # noqa: E402, I001
 from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402, I001

@@ -23,10 +23,10 @@ from numflow.data import structure
 from numflow.data.structure import Spec
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops import control_flow_util as cfu
 from numflow.ops.constant_op import constant, convert_to_tensor
-from numflow.ops.registry import declare
 
 AUTOTUNE = -1
 _SCALAR = TensorShape([])

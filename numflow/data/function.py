@@ -18,8 +18,8 @@ does; a function without any shares one plan per session.
 import threading
 
 from numflow.data import structure
+from numflow.framework import registry
 from numflow.framework.graph import Graph, Tensor, get_default_graph
-from numflow.ops import registry
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.runtime import executor, subplan
 from numflow.runtime import plan as _plan
@@ -184,7 +184,7 @@ class Instance:
         arg_slots = self.feed_slots[:self.num_args]
         fetch_slots = self.fetch_slots
         steps = self.plan.alone_steps
-        run = executor.run_in_order
+        run = executor.steps_runner()
 
         def call(components):
             slots = values.copy()

@@ -24,8 +24,8 @@ from numflow.data import (
 )
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
-from numflow.ops.registry import declare
 
 _SCALAR = TensorShape([])
 

@@ -107,7 +107,7 @@ class _DatasetPlan:
 
     def dataset(self):
         values = self.plan.slots.copy()
-        executor.run_in_order(self.plan.alone_steps, values)
+        executor.steps_runner()(self.plan.alone_steps, values)
         return values[self.plan.fetch_slots[0]]
 
 

@@ -9,9 +9,18 @@ seed, and a version number bumped on every change so cached run plans know when 
 Ops built inside a cond branch or a while loop carry that control-flow context
 (``numflow.ops.control_flow_util``), and once a graph has one, every new op's inputs pass through it.
 
-Construction state (name scopes, device and control-dependency stacks) is per graph and not
-thread-safe, as in TensorFlow: build a graph from one thread. The structure itself is guarded by the
-graph's lock, so sessions may run the graph, and build run plans for it, while that thread adds ops.
+The layers above fill in what the graph only names: Python's operators on a Tensor (``+``, ``[]``...)
+are set by the ops modules that build them (``math_ops``, ``slice_ops``), as TensorFlow's math_ops
+overrides them; the rule for inputs inside a control-flow context is set by ``control_flow_util``
+when a context is first entered; sessions register to hear of ``reset_default_graph``. Only
+``Tensor.eval`` and ``Operation.run`` import the session module, when called.
+
+Construction state is kept as TensorFlow's compat.v1 keeps it: name scopes per graph and per thread
+(a scope opened in one thread is not seen from another), the device, control-dependency and
+colocation stacks per graph, shared by every thread (and not thread-safe: enter them from one
+thread). The variable scopes of ``numflow.variables.scope`` are per graph and per thread too. The
+structure itself is guarded by the graph's lock, so sessions may run the graph, and build run plans
+for it, while other threads add ops.
 """
 
 import contextlib
@@ -24,8 +33,8 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
+from numflow.framework import registry as _registry
 from numflow.framework.shapes import Dimension, as_shape, dimension_value, dims_text
-from numflow.ops import registry as _registry
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -150,55 +159,6 @@ class Tensor:
         )
 
 
-def _operator(fn_name, op_name=None, reverse=False):
-    """A Python operator building ``math_ops.<fn_name>``; TF names the op after the operator (``add``)."""
-    kwargs = {"name": op_name} if op_name else {}
-
-    def method(self, other):
-        from numflow.ops import math_ops
-
-        if reverse:
-            return math_ops.reflected_operator(fn_name, other, self, op_name)
-        return getattr(math_ops, fn_name)(self, other, **kwargs)
-
-    method.__name__ = fn_name
-    return method
-
-
-for _name, _fn in [
-    ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "truediv"),
-    ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"), ("matmul", "matmul"),
-    ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor"),
-]:
-    setattr(Tensor, f"__{_name}__", _operator(_fn, _name))
-    setattr(Tensor, f"__r{_name}__", _operator(_fn, _name, reverse=True))
-for _name, _fn in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
-    setattr(Tensor, f"__{_name}__", _operator(_fn))
-
-
-def _unary(fn_name):
-    def method(self):
-        from numflow.ops import math_ops
-
-        return getattr(math_ops, fn_name)(self)
-
-    return method
-
-
-Tensor.__neg__ = _unary("negative")
-Tensor.__abs__ = _unary("abs")
-Tensor.__invert__ = _unary("logical_not")
-
-
-def _getitem(self, key):
-    from numflow.ops import array_ops
-
-    return array_ops._slice_helper(self, key)
-
-
-Tensor.__getitem__ = _getitem
-
-
 class Operation:
     """A node of the graph: an op type applied to input tensors, with attributes and outputs."""
 
@@ -321,7 +281,7 @@ class Graph:
         self._lock = threading.RLock()
         self._finalized = False
         self._names_in_use = {}
-        self._name_stack = ""
+        self._per_thread = _PerThread()
         self._device_stack = []
         self._control_stack = []
         self._colocation_stack = []
@@ -331,10 +291,20 @@ class Graph:
         self._variable_scope = None
         self._variable_initializers = {}
         self._attr_scope = {}
-        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and
-        # whether any was ever entered: from then on, create_op passes inputs through it.
+        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and,
+        # once any was entered, how create_op sees inputs from there (the ops layer sets both:
+        # ``control_flow_util.resolve_inputs``, for captures, exports, accumulators and errors).
         self._control_flow_context = None
-        self._has_control_flow = False
+        self._resolve_inputs = None
+
+    @property
+    def _name_stack(self):
+        """The current name scope, of this thread: each thread opens its own, as in TensorFlow."""
+        return self._per_thread.name_stack
+
+    @_name_stack.setter
+    def _name_stack(self, name_stack):
+        self._per_thread.name_stack = name_stack
 
     # -- identity and state ------------------------------------------------------------------
     @property
@@ -482,12 +452,13 @@ class Graph:
 
     # -- names -------------------------------------------------------------------------------
     def get_name_scope(self):
-        return self._name_stack
+        return self._per_thread.name_stack
 
     def unique_name(self, name, mark_as_used=True):
         """``name`` inside the current name scope, suffixed ``_1``, ``_2``... when already taken."""
-        if self._name_stack:
-            name = f"{self._name_stack}/{name}"
+        scope = self._per_thread.name_stack
+        if scope:
+            name = f"{scope}/{name}"
         key = name.lower()
         i = self._names_in_use.get(key, 0)
         if mark_as_used:
@@ -612,7 +583,7 @@ class Graph:
         else:
             base = name or op_type
             # The name scope was checked when it was entered: checking the new part is enough.
-            valid = (_VALID_SCOPE_NAME if self._name_stack else _VALID_OP_NAME).match(base)
+            valid = (_VALID_SCOPE_NAME if self._per_thread.name_stack else _VALID_OP_NAME).match(base)
             name = self.unique_name(base)
         if not valid:
             raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex /{_VALID_OP_NAME}/")
@@ -620,8 +591,8 @@ class Graph:
         if name in nxg._node:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         context = self._control_flow_context
-        if self._has_control_flow:
-            inputs = _control_flow_inputs(self, inputs, name)
+        if self._resolve_inputs is not None:
+            inputs = self._resolve_inputs(self, inputs, name)
         input_ops = [t._op for t in inputs]
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
@@ -769,14 +740,6 @@ def _attr_text(value):
     return None
 
 
-def _control_flow_inputs(graph, inputs, name):
-    """``inputs`` of the new op ``name`` as seen from the current control-flow context (see
-    ``numflow.ops.control_flow_util.resolve_inputs``: captures, exports, accumulators, errors)."""
-    from numflow.ops.control_flow_util import resolve_inputs
-
-    return resolve_inputs(graph, inputs, name)
-
-
 def _forget_networkx_caches(nxg):
     """Drop what networkx caches about a graph (3.3 and later) after writing into its dicts."""
     cache = getattr(nxg, "__networkx_cache__", None)
@@ -862,6 +825,12 @@ def _line_at(code, offset):
     return code.co_firstlineno
 
 
+class _PerThread(threading.local):
+    """A graph's construction state that each thread keeps its own of (TensorFlow's ``Graph._thread_local``)."""
+
+    name_stack = ""
+
+
 class _NameScope:
     """``Graph.name_scope(name)``: checks and enters the scope on ``__enter__``, restores it on exit."""
 
@@ -873,7 +842,7 @@ class _NameScope:
 
     def __enter__(self):
         graph, name = self._graph, self._name
-        old = self._old = graph._name_stack
+        old = self._old = graph._per_thread.name_stack
         if name:
             # Inside a scope a name may start with '_', '-', '/' or '\'; at the root it must be an op name.
             pattern, kind = (_VALID_SCOPE_NAME, "scope") if old else (_VALID_OP_NAME, "root scope")
@@ -889,11 +858,11 @@ class _NameScope:
         else:
             new = graph.unique_name(name)
             scope = f"{new}/"
-        graph._name_stack = new
+        graph._per_thread.name_stack = new
         return scope
 
     def __exit__(self, exc_type, exc, tb):
-        self._graph._name_stack = self._old
+        self._graph._per_thread.name_stack = self._old
         return False
 
 
@@ -955,12 +924,20 @@ def get_default_graph():
     return _default_graph_stack.get_default()
 
 
+_reset_hooks = []
+
+
+def on_reset_default_graph(hook):
+    """Have :func:`reset_default_graph` call ``hook()`` once it has replaced the graph (the session
+    layer drops its default sessions, which ran the old graph)."""
+    _reset_hooks.append(hook)
+
+
 def reset_default_graph():
     """Replace the global default graph with a new, empty one."""
-    from numflow.runtime.session import _clear_default_sessions
-
     _default_graph_stack.reset()
-    _clear_default_sessions()
+    for hook in _reset_hooks:
+        hook()
 
 
 def constant_value(tensor):

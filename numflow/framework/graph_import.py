@@ -12,7 +12,7 @@ import gc
 
 import numpy as np
 
-from numflow.framework import attr_values, op_defs
+from numflow.framework import attr_values, op_defs, registry
 from numflow.framework.attr_values import AttrError
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
 from numflow.framework.graph_io import parse_tensor_name
@@ -192,7 +192,6 @@ class Importer:
         from numflow.framework.device_spec import canonical_device
         from numflow.framework.graph import constant_value, creation_stack
         from numflow.framework.op_mapping import IMPORTS
-        from numflow.ops import registry
 
         declared = set(registry.declared_types())
         reader = _AttrReader()

@@ -21,7 +21,6 @@ TensorFlow's does (``dense_1``, ``dense_2``...), whatever its scope is.
 (['dense/kernel:0', 'dense/bias:0'], 'dense/BiasAdd_1:0')
 """
 
-import enum
 import functools
 import inspect
 import re
@@ -35,28 +34,12 @@ from numflow.layers.input_spec import assert_input_compatibility
 from numflow.ops import init_ops
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.variables.scope import VariableScope, variable_scope
-from numflow.variables.variable import global_variables, trainable_variables
-
-
-class VariableSynchronization(enum.Enum):
-    """When a distributed variable is synchronized (``tf.VariableSynchronization``); numflow's variables
-    have one copy, so this only says, with ``ON_READ``, that a weight is not trainable."""
-
-    AUTO = 0
-    NONE = 1
-    ON_WRITE = 2
-    ON_READ = 3
-
-
-class VariableAggregation(enum.Enum):
-    """How a distributed variable's updates are combined (``tf.VariableAggregation``); accepted and kept."""
-
-    NONE = 0
-    SUM = 1
-    MEAN = 2
-    ONLY_FIRST_REPLICA = 3
-    ONLY_FIRST_TOWER = 3
-
+from numflow.variables.variable import (
+    VariableAggregation,
+    VariableSynchronization,
+    global_variables,
+    trainable_variables,
+)
 
 _layer_uids = weakref.WeakKeyDictionary()  # graph -> {base name: layers so named}
 

@@ -13,13 +13,13 @@ declared here only when the array ops do not declare them already. Kernels:
 import numpy as np
 
 from numflow.framework import dtypes
+from numflow.framework import registry as _registry
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare
 from numflow.framework.shapes import dimension_value
 from numflow.ops import array_ops, math_ops
-from numflow.ops import registry as _registry
 from numflow.ops.constant_op import constant
 from numflow.ops.op_util import shape_from_tensor, static_value
-from numflow.ops.registry import declare
-from numflow.variables.variable import IndexedSlices
 
 
 # -- registration helpers ------------------------------------------------------------------------

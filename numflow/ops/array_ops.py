@@ -14,6 +14,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import Dimension, TensorShape, as_shape, dims_text
 from numflow.ops.constant_op import constant, convert_to_tensor, index_dtype, is_tensor
 from numflow.ops.op_util import (
@@ -26,7 +27,6 @@ from numflow.ops.op_util import (
     shape_from_tensor,
     static_value,
 )
-from numflow.ops.registry import declare
 
 newaxis = None
 

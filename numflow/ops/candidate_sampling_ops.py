@@ -14,12 +14,12 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import check_rank
-from numflow.ops.registry import declare
 
 _SAMPLERS = ("UniformCandidateSampler", "LogUniformCandidateSampler", "LearnedUnigramCandidateSampler",
              "FixedUnigramCandidateSampler", "AllCandidateSampler")

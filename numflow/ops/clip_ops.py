@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
 from numflow.ops import array_ops, math_ops, nn_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.sequence_ops import size
-from numflow.variables.variable import IndexedSlices
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

@@ -7,8 +7,8 @@ import numpy as np
 
 from numflow.framework import dtypes, errors
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import Dimension, TensorShape, dimension_values
-from numflow.ops.registry import declare
 
 
 @declare("Const")

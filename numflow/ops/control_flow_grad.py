@@ -15,6 +15,8 @@
 A loop built with ``back_prop=False`` passes no gradient.
 """
 
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import register_gradient
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, check_ops  # noqa: F401  (Assert is declared there)
 from numflow.ops import control_flow_util as cfu
@@ -22,9 +24,7 @@ from numflow.ops.array_grad import not_differentiable
 from numflow.ops.cond import make_conditional
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.gradients import _backprops, backpropagate
-from numflow.ops.registry import register_gradient
 from numflow.ops.while_loop import Loop, build_loop
-from numflow.variables.variable import IndexedSlices
 
 
 def _dense(g):

@@ -1,7 +1,7 @@
 """Ops that only order others: no_op, group, tuple, with_dependencies."""
 
 from numflow.framework.graph import Operation, Tensor, get_default_graph
-from numflow.ops.registry import declare
+from numflow.framework.registry import declare
 
 
 @declare("NoOp")

@@ -11,13 +11,13 @@ gradients in ``conv_grad.py``; kernels in ``numflow_kernels/reference_conv.py`` 
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.ops import array_ops
 from numflow.ops import conv_util as cu
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype, shape_from_tensor
-from numflow.ops.registry import declare
 
 CONV_TYPES = FLOATS + (dtypes.int32,)
 _RANK = {"Conv2D": 4, "Conv3D": 5, "DepthwiseConv2dNative": 4}

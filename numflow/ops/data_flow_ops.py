@@ -4,12 +4,12 @@ gradients. Kernels: ``numflow_kernels/reference_partition.py``."""
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out, check_list_dtypes, static_value
-from numflow.ops.registry import declare, register_gradient
-from numflow.variables.variable import IndexedSlices
 
 
 def _check_int32(tensor, op_type, name):

@@ -16,13 +16,13 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import broadcast_to, gradient, sum_to
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, SIGNED
 from numflow.ops.op_util import _out, check_dtype, check_list_dtypes
-from numflow.ops.registry import declare
 
 _EINSUM_TYPES = FLOATS + (dtypes.int32, dtypes.int64) + SIGNED[:2]
 _TERM = re.compile(r"^(\.\.\.)?[a-zA-Z]*(\.\.\.)?[a-zA-Z]*$")

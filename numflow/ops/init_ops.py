@@ -6,11 +6,11 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape
 from numflow.ops import random_ops
 from numflow.ops.constant_op import constant, to_numpy
-from numflow.ops.registry import declare
 
 
 @declare("FillValue")

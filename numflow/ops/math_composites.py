@@ -7,11 +7,11 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
 from numflow.framework.shapes import as_shape, broadcast_shapes
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.op_util import _out, static_value
-from numflow.variables.variable import IndexedSlices
 
 
 def scalar_mul(scalar, x, name=None):

@@ -16,7 +16,8 @@ import math
 import numpy as np
 
 from numflow.framework import dtypes
-from numflow.framework.graph import get_default_graph
+from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops.constant_op import convert_to_tensor, ints_fit, is_tensor
 from numflow.ops.op_util import (
@@ -28,7 +29,6 @@ from numflow.ops.op_util import (
     merge_dims,
     static_value,
 )
-from numflow.ops.registry import declare
 
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 SIGNED = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
@@ -609,3 +609,27 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
         num_segments = convert_to_tensor(num_segments, name="num_segments", preferred_dtype=dtypes.int32)
         return _out("UnsortedSegmentSum", [data, segment_ids, num_segments], name=scope)[0]
+
+
+def _operator(fn_name, op_name, reverse=False):
+    """A Python operator of Tensor building ``fn_name``'s op; TF names the op after the operator (``add``)."""
+    fn = globals()[fn_name]
+    if reverse:
+        return lambda self, other: reflected_operator(fn_name, other, self, op_name)
+    if op_name is None:
+        return lambda self, other: fn(self, other)
+    return lambda self, other: fn(self, other, name=op_name)
+
+
+# Python's operators on a Tensor build these ops; the graph layer defines none (as TensorFlow's
+# math_ops overrides them on ops.Tensor).
+for _name, _fn_name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "truediv"),
+                        ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"), ("matmul", "matmul"),
+                        ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor")]:
+    setattr(Tensor, f"__{_name}__", _operator(_fn_name, _name))
+    setattr(Tensor, f"__r{_name}__", _operator(_fn_name, _name, reverse=True))
+for _name, _fn_name in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
+    setattr(Tensor, f"__{_name}__", _operator(_fn_name, None))
+Tensor.__neg__ = lambda self: negative(self)
+Tensor.__abs__ = lambda self: abs(self)
+Tensor.__invert__ = lambda self: logical_not(self)

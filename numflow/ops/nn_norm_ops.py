@@ -11,11 +11,11 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
 from numflow.ops.op_util import _out, check_dtype, check_rank
-from numflow.ops.registry import declare, register_gradient
 
 _BATCH_NORM_TYPES = (dtypes.float16, dtypes.float32)
 _DATA_FORMATS = ("NHWC", "NCHW", "NDHWC", "NCDHW")

@@ -11,12 +11,12 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL, cast
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype
-from numflow.ops.registry import declare
 
 
 def _same_shape(allowed, param):

@@ -17,10 +17,10 @@ waits for an enqueue of another run (a queue runner's thread).
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import static_value
-from numflow.ops.registry import declare
 from numflow.runtime import queues  # noqa: F401  (the queue kernels, registered by import)
 
 _SCALAR = TensorShape([])

@@ -8,17 +8,17 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, constant_value, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import Dimension, TensorShape, dimension_value
 from numflow.ops.constant_op import convert_to_tensor, to_numpy
-from numflow.ops.registry import declare
+from numflow.ops.op_util import shape_from_tensor
 
 
 def _random_infer(op):
     shape = op._attrs["shape"]
     if shape is None:
-        n = op.inputs[0].shape.dim_values[0] if op.inputs[0].shape.ndims == 1 else None
-        shape = TensorShape(None if n is None else [None] * n)
+        shape = shape_from_tensor(op.inputs[0])
     return [(op._attrs["dtype"], shape)]
 
 
@@ -30,6 +30,8 @@ def _static_shape(shape):
     """``(TensorShape, None)`` when ``shape`` is known now, else ``(None, shape tensor)``."""
     if type(shape) is list and all(type(d) is int and d >= 0 for d in shape):
         return TensorShape(shape), None  # the common case, without numpy
+    if isinstance(shape, list | tuple) and any(isinstance(d, Tensor) for d in shape):
+        shape = convert_to_tensor(shape, name="shape")  # packed, as TensorFlow converts a list holding tensors
     if isinstance(shape, Tensor):
         value = constant_value(shape)
         if value is None:

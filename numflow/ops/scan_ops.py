@@ -8,6 +8,7 @@ TensorFlow's CPU kernel does: the same inputs give the same bits.
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import broadcast_to, gradient, reduced_grad
 from numflow.ops.constant_op import convert_to_tensor
@@ -15,7 +16,6 @@ from numflow.ops.elementwise_ops import is_finite
 from numflow.ops.loss_ops import div_no_nan
 from numflow.ops.math_ops import REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype
-from numflow.ops.registry import declare
 
 
 def _scan_infer(op):

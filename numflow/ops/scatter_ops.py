@@ -10,13 +10,13 @@ outside the shape fails at run time with InvalidArgumentError naming it. Gradien
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, dims_text
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out, check_dtype, check_rank, check_same_dtype, shape_from_tensor
-from numflow.ops.registry import declare
-from numflow.variables.variable import IndexedSlices
 
 _INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 

@@ -12,10 +12,10 @@ import traceback
 
 from numflow import errors
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
-from numflow.ops.registry import declare
 from numflow_kernels import reference_script
 
 _tokens = itertools.count()

@@ -5,6 +5,7 @@ import collections
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.op_util import (
@@ -17,7 +18,6 @@ from numflow.ops.op_util import (
     merge_dims,
     static_value,
 )
-from numflow.ops.registry import declare
 
 _GATHER_INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 

@@ -10,12 +10,12 @@ import numbers
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import broadcast_pair, gradient, not_differentiable
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merge_dims, static_value
-from numflow.ops.registry import declare
 from numflow_kernels.reference_arrays import check_reverse_axes
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import Dimension, TensorShape, dimension_value
 from numflow.ops.array_ops import _contains_tensor, shape_tensor, stack
 from numflow.ops.constant_op import constant, convert_to_tensor, ints_fit, is_tensor
@@ -35,7 +36,6 @@ from numflow.ops.op_util import (
     shape_from_tensor,
     static_value,
 )
-from numflow.ops.registry import declare
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
@@ -235,3 +235,6 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's public n
             begin = cast(begin, dtypes.int64)  # TF would wrap the size to begin's int32
         size = _index_tensor_like(size, begin, "size")
         return _out("Slice", [x, begin, size], name=scope)[0]
+
+
+Tensor.__getitem__ = _slice_helper  # the graph layer leaves indexing to this module

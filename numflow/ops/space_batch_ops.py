@@ -10,11 +10,11 @@ block_shape, crops)`` is its inverse, then removes ``crops``. Kernels: ``referen
 import numpy as np
 
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, static_value
-from numflow.ops.registry import declare
 
 
 def _block_infer(op):

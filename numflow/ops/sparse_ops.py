@@ -3,12 +3,13 @@ sparse_tensor_to_dense. Kernels: ``numflow_kernels/reference_sparse.py``."""
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.framework.sparse_tensor import SparseTensor
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, shape_from_tensor, static_value
-from numflow.ops.registry import declare, register_gradient
 
 
 def sparse_placeholder(dtype, shape=None, name=None):
@@ -185,8 +186,6 @@ def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=No
 
 def _segment_grad(op, grad):
     """TensorFlow's: an IndexedSlices from the GradV2 op with ``sparse_gradient``, else the dense Grad op."""
-    from numflow.variables.variable import IndexedSlices
-
     data, indices, segment_ids = op.inputs
     data_shape = array_ops.shape(data)
     graph = get_default_graph()

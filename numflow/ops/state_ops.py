@@ -2,10 +2,10 @@
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import merge_dims
-from numflow.ops.registry import declare
 
 
 @declare("VariableV2", stateful=True, ref_output=True)

@@ -19,10 +19,10 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import GraphKeys, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.op_util import check_dtype
-from numflow.ops.registry import declare
 
 _REAL = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.uint8, dtypes.int16, dtypes.int8, dtypes.int64,
          dtypes.uint16, dtypes.float16, dtypes.uint32, dtypes.uint64)

@@ -20,12 +20,12 @@ scatter), concat and split mirror each other the same way.
 
 from numflow.framework import dtypes, errors
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import static_value
-from numflow.ops.registry import declare, register_gradient
 
 _SCALAR = TensorShape([])
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import Dimension, TensorShape
 from numflow.ops.array_ops import shape_tensor
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
@@ -20,7 +21,6 @@ from numflow.ops.op_util import (
     shape_from_tensor,
     static_value,
 )
-from numflow.ops.registry import declare
 
 
 # -- tiling -----------------------------------------------------------------------------------

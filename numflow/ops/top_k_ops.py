@@ -10,12 +10,12 @@ import collections
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merge_dims, static_value
-from numflow.ops.registry import declare, register_gradient
 
 _INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])  # TensorFlow's name for top_k's pair

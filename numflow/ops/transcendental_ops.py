@@ -9,12 +9,12 @@ import math
 import numpy as np
 
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops import math_ops
 from numflow.ops.array_grad import gradient, not_differentiable, sum_to
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, _binary_infer, _make_unary, _unary_infer
 from numflow.ops.op_util import _out
-from numflow.ops.registry import declare
 
 _PUBLIC_NAMES = {
     "Tan": "tan", "Asin": "asin", "Acos": "acos", "Atan": "atan", "Sinh": "sinh", "Cosh": "cosh",

@@ -22,10 +22,10 @@ whatever ``parallel_iterations`` says.
 
 from numflow.framework import dtypes, nest
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops import control_flow_util as cfu
 from numflow.ops.constant_op import convert_to_tensor
-from numflow.ops.registry import declare
 
 
 class Loop:

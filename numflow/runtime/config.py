@@ -15,7 +15,7 @@ class ConfigProto:
     ``intra_op_parallelism_threads``: threads inside one large kernel (0: as many as pay, measured;
     1: one, every kernel serial). Unlike TensorFlow's, it never changes the numbers.
     ``allow_soft_placement``: run an op elsewhere when its device is missing (default True, as TF 2).
-    ``log_device_placement``: print each op's device when a run plan is built.
+    ``log_device_placement``: print each op's device on the first run of each run plan (a run hook).
     """
 
     def __init__(self, inter_op_parallelism_threads=0, intra_op_parallelism_threads=0,

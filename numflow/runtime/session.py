@@ -3,21 +3,21 @@
 import collections
 import os
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from numflow.framework import errors
 from numflow.framework.dtypes import string
-from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.graph import Operation, Tensor, get_default_graph, on_reset_default_graph
+from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.ops.constant_op import to_numpy
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
-from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
+from numflow.runtime.config import ConfigProto, RunOptions
 from numflow.runtime.growth import GrowthWatch
-from numflow.variables.variable import IndexedSlices, IndexedSlicesValue
+from numflow.runtime.hooks import PlacementLog, TraceHook
 from numflow_kernels.errors import FailedPrecondition
 from numflow_kernels.handle import VariableHandle
 
@@ -37,6 +37,9 @@ def get_default_session():
 
 def _clear_default_sessions():
     _default_sessions.stack.clear()
+
+
+on_reset_default_graph(_clear_default_sessions)
 
 
 def _session_for(graph, session, operation=False):
@@ -119,6 +122,7 @@ class BaseSession:
         self._default_stack = []
         self._growth = GrowthWatch()
         self._waits_before_close = {}
+        self._hooks = (PlacementLog(),) if self._config.log_device_placement else ()
 
     graph = property(lambda self: self._graph)
     sess_str = property(lambda self: self._target.encode(), doc="The target, as bytes (as TF gives it).")
@@ -180,9 +184,9 @@ class BaseSession:
         values = plan.slots.copy()
         for slot, value in zip(plan.feed_slots, feed_values):
             values[slot] = value
-        hooks = ()
+        hooks = self._hooks
         if options is not None and run_metadata is not None and options.trace_level >= RunOptions.FULL_TRACE:
-            hooks = (_TraceHook(run_metadata),)
+            hooks = (*hooks, TraceHook(run_metadata))
         executor.run(plan, values, self._pool_for(plan), hooks)
         if feed_values:
             results = _results_with_feeds(plan, values, feed_values, to_host, as_given)
@@ -205,9 +209,6 @@ class BaseSession:
             plan.fetch_slots = [by_tensor[e] if isinstance(e, Tensor) else None for e in elements]
             fed_slots = set(plan.feed_slots)
             plan.fetch_fed = [slot in fed_slots for slot in plan.fetch_slots]
-            if self._config.log_device_placement:
-                for step in plan.steps:
-                    print(f"{step.op.name}: ({step.op.type}): {step.ctx.device.name}", flush=True)
             self._plans[key] = plan
             self._growth.plan_built(self._graph, plan)
             return plan
@@ -513,35 +514,3 @@ def _flatten_fetches(fetches, graph):
 
     build = walk(fetches)
     return tuple(elements), build
-
-
-class _TraceHook:
-    """Records each op's device, thread and time span into a RunMetadata's step stats.
-
-    Executor callbacks (see ``numflow.runtime.executor``): a run without tracing never calls them.
-    ``pre_op`` and ``post_op`` run on the thread running the op; appends to the stats take a lock.
-    """
-
-    def __init__(self, run_metadata):
-        self._stats = run_metadata.step_stats
-        self._starts = {}
-        self._lock = threading.Lock()
-
-    def start(self, plan):
-        pass
-
-    def pre_op(self, step):
-        self._starts[step] = time.time_ns() // 1000
-
-    def post_op(self, step):
-        end = time.time_ns() // 1000
-        op = step.op
-        inputs = [t.op.name if t.value_index == 0 else t.name for t in op._inputs]
-        thread = threading.current_thread()
-        stats = NodeExecStats(op.name, op.type, step.ctx.device.name, thread.ident, self._starts.pop(step), end,
-                              inputs, thread.name)
-        with self._lock:
-            self._stats.device_stats(step.ctx.device.name).node_stats.append(stats)
-
-    def finish(self, plan):
-        pass

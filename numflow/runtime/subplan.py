@@ -7,7 +7,8 @@ the loop variables; fetching the branch's results, or the condition, or the body
 the values accumulated for the gradient (only those the run reads). Running a branch costs one copy of
 its slot list and its steps; an iteration of a loop costs its condition's and body's steps and a few
 list operations, no graph work. The steps run in order on the thread running the functional op
-(``executor.run_in_order``), so a loop runs the same ops in the same order in every run.
+(``executor.steps_runner()``, which in a traced run also calls the run's hooks around each step), so
+a loop runs the same ops in the same order in every run.
 
 A functional op receives its inputs as they are: a captured variable's read stays the variable's
 handle, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
@@ -122,7 +123,7 @@ class _BranchPlans:
             index = 0 if selector else 1
         branch = self.branches[index]
         values = branch.values_with(captures)
-        executor.run_in_order(branch.plan.alone_steps, values, release=True)
+        executor.steps_runner()(branch.plan.alone_steps, values, True)
         results = branch.to_host([_value(values[slot]) for slot in branch.fetch_slots])
         return tuple(None if i is None else results[i] for i in self.layouts[index])
 
@@ -184,7 +185,7 @@ def _run_loop(ctx, *inputs):
     accumulated = [[] for _ in body_out[n:]]
     appends = [values.append for values in accumulated]
     cond_steps, body_steps = loop.cond.plan.alone_steps, loop.body.plan.alone_steps
-    run = executor.run_in_order
+    run = executor.steps_runner()
     count = 0
     while count != limit:
         for i, slot in cond_vars:
