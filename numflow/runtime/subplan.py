@@ -83,6 +83,9 @@ class _SubPlan:
         return values
 
 
+_BOOL = np.dtype(bool)
+
+
 def _value(x):
     return x.read() if isinstance(x, VariableHandle) else x
 
@@ -192,7 +195,7 @@ def _run_loop(ctx, *inputs):
             cond_values[slot] = current[i]
         run(cond_steps, cond_values)
         go = cond_values[cond_out]
-        if go.__class__ is not np.bool_:
+        if go.__class__ is not np.bool_ and (go.__class__ is not np.ndarray or go.shape or go.dtype is not _BOOL):
             go = loop.cond.to_host([_value(go)])[0]
             if np.ndim(go) != 0:
                 raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
