@@ -84,13 +84,13 @@ def _zeros(ctx, shape, what):
     if shape is None or None in shape:
         raise ValueError(f"Trying to read an uninitialized tensor but element_shape is not fully defined: "
                          f"{_text(shape)} and no writes in the list ({what}).")
-    return np.zeros(shape, dtype=ctx.attrs["element_dtype"].as_numpy_dtype)
+    return np.zeros(shape, dtype=ctx.attrs["element_dtype"])
 
 
 def _check_item(ctx, tensor_list, item):
     if not isinstance(item, np.ndarray | np.generic):  # a variant item (an optional): no shape to check
         return item
-    expected = ctx.attrs["element_dtype"].as_numpy_dtype
+    expected = ctx.attrs["element_dtype"]
     if item.dtype != expected:
         raise ValueError(f"Invalid data types; list elements {np.dtype(expected).name} but tried to append "
                          f"{item.dtype.name}")
@@ -203,7 +203,7 @@ def tensor_list_stack(ctx, input_handle, element_shape):
         if shape is None or None in shape:
             raise ValueError(f"Tried to stack elements of an empty list with non-fully-defined element_shape: "
                              f"{_text(shape)}")
-        return np.zeros((0, *shape), dtype=ctx.attrs["element_dtype"].as_numpy_dtype)
+        return np.zeros((0, *shape), dtype=ctx.attrs["element_dtype"])
     return np.stack([item if item is not None else _zeros(ctx, shape, "TensorListStack") for item in items])
 
 
@@ -214,7 +214,7 @@ def tensor_list_length(ctx, input_handle):
 
 @kernel("TensorListElementShape")
 def tensor_list_element_shape(ctx, input_handle):
-    dtype = ctx.attrs["shape_type"].as_numpy_dtype
+    dtype = ctx.attrs["shape_type"]
     shape = input_handle.element_shape
     if shape is None:
         return np.array(-1, dtype=dtype)

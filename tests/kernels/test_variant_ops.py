@@ -7,13 +7,12 @@ import numpy as np
 import pytest
 
 import numflow as tf
-from numflow.framework import dtypes
 from numflow_kernels import reference
 from numflow_kernels import variant_ops as ops
 
 
 def _ctx(**attrs):
-    return SimpleNamespace(op_name="list", attrs={"element_dtype": dtypes.float32, **attrs})
+    return SimpleNamespace(op_name="list", attrs={"element_dtype": np.dtype(np.float32), **attrs})
 
 
 def _f(*values):
