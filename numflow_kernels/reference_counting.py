@@ -13,8 +13,8 @@ import numpy as np
 from numflow_kernels.registry import REFERENCE, register
 
 
-def kernel(op_type):
-    return register(op_type, REFERENCE)
+def kernel(op_type, **flags):
+    return register(op_type, REFERENCE, **flags)
 
 
 @kernel("DenseBincount")
@@ -49,14 +49,14 @@ def histogram_fixed_width(ctx, values, value_range, nbins):
     step = float(high - low) / nbins
     offset = (np.maximum(values, low) - low).astype(np.float64)
     bins = np.minimum(offset / step, nbins - 1).astype(np.int32)
-    return np.bincount(bins.reshape(-1), minlength=nbins).astype(ctx.attrs["dtype"].as_numpy_dtype)
+    return np.bincount(bins.reshape(-1), minlength=nbins).astype(ctx.attrs["dtype"])
 
 
 def _bound(side):
     def run(ctx, sorted_inputs, values):
         if sorted_inputs.shape[0] != values.shape[0]:
             raise ValueError("Leading dim_size of both tensors must match.")
-        out = np.empty(values.shape, ctx.attrs["out_type"].as_numpy_dtype)
+        out = np.empty(values.shape, ctx.attrs["out_type"])
         for i in range(values.shape[0]):
             out[i] = np.searchsorted(sorted_inputs[i], values[i], side=side)
         return out

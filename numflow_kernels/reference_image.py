@@ -21,8 +21,8 @@ from numflow_kernels.registry import REFERENCE, register
 _TABLE_SIZE = 1024
 
 
-def kernel(op_type):
-    return register(op_type, REFERENCE)
+def kernel(op_type, **flags):
+    return register(op_type, REFERENCE, **flags)
 
 
 def _scale(in_size, out_size, align_corners):
@@ -163,9 +163,10 @@ def _resize(weights):
     return run
 
 
-resize_bilinear = kernel("ResizeBilinear")(_resize(_linear))
-kernel("ResizeBicubic")(_resize(_cubic))
-resize_area = kernel("ResizeArea")(_resize(_area))
+# The separable products are BLAS calls (einsum's tensordot).
+resize_bilinear = kernel("ResizeBilinear", calls_blas=True)(_resize(_linear))
+kernel("ResizeBicubic", calls_blas=True)(_resize(_cubic))
+resize_area = kernel("ResizeArea", calls_blas=True)(_resize(_area))
 
 
 def nearest_indices(ctx, in_shape, size):
@@ -193,7 +194,7 @@ def resize_nearest_neighbor_grad(ctx, grads, size):
     return out.astype(grads.dtype)
 
 
-@kernel("ResizeBilinearGrad")
+@kernel("ResizeBilinearGrad", calls_blas=True)
 def resize_bilinear_grad(ctx, grads, original_image):
     weights_y, weights_x = _axis_weights(ctx, original_image.shape, grads.shape[1:3], _linear)
     return _resample(grads, weights_y.T, weights_x.T).astype(original_image.dtype)
@@ -210,7 +211,7 @@ def adjust_contrast(ctx, images, contrast_factor):
     return ((x - mean) * np.float32(contrast_factor) + mean).astype(images.dtype)
 
 
-@kernel("ResizeBicubicGrad")
+@kernel("ResizeBicubicGrad", calls_blas=True)
 def resize_bicubic_grad(ctx, grads, original_image):
     weights_y, weights_x = _axis_weights(ctx, original_image.shape, grads.shape[1:3], _cubic)
     return _resample(grads, weights_y.T, weights_x.T).astype(original_image.dtype)

@@ -1,4 +1,4 @@
-"""The functions of tf.data (``map``, ``filter``, ``flat_map``): traced once into a graph of their own,
+"""The functions of tf.data (``map``, ``filter``, ``flat_map``, ``interleave``): traced once into a graph of their own,
 run as a sub-plan per element.
 
 As in TensorFlow, a dataset function is not part of the graph that uses it: ``ds.map(lambda x: x * 2)``
@@ -23,8 +23,9 @@ from numflow.framework.graph import Graph, Tensor, get_default_graph
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.runtime import executor, subplan
 from numflow.runtime import plan as _plan
-from numflow.runtime.resources import ResourceContainer, VariableState
+from numflow.runtime.resources import ResourceContainer
 from numflow_kernels import cpu_threads
+from numflow_kernels.handle import VariableHandle
 
 
 class FunctionGraph(Graph):
@@ -123,7 +124,7 @@ class _SessionView:
         return getattr(self._session, name)
 
 
-@subplan.builds("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset")
+@subplan.builds("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset")
 class FunctionPlans:
     """What a dataset op with functions receives as ``ctx.subplans``: per function, its instances."""
 
@@ -159,7 +160,7 @@ class Instantiator:
 
 
 def _value(x):
-    return x.read() if type(x) is VariableState else x
+    return x.read() if isinstance(x, VariableHandle) else x
 
 
 class Instance:
