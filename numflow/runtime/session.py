@@ -12,6 +12,7 @@ from numflow.framework import errors
 from numflow.framework.graph import Operation, Tensor, get_default_graph
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.runtime import executor
+from numflow.runtime import partition as _partition
 from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
 from numflow.variables.variable import IndexedSlices, IndexedSlicesValue
@@ -178,7 +179,10 @@ class BaseSession:
         hooks = ()
         if options is not None and run_metadata is not None and options.trace_level >= RunOptions.FULL_TRACE:
             hooks = (_TraceHook(run_metadata),)
-        executor.run(plan, values, self._pool_for(plan), hooks)
+        if isinstance(plan, _partition.PartitionedPlan):
+            plan.run(self, values, hooks)
+        else:
+            executor.run(plan, values, self._pool_for(plan), hooks)
         if feed_values:
             results = _results_with_feeds(plan, values, feed_values, to_host)
         else:
@@ -193,7 +197,8 @@ class BaseSession:
         with self._plan_lock:
             fetch_tensors = [e for e in elements if isinstance(e, Tensor)]
             targets = [e for e in elements if isinstance(e, Operation)]
-            plan = _plan.build(self._graph, fetch_tensors, targets, feed_tensors, self)
+            build = _partition.build if _partition.remote_tasks(self) else _plan.build
+            plan = build(self._graph, fetch_tensors, targets, feed_tensors, self)
             if self._config.intra_op_parallelism_threads == 1:
                 plan.ways = executor.Ways(only=executor.ONE_CORE_EACH)
             by_tensor = dict(zip(fetch_tensors, plan.fetch_slots))
