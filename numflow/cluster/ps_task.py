@@ -13,6 +13,7 @@ import itertools
 import secrets
 import threading
 
+from numflow.cluster import sharded_saver
 from numflow.devices import local_devices
 from numflow.framework import errors
 from numflow.runtime import targets
@@ -79,6 +80,28 @@ class PsTask:
             return ("ok", partition.run(inputs))
         except errors.OpError as e:
             return ("error", type(e).__name__, e.op.name if e.op is not None else None, e.message)
+
+    def save_shard(self, incarnation, prefix, shard_id, num_shards, items):
+        """Write this task's data file of a sharded checkpoint; ``("ok", index entries)``."""
+        return self._answer(incarnation, sharded_saver.save_variables, self.container, prefix, shard_id,
+                            num_shards, items)
+
+    def restore_shard(self, incarnation, prefix, items):
+        """Restore this task's variables from a checkpoint on a filesystem it sees."""
+        return self._answer(incarnation, sharded_saver.restore_variables, self.container, prefix, items)
+
+    def assign_values(self, incarnation, values):
+        """Set this task's variables to values read elsewhere (a non-sharded restore)."""
+        return self._answer(incarnation, sharded_saver.assign_values, self.container, values)
+
+    def _answer(self, incarnation, fn, *args):
+        stale = self._check(incarnation)
+        if stale:
+            return stale
+        try:
+            return ("ok", fn(*args))
+        except errors.OpError as e:
+            return ("error", type(e).__name__, None, f"{self.name}: {e.message}")
 
     def hello(self, incarnation, client):
         """A client task started using this task."""

@@ -127,6 +127,10 @@ class RemoteTask:
         endpoint = self.endpoint()
         return self._wait(endpoint, [endpoint.submit(method, self._incarnation, *args)])[0]
 
+    def start(self, method, *args):
+        """Start ``method`` on the task: a pending call whose ``("ok", value)`` :meth:`answers` gives."""
+        return self.endpoint().submit(method, self._incarnation, *args)
+
     def answers(self, pending, graph):
         """The outputs of pending runs, each a list of arrays; a remote op's error raised as its class."""
         results = self._wait(self._endpoint, pending)
