@@ -69,12 +69,14 @@ class Task:
         self._reader.join(5)
 
 
-def start_task(cluster, job, index, argv, ray_address, out=None):
-    """Start one task of ``cluster`` running ``argv`` (``[script, args...]``) with its TF_CONFIG."""
-    env = dict(os.environ, TF_CONFIG=tf_config(cluster, job, index), RAY_ADDRESS=ray_address,
-               PYTHONUNBUFFERED="1")
-    env[PROTOCOL_VARIABLE] = "ray"
-    return Task(job, index, [sys.executable, *argv], env, out)
+def start_task(cluster, job, index, argv, ray_address, out=None, python=None):
+    """Start one task of ``cluster`` running ``argv`` (``[script, args...]``) with its TF_CONFIG,
+    under ``python`` (default: this interpreter)."""
+    env = dict(os.environ, TF_CONFIG=tf_config(cluster, job, index), PYTHONUNBUFFERED="1")
+    if ray_address is not None:
+        env["RAY_ADDRESS"] = ray_address
+        env[PROTOCOL_VARIABLE] = "ray"
+    return Task(job, index, [python or sys.executable, *argv], env, out)
 
 
 def run_job(num_ps, num_workers, argv, ray_address, out=None):

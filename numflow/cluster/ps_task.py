@@ -18,6 +18,7 @@ from numflow.devices import local_devices
 from numflow.framework import errors
 from numflow.runtime import targets
 from numflow.runtime.resources import ResourceContainer
+from numflow.runtime.session import _snapshot_to_host
 from numflow.runtime.transport import aborted_answer, task_name
 
 _task_targets = itertools.count()
@@ -138,5 +139,7 @@ class _Partition:
         self.session = Session(target, graph=self.graph)
 
     def run(self, inputs):
-        values = self.session.run(self.fetches + self.ops, dict(zip(self.feeds, inputs)))
+        # Variables' values leave as read-only snapshots, uncopied: the transport copies them out once.
+        values = self.session._run(self.fetches + self.ops, dict(zip(self.feeds, inputs)), None, None,
+                                   _snapshot_to_host)
         return values[:len(self.fetches)]
