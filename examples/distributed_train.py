@@ -27,6 +27,7 @@ flags.DEFINE_integer("features", 784, "Input features.")
 flags.DEFINE_integer("classes", 10, "Classes.")
 flags.DEFINE_integer("batch", 100, "Examples per step.")
 flags.DEFINE_string("protocol", "grpc", "Server protocol: ray runs each task in its own process.")
+flags.DEFINE_string("checkpoint_dir", None, "Where the chief saves sharded checkpoints (at the start and the end).")
 FLAGS = flags.FLAGS
 
 
@@ -59,8 +60,10 @@ def main(_):
     centers = np.random.default_rng(0).standard_normal((FLAGS.classes, FLAGS.features)).astype(np.float32)
     hooks = [tf.train.StopAtStepHook(last_step=FLAGS.steps)]
     steps, first_loss, start = 0, None, time.perf_counter()
+    saving = {"save_checkpoint_secs": None, "save_checkpoint_steps": 10**9 if FLAGS.checkpoint_dir else None}
     with tf.train.MonitoredTrainingSession(master=server.target, is_chief=task_index == 0, hooks=hooks,
-                                           save_checkpoint_secs=None, save_summaries_steps=None) as sess:
+                                           checkpoint_dir=FLAGS.checkpoint_dir, save_summaries_steps=None,
+                                           **saving) as sess:
         while not sess.should_stop():
             y = rng.integers(0, FLAGS.classes, FLAGS.batch)
             batch = centers[y] + rng.standard_normal((FLAGS.batch, FLAGS.features)).astype(np.float32)

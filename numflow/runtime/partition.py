@@ -128,7 +128,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
     order = _plan._topological_order(ops, preds)
     devices = placement.place(order, session)
     remote = remote_tasks(session)
-    task_of = _tasks(order, preds, ops, devices, remote)
+    task_of = _tasks(order, preds, ops, devices, remote, session._devices[0])
     stage_of = {}
     for op in order:
         stage_of[op.name] = max((stage_of[p] + (task_of[p] != task_of[op.name]) for p in preds[op.name]), default=0)
@@ -151,28 +151,32 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
                                 for c, _ in consumers.get(t, ()))))
         if not outputs and all(op.type in _VARIABLE_OPS for op in members):
             continue  # only variables that later partitions take along
-        _check_no_reference_crosses(inputs, names, consumers, task, task_of)
+        _check_no_reference_crosses(inputs, names, consumers, task, task_of, fetched)
         stage = stages[number]
         if task is None:
             stage.local = _plan.build(graph, outputs, members, inputs, session, boundary=names)
             stage.local_inputs, stage.local_outputs = inputs, outputs
         else:
-            flags = [t for t in outputs if _crosses_as_flag(t, consumers, task_of)]
+            flags = [t for t in outputs if _crosses_as_flag(t, consumers, task_of, fetched)]
             blob = _partition_blob(graph, members, inputs, outputs, devices, flags)
-            key = (id(graph), graph.version, blob[0])
+            key = (blob[0], *map(tuple, blob[1:]))  # its content: the same partition of any plan
             stage.partitions.append(_Partition(remote[task], key, blob, inputs, outputs, flags))
     fetch_list = _unique(fetch_tensors)
     return PartitionedPlan(graph, stages, feed_tensors, fetch_list, devices)
 
 
-def _tasks(order, preds, ops, devices, remote):
+def _tasks(order, preds, ops, devices, remote, here):
     """op name -> its remote task's key, or None for a local op.
 
     A NoOp whose control inputs all run on one remote task runs there too: it only orders ops, and
-    there it saves the step a call (an optimizer's ``update`` group before the step increment).
+    there it saves the step a call (an optimizer's ``update`` group before the step increment). An
+    op that asks variables only whether they are initialized runs here, on ``here``, as TensorFlow
+    reports uninitialized variables on the local CPU: each variable crosses as that flag.
     """
     task_of = {}
     for op in order:
+        if op.type in _FLAG_READERS:
+            devices[op] = here
         key = (devices[op].job, devices[op].task)
         task = key if key in remote else None
         if op.type == "NoOp" and task is None and preds[op.name]:
@@ -208,10 +212,10 @@ def _unique(tensors):
     return list(seen)
 
 
-def _check_no_reference_crosses(inputs, names, consumers, task, task_of):
+def _check_no_reference_crosses(inputs, names, consumers, task, task_of, fetched):
     """A variable's reference never crosses tasks: an op that updates a variable runs on its task."""
     for t in inputs:
-        if not t.dtype._is_ref_dtype or _crosses_as_flag(t, consumers, task_of):
+        if not t.dtype._is_ref_dtype or _crosses_as_flag(t, consumers, task_of, fetched):
             continue
         for op, i in consumers.get(t, ()):
             ref_inputs = registry.get(op.type).ref_inputs
@@ -227,9 +231,9 @@ def _check_no_reference_crosses(inputs, names, consumers, task, task_of):
 _FLAG_READERS = frozenset({"ReportUninitializedVariables"})
 
 
-def _crosses_as_flag(t, consumers, task_of):
+def _crosses_as_flag(t, consumers, task_of, fetched):
     """Whether variable ``t`` leaves its task only for ops that ask whether it is initialized."""
-    if t.op.type not in _VARIABLE_OPS:
+    if t.op.type not in _VARIABLE_OPS or t in fetched:
         return False
     outside = [op for op, _ in consumers.get(t, ()) if task_of[op.name] != task_of[t.op.name]]
     return bool(outside) and all(op.type in _FLAG_READERS for op in outside)

@@ -104,7 +104,7 @@ class RemoteTask:
                     wait = min(wait * 2, longest)
                 self._incarnation = endpoint.incarnation
                 if self._client is not None:
-                    self._wait(endpoint, [endpoint.submit("hello", self._incarnation, self._client)])
+                    self._wait([endpoint.submit("hello", self._incarnation, self._client)])
                 self._endpoint = endpoint
         return self._endpoint
 
@@ -113,7 +113,7 @@ class RemoteTask:
         handle = self._handles.get(key)
         if handle is None:
             endpoint = self.endpoint()
-            answer = self._wait(endpoint, [endpoint.submit("register", self._incarnation, blob)])[0]
+            answer = self._wait([endpoint.submit("register", self._incarnation, blob)])[0]
             handle = self._handles[key] = answer
         return handle
 
@@ -125,7 +125,7 @@ class RemoteTask:
     def call(self, method, *args):
         """Run ``method`` on the task now and return its answer (errors raised as TensorFlow's)."""
         endpoint = self.endpoint()
-        return self._wait(endpoint, [endpoint.submit(method, self._incarnation, *args)])[0]
+        return self._wait([endpoint.submit(method, self._incarnation, *args)])[0]
 
     def start(self, method, *args):
         """Start ``method`` on the task: a pending call whose ``("ok", value)`` :meth:`answers` gives."""
@@ -133,13 +133,13 @@ class RemoteTask:
 
     def answers(self, pending, graph):
         """The outputs of pending runs, each a list of arrays; a remote op's error raised as its class."""
-        results = self._wait(self._endpoint, pending)
+        results = self._wait(pending)
         for answer in results:
             if isinstance(answer, tuple) and answer and answer[0] == "error":
                 raise_answer_error(answer, graph)
         return [answer[1] for answer in results]
 
-    def _wait(self, endpoint, pending):
+    def _wait(self, pending):
         try:
             results = self._transport.wait(pending, None)
         except TaskUnavailable as e:
@@ -203,10 +203,4 @@ class LoopbackTransport(Transport):
         return _LoopbackEndpoint(self, runner)
 
     def wait(self, pending, timeout):
-        answers = []
-        for future in pending:
-            try:
-                answers.append(pickle.loads(future.result(timeout)))  # noqa: S301 - this process's own bytes
-            except TaskUnavailable as e:
-                raise TaskUnavailable(str(e)) from None
-        return answers
+        return [pickle.loads(future.result(timeout)) for future in pending]  # noqa: S301 - this process's bytes

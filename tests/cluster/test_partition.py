@@ -14,13 +14,6 @@ from numflow.runtime import partition
 _clusters = itertools.count()
 
 
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    yield
-    tf.reset_default_graph()
-
-
 def _cluster(num_ps, num_workers):
     """A ClusterSpec of its own per test (loopback tasks are found by the cluster's addresses)."""
     n = next(_clusters)
@@ -270,5 +263,51 @@ def test_a_non_chief_waits_for_the_chiefs_init_with_backoff_not_the_whole_recove
     assert not waiter.is_alive()
     assert result["sess"].run(v) == 5.0
     result["sess"].close()
+    for server in ps + workers:
+        server.stop()
+
+
+def test_monitored_training_restores_the_last_checkpoint_when_its_ps_comes_back(tmp_path):
+    cluster = _cluster(1, 1)
+    ps, workers = _servers(cluster)
+    x, y, w, b, loss, global_step, train_op = _model(cluster)
+    data_x, data_y = _data()
+    restarted = []
+    with tf.train.MonitoredTrainingSession(master=workers[0].target, is_chief=True, checkpoint_dir=str(tmp_path),
+                                           save_checkpoint_steps=3, save_summaries_steps=None) as sess:
+        for _ in range(4):
+            sess.run(train_op, {x: data_x, y: data_y})
+        prefix = tf.train.latest_checkpoint(str(tmp_path))
+        reader = tf.train.NewCheckpointReader(prefix)
+        assert reader.get_tensor("global_step") == 3
+        ps[0].stop()  # the ps dies with the values of step 4; one comes back 0.3 s later, empty
+        timer = threading.Timer(0.3, lambda: restarted.append(tf.train.Server(cluster, "ps", 0, protocol="loopback")))
+        timer.start()
+        # The run meets UnavailableError, re-creates the session, and the chief restores step 3.
+        assert sess.run(global_step) == 3
+        np.testing.assert_array_equal(sess.run(w), reader.get_tensor("w"))
+        sess.run(train_op, {x: data_x, y: data_y})
+        assert sess.run(global_step) == 4
+    timer.join()
+    for server in restarted + workers:
+        server.stop()
+
+
+def test_uninitialized_variables_of_several_ps_tasks_are_reported_and_each_fetch_list_is_its_own_partition():
+    cluster = _cluster(2, 1)
+    ps, workers = _servers(cluster)
+    with tf.device(tf.train.replica_device_setter(cluster=cluster)):
+        a = tf.Variable(1.0, name="a")
+        b = tf.Variable(2.0, name="b")
+    assert {a.device, b.device} == {"/job:ps/task:0", "/job:ps/task:1"}
+    report = tf.report_uninitialized_variables()
+    a_ready = tf.is_variable_initialized(a)
+    with tf.Session(workers[0].target) as sess:
+        assert list(sess.run(report)) == [b"a", b"b"]
+        sess.run(a.initializer)
+        assert list(sess.run(report)) == [b"b"]
+        # The same ops on a ps with other fetches: registered apart, each answering its own fetches.
+        assert sess.run(a_ready)
+        assert sess.run([a, a_ready]) == [1.0, True]
     for server in ps + workers:
         server.stop()

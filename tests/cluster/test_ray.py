@@ -9,6 +9,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+import numflow as tf  # noqa: E402
 from numflow.cluster import launch  # noqa: E402
 
 pytestmark = pytest.mark.ray
@@ -78,20 +79,30 @@ def _wait_for_line(task, prefix, timeout=60):
     raise AssertionError(f"no '{prefix}' from {task.name} within {timeout} s:\n" + "\n".join(task.lines[-30:]))
 
 
-def test_the_between_graph_example_trains_across_processes_and_every_task_exits(job):
-    j = job(1, 2)
-    argv = [str(EXAMPLE), "--steps", "40", "--features", "16", "--classes", "3", "--batch", "8"]
-    ps = j.start("ps", 0, argv)
+def test_the_between_graph_example_trains_across_processes_and_every_task_exits(job, tmp_path):
+    j = job(2, 2)
+    argv = [str(EXAMPLE), "--steps", "40", "--features", "16", "--classes", "3", "--batch", "8",
+            "--checkpoint_dir", str(tmp_path)]
+    ps = [j.start("ps", i, argv) for i in range(2)]
     workers = [j.start("worker", i, argv) for i in range(2)]
     assert [w.wait(180) for w in workers] == [0, 0], "\n".join(workers[0].lines[-20:] + workers[1].lines[-20:])
-    assert ps.wait(30) == 0  # join returned once both workers were done
-    assert "ps done" in ps.lines
+    assert [p.wait(30) for p in ps] == [0, 0]  # join returned once both workers were done
+    assert all("ps done" in p.lines for p in ps)
     results = [_wait_for_line(w, f"worker {i}:") for i, w in enumerate(workers)]
     fields = [dict(item.split("=") for item in line.split(": ", 1)[1].split()) for line in results]
     # The chief stops at the 40th global step; every step of either worker is one increment.
     assert max(int(f["global_step"]) for f in fields) >= 40
     assert int(fields[0]["steps"]) + int(fields[1]["steps"]) >= 40
     assert float(fields[0]["loss"]) < float(fields[0]["first_loss"])
+    # The chief's last checkpoint: one data file per ps task, written by that task's process.
+    prefix = tf.train.latest_checkpoint(str(tmp_path))
+    step = int(prefix.rsplit("-", 1)[1])
+    assert sorted(p.name for p in tmp_path.glob(f"model.ckpt-{step}.*")) == [
+        f"model.ckpt-{step}.data-00000-of-00002", f"model.ckpt-{step}.data-00001-of-00002",
+        f"model.ckpt-{step}.index", f"model.ckpt-{step}.meta"]
+    reader = tf.train.NewCheckpointReader(prefix)
+    assert reader.get_tensor("global_step") == step >= int(fields[0]["global_step"])
+    assert reader.get_variable_to_shape_map() == {"w": [16, 3], "b": [3], "global_step": []}
 
 
 def test_n_workers_times_k_adds_on_a_ps_variable_make_exactly_n_k(job):

@@ -18,13 +18,6 @@ GOLDEN = json.loads((DATA / "tf_sharded.json").read_text())
 _clusters = itertools.count()
 
 
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    yield
-    tf.reset_default_graph()
-
-
 @pytest.fixture
 def servers():
     started = []
