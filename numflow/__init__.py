@@ -8,7 +8,9 @@ from numflow.framework.dtypes import (
 from numflow.framework.graph import (
     Graph, GraphKeys, Operation, Tensor, get_default_graph, reset_default_graph,
 )
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import (
+    Dimension, TensorShape, dimension_at_index, dimension_value, disable_v2_tensorshape, enable_v2_tensorshape,
+)
 from numflow.ops.array_ops import identity, placeholder, placeholder_with_default, shape
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
 from numflow.ops.control_flow_ops import group, no_op, tuple
@@ -19,8 +21,9 @@ from numflow.ops.math_ops import (
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, rsqrt, sigmoid, sign, sin, sqrt,
     square, squared_difference, subtract, tanh, to_float, truediv,
 )
-from numflow.ops.registry import RegisterGradient
+from numflow.framework.registry import RegisterGradient
 from numflow.runtime.config import ConfigProto, GPUOptions, RunMetadata, RunOptions
+from numflow.runtime.growth import GraphGrowthWarning
 from numflow.runtime.session import InteractiveSession, Session, get_default_session
 
 from numflow.framework.collections_api import (  # noqa: E402, I001
@@ -30,11 +33,13 @@ from numflow.framework.collections_api import (  # noqa: E402, I001
 from numflow.ops.state_ops import (  # noqa: E402, I001
     assign, assign_add, assign_sub, scatter_add, scatter_sub, scatter_update,
 )
+from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: E402, I001
 from numflow.variables.variable import (  # noqa: E402, I001
-    IndexedSlices, IndexedSlicesValue, Variable, all_variables, assert_variables_initialized, global_variables,
-    global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
+    Variable, VariableAggregation, VariableSynchronization, all_variables, assert_variables_initialized,
+    global_variables, global_variables_initializer, initialize_all_variables, is_variable_initialized, local_variables,
     local_variables_initializer, model_variables, moving_average_variables, report_uninitialized_variables,
-    trainable_variables, variables_initializer,
+    trainable_variables, variables_initializer, tables_initializer, initialize_variables, initialize_local_variables,
+    initialize_all_tables,
 )
 from numflow.framework.seeds import get_seed, set_random_seed  # noqa: E402, I001
 from numflow.ops.random_ops import random_normal, random_uniform, truncated_normal  # noqa: E402, I001
@@ -62,7 +67,9 @@ from numflow.ops.space_batch_ops import batch_to_space_nd, space_to_batch_nd  # 
 from numflow.ops.math_ops import (  # noqa: E402, I001
     add_n, argmax, argmin, div, to_double, to_int32, to_int64, unsorted_segment_sum,
 )
-from numflow.ops.clip_ops import clip_by_global_norm, clip_by_value, global_norm  # noqa: E402, I001
+from numflow.ops.clip_ops import (  # noqa: E402, I001
+    clip_by_average_norm, clip_by_global_norm, clip_by_norm, clip_by_value, global_norm,
+)
 from numflow import math, nn  # noqa: E402, I001
 from numflow import losses, metrics  # noqa: E402, I001
 from numflow.ops.gradients import AggregationMethod, NotDifferentiable, gradients, no_gradient  # noqa: E402, I001
@@ -116,14 +123,38 @@ from numflow import compat, logging  # noqa: E402, I001
 from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
 from numflow.ops.while_loop import while_loop  # noqa: E402, I001
 from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
+from numflow.ops.script_ops import numpy_function, py_func  # noqa: E402, I001
+from numflow.ops.math_composites import (  # noqa: E402, I001
+    accumulate_n, argsort, broadcast_static_shape, broadcast_to, confusion_matrix, get_static_value, scalar_mul, sort,
+)
+from numflow.ops.sampling_ops import random_crop  # noqa: E402, I001
+from numflow.ops.transcendental_ops import (  # noqa: E402, I001
+    acos, acosh, asin, asinh, atan, atan2, atanh, cosh, digamma, erf, erfc, expm1, lgamma, rint, sinh, tan,
+)
+from numflow.ops.init_ops import uniform_unit_scaling_initializer  # noqa: E402, I001
+from numflow.logging import get_logger  # noqa: E402, I001
+from numflow import nest, version  # noqa: E402, I001
+from numflow.framework.modes import (  # noqa: E402, I001
+    control_flow_v2_enabled, disable_control_flow_v2, disable_eager_execution, disable_resource_variables,
+    disable_tensor_equality, disable_v2_behavior, enable_eager_execution, enable_v2_behavior,
+    executing_eagerly, resource_variables_enabled,
+)
+from numflow.version import (  # noqa: E402, I001
+    GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION,
+)
+__version__ = VERSION
 from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
 from numflow import gfile, io  # noqa: E402, I001
+from numflow import layers  # noqa: E402, I001
+from numflow import summary  # noqa: E402, I001
+from numflow.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, QueueBase, RandomShuffleQueue  # noqa: E402, I001
+from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402, I001
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl) and TensorFlow's message classes (``tf.GraphDef``...), imported
-    when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
+    (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")

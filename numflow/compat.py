@@ -6,6 +6,8 @@ import numbers as _numbers
 
 import numpy as _np
 
+from numflow.framework.shapes import dimension_at_index, dimension_value
+
 integral_types = (_numbers.Integral, _np.integer)
 real_types = (_numbers.Real, _np.integer, _np.floating)
 complex_types = (_numbers.Complex, _np.number)
@@ -49,19 +51,6 @@ def path_to_str(path):
     if hasattr(path, "__fspath__"):
         path = as_str_any(path.__fspath__())
     return path
-
-
-def dimension_value(dimension):
-    """The int (or None) of a dimension of a TensorShape: numflow's dimensions are ints already."""
-    return getattr(dimension, "value", dimension)
-
-
-def dimension_at_index(shape, index):
-    """Dimension ``index`` of ``shape`` (None when the rank is unknown)."""
-    from numflow.framework.shapes import as_shape
-
-    shape = as_shape(shape)
-    return None if shape.ndims is None else shape.dims[index]
 
 
 def __getattr__(name):

@@ -2,6 +2,7 @@
 
 from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
 from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
+from numflow.ops.math_composites import accumulate_n, confusion_matrix, scalar_mul
 from numflow.ops.math_ops import (
     abs,
     add,
@@ -71,16 +72,36 @@ from numflow.ops.segment_ops import (
     unsorted_segment_sqrt_n,
 )
 from numflow.ops.top_k_ops import in_top_k, top_k
+from numflow.ops.transcendental_ops import (
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cosh,
+    digamma,
+    erf,
+    erfc,
+    expm1,
+    lgamma,
+    rint,
+    sinh,
+    tan,
+)
 
 __all__ = [
-    "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "cumprod", "cumsum", "divide", "equal",
-    "exp", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite", "is_inf", "is_nan",
-    "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid",
-    "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
-    "negative", "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
-    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round", "rsqrt", "segment_max", "segment_mean",
-    "segment_min", "segment_prod", "segment_sum", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign", "sqrt",
-    "square", "squared_difference", "subtract", "tanh", "top_k", "truediv", "unsorted_segment_max",
-    "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n",
-    "unsorted_segment_sum", "zero_fraction",
+    "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2",
+    "atanh", "ceil", "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "digamma", "divide",
+    "equal", "erf", "erfc", "exp", "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k",
+    "is_finite", "is_inf", "is_nan", "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less",
+    "less_equal", "lgamma", "log", "log1p", "log_sigmoid", "log_softmax", "logical_and", "logical_not", "logical_or",
+    "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "rint",
+    "round", "rsqrt", "scalar_mul", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
+    "sigmoid", "sign", "sin", "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference",
+    "subtract", "tan", "tanh", "top_k", "truediv", "unsorted_segment_max", "unsorted_segment_mean",
+    "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n", "unsorted_segment_sum",
+    "zero_fraction",
 ]

@@ -22,10 +22,10 @@ import numba
 import numpy as np
 
 from numflow_kernels import cpu_threads
+from numflow_kernels.tuning import PARALLEL_THRESHOLD
 
 __all__ = ["PARALLEL_THRESHOLD", "twin", "variant", "launch", "launch_lock", "threading_layer"]
 
-PARALLEL_THRESHOLD = 1 << 16  # elements; below this a thread pool wake-up costs more than it saves
 
 # OpenMP's threads spin while they wait for work by default. Beside the executor's own threads on a
 # few cores they take the CPU from the kernels that would give them work, and a parallel kernel

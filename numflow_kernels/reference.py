@@ -52,10 +52,12 @@ def shape(ctx, x):
 
 
 def _elementwise(op_type, fn):
-    # Strings stay object arrays: numpy would turn a 0-d result into a fixed-width bytes array.
-    register(op_type, REFERENCE)(
-        lambda ctx, *xs: np.asarray(fn(*xs), dtype=object if op_type == "AddV2" and xs[0].dtype == object else None)
-    )
+    if op_type == "AddV2":
+        # Strings stay object arrays: numpy would turn a 0-d result into a fixed-width bytes array.
+        register(op_type, REFERENCE)(
+            lambda ctx, *xs: np.asarray(fn(*xs), dtype=object if xs[0].dtype == object else None))
+    else:
+        register(op_type, REFERENCE)(lambda ctx, *xs: np.asarray(fn(*xs)))
 
 
 def _is_int(x):
@@ -688,7 +690,9 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_partition,
     reference_pool,
     reference_sampling,
+    reference_script,
     reference_sparse,
+    reference_special,
     reference_topk,
     tensor_array,
 )

@@ -14,11 +14,9 @@ products, a few images at a time.
 
 import numpy as np
 
+from numflow_kernels import tuning
 from numflow_kernels import window as wn
 from numflow_kernels.registry import REFERENCE, register
-
-# Above this many bytes of patches, the im2col matrix is built for a few images at a time.
-_IM2COL_BYTES = 64 << 20
 
 
 def kernel(op_type, **flags):
@@ -119,7 +117,7 @@ def unpadded(dxp, win):
 
 
 def _image_steps(n, per_image_bytes):
-    step = max(1, _IM2COL_BYTES // max(per_image_bytes, 1))
+    step = max(1, tuning.REFERENCE_IM2COL_BYTES // max(per_image_bytes, 1))
     return [(start, min(start + step, n)) for start in range(0, n, step)]
 
 

@@ -19,8 +19,8 @@ import pytest
 
 import numflow as tf
 from numflow.framework import graph as _graph
+from numflow.framework import registry as _op_registry
 from numflow.framework.shapes import TensorShape
-from numflow.ops import registry as _op_registry
 from numflow.runtime.executor import SyncExecutor
 from numflow_kernels import registry as _kernel_registry
 

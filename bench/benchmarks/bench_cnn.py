@@ -5,6 +5,11 @@ alone against TensorFlow and against numpy's floor.
   batch 50: 28x28x1 images, 5x5 convolutions of 32 and 64 filters each followed by a 2x2 max pool,
   a 1024-unit dense layer, dropout. The example's own graph code runs on both libraries; the target
   is numflow's steps per second at least TensorFlow's.
+- ``LayersCnnStep.time_train_step``: the same network written with ``tf.layers``, its training step with
+  and without ``tf.layers.batch_normalization`` after each convolution (the convolutions then have no
+  bias; ``training`` is a bool placeholder fed True, the train op runs after ``UPDATE_OPS``). The target
+  of the batch-norm net is numflow's steps per second at least TensorFlow's; the difference between its
+  two rows is batch normalization's own cost in each library.
 - ``Conv2dLayer``: the tutorial's second convolution (50x14x14x32 by 5x5x32x64, SAME), forward
   (``Conv2D``) and backward (``Conv2DBackpropInput`` and ``Conv2DBackpropFilter`` of a fixed
   ``dy``). numpy's floor: the same im2col and matrix products in plain numpy (a strided view
@@ -35,37 +40,85 @@ LIBRARIES = ["numflow", "numpy", "tensorflow"]
 BATCH = 50
 
 
-class DeepMnistStep:
-    """One training step of the Deep MNIST tutorial's CNN at batch 50."""
+class _TrainStep:
+    """One training step at batch 50 of a network on the Deep MNIST example's synthetic digits."""
 
-    params = [["numflow", "tensorflow"]]
-    param_names = ["library"]
     repeat = 15
 
-    def setup(self, library):
+    def prepare(self, library, build):
+        """``build(tf)`` makes the graph in a fresh default graph and returns ``(train op, loss, feed of
+        (images, labels))``; the session runs every batch once (compiling, allocating, and letting numflow
+        time its two ways of running)."""
         tf = graph_library(library)
         example = example_module(tf, "deep_mnist.py")
         images, labels = example["make_data"](16 * BATCH, seed=1)
         self.graph = tf.Graph()
         with self.graph.as_default():
             tf.set_random_seed(1)
-            x, y_, keep_prob, train_step, self.loss, _ = example["build"]()
-            self.train = [train_step, self.loss]
+            train_step, loss, feed_of = build(tf, example)
+            self.train = [train_step, loss]
             init = tf.global_variables_initializer()
         self.sess = tf.Session(graph=self.graph)
         self.sess.run(init)
-        self.feeds = [{x: images[i:i + BATCH], y_: labels[i:i + BATCH], keep_prob: 0.5}
-                      for i in range(0, len(images), BATCH)]
+        self.feeds = [feed_of(images[i:i + BATCH], labels[i:i + BATCH]) for i in range(0, len(images), BATCH)]
         self.i = 0
-        for feed in self.feeds:  # compile, allocate, and let numflow time its two ways of running
+        for feed in self.feeds:
             self.sess.run(self.train, feed)
 
-    def teardown(self, library):
+    def teardown(self, *params):
         self.sess.close()
 
-    def time_train_step(self, library):
+    def time_train_step(self, *params):
         self.i = (self.i + 1) % len(self.feeds)
         self.sess.run(self.train, self.feeds[self.i])
+
+
+class DeepMnistStep(_TrainStep):
+    """One training step of the Deep MNIST tutorial's CNN at batch 50."""
+
+    params = [["numflow", "tensorflow"]]
+    param_names = ["library"]
+
+    def setup(self, library):
+        def build(tf, example):
+            x, y_, keep_prob, train_step, loss, _ = example["build"]()
+            return train_step, loss, lambda images, labels: {x: images, y_: labels, keep_prob: 0.5}
+
+        self.prepare(library, build)
+
+
+def layers_cnn(tf, x, is_training, batch_norm):
+    """The Deep MNIST network written with tf.layers; with ``batch_norm``, batch normalization after each
+    convolution. Returns the logits."""
+    net = tf.reshape(x, [-1, 28, 28, 1])
+    for filters in (32, 64):
+        net = tf.layers.conv2d(net, filters, 5, padding="same", use_bias=not batch_norm)
+        if batch_norm:
+            net = tf.layers.batch_normalization(net, training=is_training)
+        net = tf.layers.max_pooling2d(tf.nn.relu(net), 2, 2)
+    net = tf.layers.dense(tf.layers.flatten(net), 1024, activation=tf.nn.relu)
+    net = tf.layers.dropout(net, rate=0.5, training=is_training)
+    return tf.layers.dense(net, 10)
+
+
+class LayersCnnStep(_TrainStep):
+    """One training step of the tf.layers CNN at batch 50, with batch norm (``bn``) or without (``plain``)."""
+
+    params = [["numflow", "tensorflow"], ["bn", "plain"]]
+    param_names = ["library", "net"]
+
+    def setup(self, library, net):
+        def build(tf, example):
+            x = tf.placeholder(tf.float32, [None, 784])
+            y_ = tf.placeholder(tf.float32, [None, 10])
+            is_training = tf.placeholder(tf.bool, [])
+            logits = layers_cnn(tf, x, is_training, batch_norm=net == "bn")
+            loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y_, logits=logits))
+            with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+                train_step = tf.train.AdamOptimizer(1e-4).minimize(loss)
+            return train_step, loss, lambda images, labels: {x: images, y_: labels, is_training: True}
+
+        self.prepare(library, build)
 
 
 class _Layer:
@@ -194,6 +247,15 @@ def summarize(results):
     if ours is not None and theirs is not None:
         lines.append(f"Deep MNIST training step at batch {BATCH}: numflow {ours * 1e3:.1f} ms, TensorFlow "
                      f"{theirs * 1e3:.1f} ms: {theirs / ours:.2f}x TensorFlow's steps per second (target >= 1.0x)")
+    step = {(lib, net): results.get(("LayersCnnStep", "time_train_step", (("net", net),), lib))
+            for lib in ("numflow", "tensorflow") for net in ("bn", "plain")}
+    if None not in step.values():
+        ours, theirs = step["numflow", "bn"], step["tensorflow", "bn"]
+        lines.append(f"tf.layers CNN with batch norm, training step at batch {BATCH}: numflow {ours * 1e3:.1f} ms, "
+                     f"TensorFlow {theirs * 1e3:.1f} ms: {theirs / ours:.2f}x TensorFlow's steps per second "
+                     f"(target >= 1.0x); batch norm's own cost: numflow "
+                     f"{(ours - step['numflow', 'plain']) * 1e3:.1f} ms, TensorFlow "
+                     f"{(theirs - step['tensorflow', 'plain']) * 1e3:.1f} ms")
     for suite in ("Conv2dLayer", "MaxPoolLayer"):
         for method in ("time_forward", "time_backward"):
             ours = results.get((suite, method, (), "numflow"))

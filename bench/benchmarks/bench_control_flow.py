@@ -6,6 +6,7 @@ MLP, numflow beside TensorFlow in the same run.
 - ``LstmTraining.time_train_step``: one step (forward, backward, Adam) of a ``dynamic_rnn`` over a
   BasicLSTMCell of 128 units, 50 time steps, batch 32, inputs of 64 features fed each step, a linear
   read-out of every output and a mean squared error (the target: at least TensorFlow's steps/s).
+  ``track_mean_step``: the same step's mean over a loop of 128 steps, slow ones included.
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
   ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a
@@ -38,6 +39,7 @@ ITERATIONS = 1000 if QUICK else 10_000
 UNITS, STEPS, BATCH, FEATURES = 128, (10 if QUICK else 50), 32, 64
 LIBRARIES = ["numflow", "tensorflow"]
 WARM_UP = 12
+MEAN_STEPS = 32 if QUICK else 128  # four of the executor's shortest probe intervals
 
 
 class _TensorFlow1ControlFlow:
@@ -126,6 +128,18 @@ class LstmTraining:
     def time_train_step(self, library):
         self.i = (self.i + 1) % len(self.feeds)
         self.sess.run([self.train, self.loss], self.feeds[self.i])
+
+    def track_mean_step(self, library):
+        """The mean step of a loop of MEAN_STEPS steps, in ms: what a training loop's steps average,
+        numflow's runs of its slower way (to see whether it got faster) included."""
+        import time
+
+        start = time.perf_counter()
+        for _ in range(MEAN_STEPS):
+            self.time_train_step(library)
+        return (time.perf_counter() - start) / MEAN_STEPS * 1e3
+
+    track_mean_step.unit = " ms"
 
 
 class CondSwitch(TrainingExample):

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from numflow.devices.cpu import CPUDevice
-from numflow.ops import registry as op_registry
+from numflow.framework import registry as op_registry
 from numflow_kernels.handle import VariableHandle
 
 

@@ -161,6 +161,8 @@ def _set_scalar(attr, kind, value):
             attr.tensor.CopyFrom(value)
         else:
             tensor_to_proto(value, proto=attr.tensor)
+    elif kind == "func" and isinstance(value, str):
+        attr.func.name = value  # a function by name alone: numflow writes no function library
     else:
         raise AttrError(f"attrs of type {kind} are not supported")
 

@@ -9,6 +9,7 @@ column per element of ``y``.
 import numpy as np
 
 from numflow.framework import dtypes
+from numflow.framework.indexed_slices import IndexedSlices
 
 _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 
@@ -25,8 +26,6 @@ def _session():
 
 def _theoretical(x, x_data, dx, dy, y_shape, feed):
     """Each column: the gradient with respect to ``x`` of one element of ``y`` (``dy`` one-hot)."""
-    from numflow.variables.variable import IndexedSlices
-
     sess = _session()
     y_size = int(np.prod(y_shape))
     jacobian = np.zeros((x_data.size, y_size), dtype=x.dtype.base_dtype.as_numpy_dtype)

@@ -9,9 +9,18 @@ seed, and a version number bumped on every change so cached run plans know when 
 Ops built inside a cond branch or a while loop carry that control-flow context
 (``numflow.ops.control_flow_util``), and once a graph has one, every new op's inputs pass through it.
 
-Construction state (name scopes, device and control-dependency stacks) is per graph and not
-thread-safe, as in TensorFlow: build a graph from one thread. The structure itself is guarded by the
-graph's lock, so sessions may run the graph, and build run plans for it, while that thread adds ops.
+The layers above fill in what the graph only names: Python's operators on a Tensor (``+``, ``[]``...)
+are set by the ops modules that build them (``math_ops``, ``slice_ops``), as TensorFlow's math_ops
+overrides them; the rule for inputs inside a control-flow context is set by ``control_flow_util``
+when a context is first entered; sessions register to hear of ``reset_default_graph``. Only
+``Tensor.eval`` and ``Operation.run`` import the session module, when called.
+
+Construction state is kept as TensorFlow's compat.v1 keeps it: name scopes per graph and per thread
+(a scope opened in one thread is not seen from another), the device, control-dependency and
+colocation stacks per graph, shared by every thread (and not thread-safe: enter them from one
+thread). The variable scopes of ``numflow.variables.scope`` are per graph and per thread too. The
+structure itself is guarded by the graph's lock, so sessions may run the graph, and build run plans
+for it, while other threads add ops.
 """
 
 import contextlib
@@ -24,8 +33,8 @@ import networkx as nx
 import numpy as np
 
 from numflow.framework import dtypes as _dtypes
-from numflow.framework.shapes import as_shape, dims_text
-from numflow.ops import registry as _registry
+from numflow.framework import registry as _registry
+from numflow.framework.shapes import Dimension, as_shape, dimension_value, dims_text
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -120,8 +129,9 @@ class Tensor:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
     def __str__(self):
+        shape = f", shape={self._shape}" if self._shape.ndims is not None else ""
         device = f", device={self.device}" if self.device else ""
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name}{device})'
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name}{device})'
 
     def __hash__(self):
         return id(self)
@@ -137,64 +147,16 @@ class Tensor:
         )
 
     def __iter__(self):
-        if self._shape.ndims is None or self._shape[0] is None:
+        first = dimension_value(self._shape[0])
+        if first is None:
             raise TypeError(f"Cannot iterate over a tensor with unknown first dimension: {self.name}")
-        return (self[i] for i in range(self._shape[0]))
+        return (self[i] for i in range(first))
 
     def __len__(self):
         raise TypeError(
-            f"len is not well defined for symbolic Tensors. ({self.name}) Please call `x.shape` rather "
-            "than `len(x)` for shape information."
+            f"len is not well defined for a symbolic Tensor ({self.name}). Please call `x.shape` rather than "
+            "`len(x)` for shape information."
         )
-
-
-def _operator(fn_name, op_name=None, reverse=False):
-    """A Python operator building ``math_ops.<fn_name>``; TF names the op after the operator (``add``)."""
-    kwargs = {"name": op_name} if op_name else {}
-
-    def method(self, other):
-        from numflow.ops import math_ops
-
-        if reverse:
-            return math_ops.reflected_operator(fn_name, other, self, op_name)
-        return getattr(math_ops, fn_name)(self, other, **kwargs)
-
-    method.__name__ = fn_name
-    return method
-
-
-for _name, _fn in [
-    ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "truediv"),
-    ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"), ("matmul", "matmul"),
-    ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor"),
-]:
-    setattr(Tensor, f"__{_name}__", _operator(_fn, _name))
-    setattr(Tensor, f"__r{_name}__", _operator(_fn, _name, reverse=True))
-for _name, _fn in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
-    setattr(Tensor, f"__{_name}__", _operator(_fn))
-
-
-def _unary(fn_name):
-    def method(self):
-        from numflow.ops import math_ops
-
-        return getattr(math_ops, fn_name)(self)
-
-    return method
-
-
-Tensor.__neg__ = _unary("negative")
-Tensor.__abs__ = _unary("abs")
-Tensor.__invert__ = _unary("logical_not")
-
-
-def _getitem(self, key):
-    from numflow.ops import array_ops
-
-    return array_ops._slice_helper(self, key)
-
-
-Tensor.__getitem__ = _getitem
 
 
 class Operation:
@@ -284,6 +246,15 @@ class Operation:
     def __repr__(self):
         return f"<tf.Operation '{self._name}' type={self._type}>"
 
+    def __str__(self):
+        """The op's NodeDef in protobuf text, as TensorFlow prints an op (its repr when it has no NodeDef form)."""
+        from numflow.framework.graph_export import graph_to_graph_def
+
+        try:
+            return str(graph_to_graph_def(self._graph, ops=[self]).node[0])
+        except (ValueError, TypeError):
+            return repr(self)
+
 
 class _NodeDef:
     __slots__ = ("name", "op", "device", "attr")
@@ -310,7 +281,7 @@ class Graph:
         self._lock = threading.RLock()
         self._finalized = False
         self._names_in_use = {}
-        self._name_stack = ""
+        self._per_thread = _PerThread()
         self._device_stack = []
         self._control_stack = []
         self._colocation_stack = []
@@ -320,10 +291,20 @@ class Graph:
         self._variable_scope = None
         self._variable_initializers = {}
         self._attr_scope = {}
-        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and
-        # whether any was ever entered: from then on, create_op passes inputs through it.
+        # The cond branch or loop part that new ops belong to (numflow.ops.control_flow_util), and,
+        # once any was entered, how create_op sees inputs from there (the ops layer sets both:
+        # ``control_flow_util.resolve_inputs``, for captures, exports, accumulators and errors).
         self._control_flow_context = None
-        self._has_control_flow = False
+        self._resolve_inputs = None
+
+    @property
+    def _name_stack(self):
+        """The current name scope, of this thread: each thread opens its own, as in TensorFlow."""
+        return self._per_thread.name_stack
+
+    @_name_stack.setter
+    def _name_stack(self, name_stack):
+        self._per_thread.name_stack = name_stack
 
     # -- identity and state ------------------------------------------------------------------
     @property
@@ -471,12 +452,13 @@ class Graph:
 
     # -- names -------------------------------------------------------------------------------
     def get_name_scope(self):
-        return self._name_stack
+        return self._per_thread.name_stack
 
     def unique_name(self, name, mark_as_used=True):
         """``name`` inside the current name scope, suffixed ``_1``, ``_2``... when already taken."""
-        if self._name_stack:
-            name = f"{self._name_stack}/{name}"
+        scope = self._per_thread.name_stack
+        if scope:
+            name = f"{scope}/{name}"
         key = name.lower()
         i = self._names_in_use.get(key, 0)
         if mark_as_used:
@@ -580,11 +562,12 @@ class Graph:
             self._device_stack = saved_devices
 
     # -- building ----------------------------------------------------------------------------
-    def create_op(self, op_type, inputs=(), attrs=None, name=None, control_inputs=()):
+    def create_op(self, op_type, inputs=(), attrs=None, name=None, control_inputs=(), creation_stack=None):
         """Add an operation of a declared type and return it.
 
         ``name`` defaults to the op type; it is made unique inside the current name scope, unless it
-        ends with "/" (then it is used as is, without the slash).
+        ends with "/" (then it is used as is, without the slash). ``creation_stack``: where the op
+        was made, as ``creation_stack()`` gives it, for many ops made by one call (default: the caller's).
         """
         if self._finalized:
             self._check_not_finalized()
@@ -600,7 +583,7 @@ class Graph:
         else:
             base = name or op_type
             # The name scope was checked when it was entered: checking the new part is enough.
-            valid = (_VALID_SCOPE_NAME if self._name_stack else _VALID_OP_NAME).match(base)
+            valid = (_VALID_SCOPE_NAME if self._per_thread.name_stack else _VALID_OP_NAME).match(base)
             name = self.unique_name(base)
         if not valid:
             raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex /{_VALID_OP_NAME}/")
@@ -608,13 +591,14 @@ class Graph:
         if name in nxg._node:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         context = self._control_flow_context
-        if self._has_control_flow:
-            inputs = _control_flow_inputs(self, inputs, name)
+        if self._resolve_inputs is not None:
+            inputs = self._resolve_inputs(self, inputs, name)
         input_ops = [t._op for t in inputs]
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
             controls += [c for c in control_inputs if c not in controls]
-        op = Operation(self, op_type, name, inputs, attrs or {}, _dedup(controls) if controls else (), self._next_id)
+        op = Operation(self, op_type, name, inputs, _int_attrs(attrs) if attrs else {},
+                       _dedup(controls) if controls else (), self._next_id)
         try:
             specs = opdef.infer(op)
         except TypeError:
@@ -631,7 +615,7 @@ class Graph:
             op._device = target.device
         else:
             self._apply_device_functions(op)
-        op._traceback = _creation_stack()
+        op._traceback = _creation_stack() if creation_stack is None else creation_stack
         if context is not None:
             op._control_flow_context = context
             context.add_op(op)
@@ -733,7 +717,7 @@ _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def _shape_text(shape):
     if shape.ndims is None:
         return "?"
-    return dims_text(shape.dims)
+    return dims_text(shape.dim_values)
 
 
 def _attr_text(value):
@@ -756,14 +740,6 @@ def _attr_text(value):
     return None
 
 
-def _control_flow_inputs(graph, inputs, name):
-    """``inputs`` of the new op ``name`` as seen from the current control-flow context (see
-    ``numflow.ops.control_flow_util.resolve_inputs``: captures, exports, accumulators, errors)."""
-    from numflow.ops.control_flow_util import resolve_inputs
-
-    return resolve_inputs(graph, inputs, name)
-
-
 def _forget_networkx_caches(nxg):
     """Drop what networkx caches about a graph (3.3 and later) after writing into its dicts."""
     cache = getattr(nxg, "__networkx_cache__", None)
@@ -777,6 +753,26 @@ def _output_dtype(dtype, is_ref):
 
 
 _INT64_MAX = (1 << 63) - 1
+
+
+def _int_attrs(attrs):
+    """``attrs`` with the Dimensions given for ints (a split count, strides) as ints, as TensorFlow's op
+    builder reads them; TypeError for an unknown one."""
+    if not any(_holds_dimension(value) for value in attrs.values()):
+        return attrs
+    return {key: _int_attr(value) for key, value in attrs.items()}
+
+
+def _holds_dimension(value):
+    return type(value) is Dimension or type(value) in (list, tuple) and any(type(v) is Dimension for v in value)
+
+
+def _int_attr(value):
+    if type(value) is Dimension:
+        return int(value)
+    if type(value) in (list, tuple):
+        return type(value)(int(v) if type(v) is Dimension else v for v in value)
+    return value
 
 
 def _int64_dims(shape, op):
@@ -797,6 +793,11 @@ def _other_graph_message(tensor, inputs, graph, op_type):
         return f"{tensor} must be from the same graph as the op being created ({op_type}), graph {graph!r}."
     return (f"{tensor} must be from the same graph as {same} (graphs are {tensor.graph!r} and "
             f"{graph!r}).")
+
+
+def creation_stack():
+    """Where the caller was called from, as ``Operation._traceback`` keeps it (see ``_creation_stack``)."""
+    return _creation_stack()
 
 
 def _creation_stack():
@@ -824,6 +825,12 @@ def _line_at(code, offset):
     return code.co_firstlineno
 
 
+class _PerThread(threading.local):
+    """A graph's construction state that each thread keeps its own of (TensorFlow's ``Graph._thread_local``)."""
+
+    name_stack = ""
+
+
 class _NameScope:
     """``Graph.name_scope(name)``: checks and enters the scope on ``__enter__``, restores it on exit."""
 
@@ -835,7 +842,7 @@ class _NameScope:
 
     def __enter__(self):
         graph, name = self._graph, self._name
-        old = self._old = graph._name_stack
+        old = self._old = graph._per_thread.name_stack
         if name:
             # Inside a scope a name may start with '_', '-', '/' or '\'; at the root it must be an op name.
             pattern, kind = (_VALID_SCOPE_NAME, "scope") if old else (_VALID_OP_NAME, "root scope")
@@ -851,11 +858,11 @@ class _NameScope:
         else:
             new = graph.unique_name(name)
             scope = f"{new}/"
-        graph._name_stack = new
+        graph._per_thread.name_stack = new
         return scope
 
     def __exit__(self, exc_type, exc, tb):
-        self._graph._name_stack = self._old
+        self._graph._per_thread.name_stack = self._old
         return False
 
 
@@ -917,12 +924,20 @@ def get_default_graph():
     return _default_graph_stack.get_default()
 
 
+_reset_hooks = []
+
+
+def on_reset_default_graph(hook):
+    """Have :func:`reset_default_graph` call ``hook()`` once it has replaced the graph (the session
+    layer drops its default sessions, which ran the old graph)."""
+    _reset_hooks.append(hook)
+
+
 def reset_default_graph():
     """Replace the global default graph with a new, empty one."""
-    from numflow.runtime.session import _clear_default_sessions
-
     _default_graph_stack.reset()
-    _clear_default_sessions()
+    for hook in _reset_hooks:
+        hook()
 
 
 def constant_value(tensor):

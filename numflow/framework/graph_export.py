@@ -9,8 +9,14 @@ Ops that numflow builds differently from TensorFlow are written as TensorFlow bu
 reads them back while TensorFlow refuses them by name.
 """
 
-from numflow.framework import attr_values, op_defs
+import operator
+
+import numpy as np
+
+from numflow.framework import attr_values, dtypes, op_defs
 from numflow.framework.attr_values import AttrError
+from numflow.framework.shapes import TensorShape
+from numflow.protos import node_def_pb2
 
 
 def tensor_name(tensor):
@@ -18,19 +24,94 @@ def tensor_name(tensor):
     return tensor.op.name if tensor.value_index == 0 else f"{tensor.op.name}:{tensor.value_index}"
 
 
+class _AttrPlan:
+    """How NodeDefs of one op type with given tensor dtypes and attr names get their attrs.
+
+    ``fixed``: the AttrValues every such node shares (the type and count attrs derived from its
+    tensors, and the OpDef's defaults of attrs numflow does not set); ``own``: ``(name, OpDef type)``
+    of each numflow attr to convert per node. Made once per kind of node, with every check
+    (an attr the OpDef lacks, one it needs and numflow lacks) made then.
+    """
+
+    __slots__ = ("fixed", "own")
+
+    def __init__(self, op_type, name, input_dtypes, output_dtypes, attrs):
+        op_def = op_defs.get(op_type)
+        if op_def is None:
+            self.fixed, self.own = {}, [(key, None) for key in sorted(attrs)]
+            return
+        derived = op_defs.signature_attrs(op_def, input_dtypes, output_dtypes, attrs)
+        known = {a.name: a for a in op_def.attr}
+        extra = sorted(set(attrs).union(derived) - set(known))
+        if extra:
+            raise AttrError(f"attr '{extra[0]}' of node '{name}' is not an attr of TensorFlow's {op_type} "
+                            f"(its attrs: {', '.join(sorted(known)) or 'none'})")
+        self.fixed, self.own = {}, []
+        for attr_def in op_def.attr:
+            key = attr_def.name
+            if key in derived:
+                self.fixed[key] = _convert(key, derived[key], attr_def.type, name, op_type)
+            elif key in attrs:
+                self.own.append((key, attr_def.type))
+            elif attr_def.HasField("default_value"):
+                self.fixed[key] = attr_def.default_value
+            else:
+                raise AttrError(f"node '{name}' ({op_type}) has no value for TensorFlow's attr '{key}'")
+
+
+def _convert(key, value, kind, name, op_type, attr=None):
+    try:
+        return attr_values.to_attr_value(value, kind, attr)
+    except (AttrError, TypeError, ValueError) as exc:
+        raise AttrError(f"attr '{key}' of node '{name}' ({op_type}): {exc}") from None
+
+
+_DTYPE_ENUM = operator.attrgetter("_dtype._enum")  # of a Tensor
+_DIMS = operator.attrgetter("_shape._dims")
+
+
+def _value_key(value):
+    """A hashable stand-in for an attr value (None for values not worth a key: large arrays, protos)."""
+    kind = type(value)
+    if kind is dtypes.DType:
+        return (kind, value._enum)
+    if kind is np.ndarray:
+        return (value.dtype.num, value.shape, value.tobytes()) if value.size <= 16 and not value.dtype.hasobject \
+            else None
+    if kind is TensorShape:
+        return (kind, value._dims)
+    if kind is list or kind is tuple:
+        keys = tuple(map(_value_key, value))
+        return None if None in keys else (kind, keys)
+    if kind in (bool, int, float, str, bytes) or isinstance(value, dtypes.DType):
+        return (kind, value)
+    return None
+
+
 class NodeWriter:
     """Adds NodeDefs to a GraphDef, filling each one's attrs from TensorFlow's OpDef.
 
-    Names given to the extra nodes of an expanded op are made unique against the graph's own.
+    Names given to the extra nodes of an expanded op are made unique against the graph's own. The
+    attr plan of each kind of node is made once per writer, and so is each node's template (all but
+    its name and inputs) for nodes alike in type, device, dtypes, shapes and attr values, which
+    every such node then copies.
     """
 
-    def __init__(self, graph_def, taken, add_shapes=False):
+    def __init__(self, graph_def, graph, add_shapes=False):
         self.graph_def = graph_def
-        self._taken = taken
+        self._graph = graph
+        self._taken = None  # the names in use, gathered when an expanded op first needs one
         self._add_shapes = add_shapes
+        self._new_node = graph_def.node.add
+        self.op_types = set()
+        self._plans = {}
+        self._templates = {}
+        self._op_templates = {}
 
     def unique(self, name):
         """``name``, or ``name_1``, ``name_2``... when a node has it already; reserved from now on."""
+        if self._taken is None:
+            self._taken = set(self._graph.nx_graph)
         candidate, i = name, 0
         while candidate in self._taken:
             i += 1
@@ -49,50 +130,92 @@ class NodeWriter:
         AttrError
             An attr the OpDef does not have, or one it needs and numflow lacks.
         """
-        node = self.graph_def.node.add(name=name, op=op_type, device=device or "")
-        node.input.extend(n for n, _ in inputs)
-        node.input.extend(f"^{c}" for c in controls)
-        attrs = dict(attrs or {})
-        op_def = op_defs.get(op_type)
-        if op_def is None:
-            for key in sorted(attrs):
-                self._set(node, key, attrs[key], None, op_type)
-        else:
-            attrs.update(op_defs.signature_attrs(op_def, [d for _, d in inputs], [d for d, _ in outputs], attrs))
-            known = {a.name for a in op_def.attr}
-            extra = sorted(set(attrs) - known)
-            if extra:
-                raise AttrError(f"attr '{extra[0]}' of node '{name}' is not an attr of TensorFlow's {op_type} "
-                                f"(its attrs: {', '.join(sorted(known)) or 'none'})")
-            for attr_def in op_def.attr:
-                if attr_def.name in attrs:
-                    self._set(node, attr_def.name, attrs[attr_def.name], attr_def.type, op_type)
-                elif attr_def.HasField("default_value"):
-                    node.attr[attr_def.name].CopyFrom(attr_def.default_value)
-                else:
-                    raise AttrError(f"node '{name}' ({op_type}) has no value for TensorFlow's attr "
-                                    f"'{attr_def.name}'")
-        if colocation:
-            attr_values.to_attr_value([f"loc:@{g}" for g in colocation], "list(string)", node.attr["_class"])
-        if self._add_shapes and outputs:
-            attr_values.to_attr_value([s for _, s in outputs], "list(shape)", node.attr["_output_shapes"])
+        return self._add(op_type, name, [n for n, _ in inputs], [d for _, d in inputs], attrs or {},
+                         [d for d, _ in outputs], [s for _, s in outputs], device,
+                         [f"^{c}" for c in controls], colocation)
+
+    def _add(self, op_type, name, input_names, input_dtypes, attrs, output_dtypes, output_shapes, device,
+             control_names, colocation):
+        shapes = output_shapes if self._add_shapes else ()
+        value_keys = [(k, _value_key(v)) for k, v in attrs.items()] if attrs else ()
+        key = (op_type, device, colocation, tuple([d._enum for d in input_dtypes]),
+               tuple([d._enum for d in output_dtypes]), tuple([s._dims for s in shapes]), *value_keys)
+        template = self._templates.get(key)
+        if template is None:
+            template = self._template(op_type, name, input_dtypes, attrs, output_dtypes, shapes, device, colocation)
+            if all(v is not None for _, v in value_keys):  # a value without a key may not repeat: not kept
+                self._templates[key] = template
+        return self._emit(template, name, input_names + control_names if control_names else input_names)
+
+    def _emit(self, template, name, input_names):
+        """Add a copy of NodeDef ``template`` named ``name`` with ``input_names``; returns it."""
+        node = self._new_node()
+        node.CopyFrom(template)
+        node.name = name
+        node.input.extend(input_names)
         return node
 
-    @staticmethod
-    def _set(node, key, value, kind, op_type):
-        try:
-            attr_values.to_attr_value(value, kind, node.attr[key])
-        except (AttrError, TypeError, ValueError) as exc:
-            raise AttrError(f"attr '{key}' of node '{node.name}' ({op_type}): {exc}") from None
+    def add_ops(self, ops, exports):
+        """A NodeDef for each op: ``exports[op.type](self, op)`` where given, else ``op_node(op)``.
+
+        The loop of a whole graph: each node's template is found by a key quick to make from its op.
+        """
+        templates, emit, dtype_enum, dims, value_key = self._op_templates, self._emit, _DTYPE_ENUM, _DIMS, _value_key
+        for op in ops:
+            export = exports.get(op._type)
+            if export is not None:
+                export(self, op)
+                continue
+            attrs, outputs, inputs = op._attrs, op._outputs, op._inputs
+            if len(outputs) == 1:
+                out = outputs[0]
+                key = (op._type, op._device, op._colocation, out._dtype._enum, out._shape._dims,
+                       *map(dtype_enum, inputs), None, *attrs, *map(value_key, attrs.values()))
+            else:
+                key = (op._type, op._device, op._colocation, None, *map(dtype_enum, outputs), *map(dims, outputs),
+                       *map(dtype_enum, inputs), None, *attrs, *map(value_key, attrs.values()))
+            template = templates.get(key)
+            if template is None:
+                template = self._template(op._type, op._name, [t._dtype for t in inputs], attrs,
+                                          [t._dtype for t in outputs],
+                                          [t._shape for t in outputs] if self._add_shapes else (), op._device,
+                                          op._colocation)
+                if not attrs or None not in key[-len(attrs):]:  # a value without a key may not repeat: not kept
+                    templates[key] = template
+            # tensor_name(t), inline: this loop runs once per op of the graph
+            names = [t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}" for t in inputs]
+            if op._control_inputs:
+                names += [f"^{c._name}" for c in op._control_inputs]
+            emit(template, op._name, names)
+
+    def _template(self, op_type, name, input_dtypes, attrs, output_dtypes, shapes, device, colocation):
+        """A NodeDef with all but the name and inputs: the op type, device and attrs."""
+        plan_key = (op_type, *[d._enum for d in input_dtypes], None, *[d._enum for d in output_dtypes], None,
+                    *[(k, _value_key(v)) for k, v in attrs.items()])  # a count attr's value splits the inputs
+        plan = self._plans.get(plan_key)
+        if plan is None:
+            plan = self._plans[plan_key] = _AttrPlan(op_type, name, input_dtypes, output_dtypes, attrs)
+        self.op_types.add(op_type)
+        node = node_def_pb2.NodeDef(op=op_type, device=device or "", attr=plan.fixed)
+        for key, kind in plan.own:
+            _convert(key, attrs[key], kind, name, op_type, node.attr[key])
+        if colocation:
+            attr_values.to_attr_value([f"loc:@{g}" for g in colocation], "list(string)", node.attr["_class"])
+        if shapes:
+            attr_values.to_attr_value(shapes, "list(shape)", node.attr["_output_shapes"])
+        return node
 
     def op_node(self, op, op_type=None, name=None, inputs=None, attrs=None, controls=None):
         """A NodeDef for numflow ``op``, by default as it stands: its type, name, inputs and attrs."""
         if inputs is None:
-            inputs = [(tensor_name(t), t.dtype) for t in op._inputs]
-        return self.node(op_type or op.type, name or op.name, inputs, op._attrs if attrs is None else attrs,
-                         [(t.dtype, t.shape) for t in op._outputs], op.device,
-                         [c.name for c in op._control_inputs] if controls is None else controls,
-                         op._colocation)
+            input_names, input_dtypes = [tensor_name(t) for t in op._inputs], [t._dtype for t in op._inputs]
+        else:
+            input_names, input_dtypes = [n for n, _ in inputs], [d for _, d in inputs]
+        controls = [c._name for c in op._control_inputs] if controls is None else controls
+        outputs = op._outputs
+        return self._add(op_type or op._type, name or op._name, input_names, input_dtypes,
+                         op._attrs if attrs is None else attrs, [t._dtype for t in outputs],
+                         [t._shape for t in outputs], op._device, [f"^{c}" for c in controls], op._colocation)
 
 
 def graph_to_graph_def(graph, add_shapes=False, ops=None):
@@ -103,18 +226,20 @@ def graph_to_graph_def(graph, add_shapes=False, ops=None):
     ValueError
         An op with an attr that has no GraphDef form (the message names the op and attr).
     """
-    from numflow.framework.op_mapping import EXPORTS
     from numflow.protos import graph_pb2
 
     graph_def = graph_pb2.GraphDef()
+    write_nodes(graph, graph_def, add_shapes, ops)
+    return graph_def
+
+
+def write_nodes(graph, graph_def, add_shapes=False, ops=None):
+    """Fill ``graph_def`` (a new one, or a MetaGraphDef's) as :func:`graph_to_graph_def`; returns the
+    set of op types written."""
+    from numflow.framework.op_mapping import EXPORTS
+
     graph_def.versions.producer = op_defs.GRAPH_DEF_VERSION
     with graph._lock:
-        all_ops = graph.get_operations()
-        writer = NodeWriter(graph_def, {op.name for op in all_ops}, add_shapes)
-        for op in all_ops if ops is None else ops:
-            export = EXPORTS.get(op.type)
-            if export is None:
-                writer.op_node(op)
-            else:
-                export(writer, op)
-    return graph_def
+        writer = NodeWriter(graph_def, graph, add_shapes)
+        writer.add_ops([data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops, EXPORTS)
+    return writer.op_types

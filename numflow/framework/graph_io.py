@@ -13,6 +13,9 @@ _MESSAGES = {
     "AttrValue": "attr_value_pb2", "TensorProto": "tensor_pb2", "TensorShapeProto": "tensor_shape_pb2",
     "VersionDef": "versions_pb2", "OpDef": "op_def_pb2", "OpList": "op_def_pb2", "SaverDef": "saver_pb2",
     "CollectionDef": "meta_graph_pb2", "VariableDef": "variable_pb2",
+    "Summary": "summary_pb2", "SummaryMetadata": "summary_pb2", "SummaryDescription": "summary_pb2",
+    "HistogramProto": "summary_pb2", "Event": "event_pb2", "SessionLog": "event_pb2", "LogMessage": "event_pb2",
+    "TaggedRunMetadata": "event_pb2",
 }
 
 

@@ -6,6 +6,9 @@ from numflow.framework.dtypes import DType
 from numflow.framework.shapes import TensorShape
 from numflow_kernels.context import KernelContext
 
+_NUMPY_DTYPES = {}  # id(DType) -> (the DType, its numpy dtype): plans convert a dtype per tensor
+_CONVERTED = frozenset({TensorShape, DType, list, tuple})  # the types of attr values ``plain`` may change
+
 
 def plain(value):
     """``value`` with numflow's objects in the plain form kernels take.
@@ -18,22 +21,33 @@ def plain(value):
     >>> plain(dtypes.float32), plain(TensorShape([2, None])), plain(TensorShape(None))
     (dtype('float32'), (2, None), None)
     """
-    if isinstance(value, DType):
-        return np.dtype(value.as_numpy_dtype)
-    if isinstance(value, TensorShape):
-        dims = value.dims
-        return None if dims is None else tuple(dims)
-    if isinstance(value, list | tuple) and value:
+    kind = type(value)
+    if kind is TensorShape:
+        return value._dims  # a tuple, or None
+    if kind is DType:
+        return _numpy_dtype(value)
+    if (kind is list or kind is tuple) and value:
         items = [plain(v) for v in value]
         if any(a is not b for a, b in zip(items, value)):
             return tuple(items)
     return value
 
 
+def _numpy_dtype(dtype):
+    known = _NUMPY_DTYPES.get(id(dtype))
+    if known is None:
+        known = _NUMPY_DTYPES[id(dtype)] = (dtype, np.dtype(dtype.as_numpy_dtype))
+    return known[1]
+
+
 def kernel_context(op, resources=None, device=None):
-    """The context the kernel of ``op`` runs with, on ``device`` with the container ``resources``."""
-    return KernelContext(
-        op.name, op.type, {name: plain(value) for name, value in op._attrs.items()},
-        input_shapes=tuple(plain(t.shape) for t in op._inputs), input_dtypes=tuple(plain(t.dtype) for t in op._inputs),
-        output_shapes=tuple(plain(t.shape) for t in op._outputs),
-        output_dtypes=tuple(plain(t.dtype) for t in op._outputs), resources=resources, device=device)
+    """The context the kernel of ``op`` runs with, on ``device`` with the container ``resources``.
+
+    Built once per op and plan (a plan is cached), and for constant folding while a graph is built.
+    """
+    inputs, outputs = op._inputs, op._outputs
+    input_dtypes = tuple([_numpy_dtype(t._dtype) for t in inputs])
+    output_dtypes = tuple([_numpy_dtype(t._dtype) for t in outputs])
+    attrs = {name: plain(value) if type(value) in _CONVERTED else value for name, value in op._attrs.items()}
+    return KernelContext(op.name, op.type, attrs, tuple([t._shape._dims for t in inputs]), input_dtypes,
+                         tuple([t._shape._dims for t in outputs]), output_dtypes, resources, device)

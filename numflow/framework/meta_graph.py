@@ -10,6 +10,7 @@ a Saver built from the SaverDef, so ``saver.restore`` works on a graph no Python
 
 import logging
 import os
+import warnings
 
 from numflow.checkpoint.files import resolve, write_atomically
 from numflow.framework import errors, op_defs
@@ -159,17 +160,22 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
     MetaGraphDef
     """
     del meta_info_def, clear_extraneous_savers, save_debug_info, kwargs
+    from numflow.framework.graph_export import write_nodes
     from numflow.protos import meta_graph_pb2
 
     graph = graph or get_default_graph()
     meta = meta_graph_pb2.MetaGraphDef()
-    full = graph_def if graph_def is not None else graph.as_graph_def(add_shapes=True)
-    meta.graph_def.CopyFrom(_scoped_graph_def(full, export_scope, clear_devices))
+    if graph_def is None and not export_scope and not clear_devices:
+        op_types = write_nodes(graph, meta.graph_def, add_shapes=True)  # written in place: no copy of a large graph
+    else:
+        full = graph_def if graph_def is not None else graph.as_graph_def(add_shapes=True)
+        meta.graph_def.CopyFrom(_scoped_graph_def(full, export_scope, clear_devices))
+        op_types = {node.op for node in meta.graph_def.node}
     if strip_default_attrs:
         _strip_default_attrs(meta.graph_def)
         meta.meta_info_def.stripped_default_attrs = True
     info = meta.meta_info_def
-    info.stripped_op_list.CopyFrom(op_defs.op_list(node.op for node in meta.graph_def.node))
+    info.stripped_op_list.CopyFrom(op_defs.op_list(op_types))
     info.tensorflow_version = TENSORFLOW_VERSION
     info.tensorflow_git_version = "numflow"
     if saver_def is not None:
@@ -342,7 +348,18 @@ def adopt_saver_def(saver, saver_def, import_scope=None):
 
 
 def checkpoint_meta_graph(saver, sess, strip_default_attrs=False):
-    """The MetaGraphDef ``Saver.save`` writes beside a checkpoint: the session's graph with the Saver's names."""
+    """The MetaGraphDef ``Saver.save`` writes beside a checkpoint: the session's graph with the Saver's names.
+
+    None, with a warning, for a graph that has no GraphDef form yet: the checkpoint is still
+    written (a TensorFlow Saver never fails a save over its meta graph).
+    """
+    from numflow.framework.attr_values import AttrError
+
     graph = sess.graph
     with graph.as_default():
-        return export_meta_graph(saver_def=saver.as_saver_def(), graph=graph, strip_default_attrs=strip_default_attrs)
+        try:
+            return export_meta_graph(saver_def=saver.as_saver_def(), graph=graph,
+                                     strip_default_attrs=strip_default_attrs)
+        except AttrError as exc:
+            warnings.warn(f"The checkpoint is saved without its .meta file: {exc}", RuntimeWarning, stacklevel=3)
+            return None

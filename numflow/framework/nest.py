@@ -1,7 +1,8 @@
 """Nested structures of tensors (``tf.nest``): flatten, pack, map and compare them as TensorFlow does.
 
-A structure is a list, tuple, namedtuple or dict (taken in sorted key order) of structures, or a
-leaf: anything else (a Tensor, a TensorArray, an IndexedSlices, None, a number).
+A structure is a list, tuple, namedtuple or dict (taken in sorted key order) of structures, a dict's
+``keys()``, ``values()`` or ``items()`` view (taken in its own order), or a leaf: anything else (a
+Tensor, a TensorArray, an IndexedSlices, None, a number).
 
 >>> flatten({"b": (1, 2), "a": [3]})
 [3, 1, 2]
@@ -13,8 +14,8 @@ import collections.abc
 
 
 def is_nested(value):
-    """Whether ``value`` is a list, tuple, namedtuple or mapping (not a leaf)."""
-    return isinstance(value, list | tuple | collections.abc.Mapping)
+    """Whether ``value`` is a list, tuple, namedtuple, mapping or mapping view (not a leaf)."""
+    return isinstance(value, list | tuple | collections.abc.Mapping | collections.abc.MappingView)
 
 
 def _is_namedtuple(value):

@@ -45,11 +45,12 @@ def declare_all():
     import pkgutil
 
     import numflow.ops
-    from numflow.ops import registry
+    from numflow.framework import registry
 
     for module in pkgutil.iter_modules(numflow.ops.__path__):
         importlib.import_module(f"numflow.ops.{module.name}")
     importlib.import_module("numflow.variables.ops")
+    importlib.import_module("numflow.data")
     return registry.declared_types()
 
 

@@ -1,6 +1,202 @@
-"""TensorShape: a shape whose rank or dimensions may be unknown until run time."""
+"""TensorShape and Dimension: shapes whose rank or sizes may be unknown until the graph runs.
+
+As in TensorFlow 1, indexing or iterating a TensorShape gives :class:`Dimension` objects
+(``x.shape[1].value``, ``int(x.shape[0])``), and ``as_list()`` gives ints and None.
+``enable_v2_tensorshape()`` switches indexing to TensorFlow 2's plain ints. numflow's own code
+reads shapes as ints whatever the switch says: through ``as_list()``, ``dim_values`` and
+``dimension_value``.
+"""
+
+import operator
 
 from numflow_kernels.errors import dims_text  # noqa: F401  (TensorFlow's way of printing dims, shared)
+
+_v2_behavior = False
+
+
+def enable_v2_tensorshape():
+    """Index and iterate TensorShapes into ints and None, as TensorFlow 2 does."""
+    global _v2_behavior
+    _v2_behavior = True
+
+
+def disable_v2_tensorshape():
+    """Index and iterate TensorShapes into :class:`Dimension` objects, as TensorFlow 1 does (the default)."""
+    global _v2_behavior
+    _v2_behavior = False
+
+
+def _as_operand(other):
+    """``other`` as a Dimension, or None when it is none (the operator then gives NotImplemented)."""
+    try:
+        return as_dimension(other)
+    except (TypeError, ValueError):
+        return None
+
+
+def _arithmetic(method):
+    """``method`` on two sizes as a Dimension operator and its reflected twin: unknown if either size is."""
+
+    def apply(a, b):
+        return Dimension(None if a is None or b is None else method(a, b))
+
+    def forward(self, other):
+        other = _as_operand(other)
+        return NotImplemented if other is None else apply(self._value, other._value)
+
+    def reflected(self, other):
+        other = _as_operand(other)
+        return NotImplemented if other is None else apply(other._value, self._value)
+
+    return forward, reflected
+
+
+def _comparison(method, strict=True):
+    """A comparison of two dimensions, None when either is unknown, as TensorFlow's. ``strict``: TypeError
+    for something that is no dimension (``<``), else NotImplemented (``==``, so that ``d == "x"`` is False)."""
+
+    def compare(self, other):
+        other = as_dimension(other) if strict else _as_operand(other)
+        if other is None:
+            return NotImplemented
+        if self._value is None or other._value is None:
+            return None
+        return method(self._value, other._value)
+
+    return compare
+
+
+def _true_division(reflected):
+    def divide(self, other):
+        a, b = (other, self) if reflected else (self, other)
+        raise TypeError(f"unsupported operand type(s) for /: '{type(a).__name__}' and '{type(b).__name__}', "
+                        "please use // instead")
+
+    return divide
+
+
+class Dimension:
+    """One dimension of a TensorShape: a size, or unknown (``value is None``).
+
+    Arithmetic with an unknown dimension (or None) is unknown, and so is a comparison (None):
+
+    >>> Dimension(3) * 2, Dimension(None) + 1, Dimension(None) < 3
+    (Dimension(6), Dimension(None), None)
+    >>> str(Dimension(None)), int(Dimension(3)), list(range(Dimension(2)))
+    ('?', 3, [0, 1])
+
+    A Dimension is unhashable (as TensorFlow's), since equality with an unknown one is None.
+    """
+
+    __slots__ = ("_value",)
+    __hash__ = None
+
+    def __init__(self, value):
+        if value is None:
+            self._value = None
+            return
+        if type(value) is Dimension:
+            self._value = value._value
+            return
+        if type(value) is not int:
+            try:
+                index = value.__index__
+            except AttributeError:
+                raise TypeError("Dimension value must be integer or None or have an __index__ method, got value "
+                                f"'{value!r}' with type '{type(value)!r}'") from None
+            value = int(index())
+        if value < 0:
+            raise ValueError(f"Dimension {value} must be >= 0")
+        self._value = value
+
+    @property
+    def value(self):
+        """The size as an int, or None when unknown."""
+        return self._value
+
+    def __repr__(self):
+        return f"Dimension({self._value!r})"
+
+    def __str__(self):
+        return "?" if self._value is None else str(self._value)
+
+    def __reduce__(self):
+        return Dimension, (self._value,)
+
+    def __int__(self):
+        if self._value is None:
+            raise TypeError("Cannot convert an unknown Dimension to an int: its size is known only when the graph "
+                            "runs (test `dim.value is None` first, or use tf.shape(x) for the run-time size)")
+        return self._value
+
+    __index__ = __int__
+
+    def __bool__(self):
+        return bool(self._value)
+
+    __eq__ = _comparison(operator.eq, strict=False)
+    __ne__ = _comparison(operator.ne, strict=False)
+    __lt__ = _comparison(operator.lt)
+    __le__ = _comparison(operator.le)
+    __gt__ = _comparison(operator.gt)
+    __ge__ = _comparison(operator.ge)
+    __add__, __radd__ = _arithmetic(operator.add)
+    __sub__, __rsub__ = _arithmetic(operator.sub)
+    __mul__, __rmul__ = _arithmetic(operator.mul)
+    __floordiv__, __rfloordiv__ = _arithmetic(operator.floordiv)
+    __mod__, __rmod__ = _arithmetic(operator.mod)
+    __truediv__, __rtruediv__ = _true_division(False), _true_division(True)
+
+    def is_compatible_with(self, other):
+        """Whether ``other`` may be the same size: equal, or either unknown."""
+        other = as_dimension(other)
+        return self._value is None or other._value is None or self._value == other._value
+
+    def assert_is_compatible_with(self, other):
+        """ValueError unless :meth:`is_compatible_with` ``other``."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Dimensions {self} and {as_dimension(other)} are not compatible")
+
+    def merge_with(self, other):
+        """The known one of this dimension and ``other``; ValueError when both are known and differ."""
+        other = as_dimension(other)
+        self.assert_is_compatible_with(other)
+        return Dimension(other._value if self._value is None else self._value)
+
+
+def as_dimension(value):
+    """``value`` (a Dimension, an int, or None) as a Dimension."""
+    return value if type(value) is Dimension else Dimension(value)
+
+
+def dimension_value(dimension):
+    """The int (or None) of ``dimension``, a Dimension or already an int: ``tf.compat.dimension_value``.
+
+    >>> dimension_value(TensorShape([2, None])[0]), dimension_value(None)
+    (2, None)
+    """
+    return dimension._value if type(dimension) is Dimension else dimension
+
+
+def dimension_values(value):
+    """``value`` with every Dimension in it (itself, or in nested lists and tuples) replaced by its int or None.
+
+    >>> dimension_values([Dimension(2), [Dimension(None), 3]])
+    [2, [None, 3]]
+    """
+    if type(value) is Dimension:
+        return value._value
+    if isinstance(value, list):
+        return [dimension_values(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(dimension_values(v) for v in value)
+    return value
+
+
+def dimension_at_index(shape, index):
+    """Dimension ``index`` of ``shape``, as a Dimension: unknown when the rank is (``tf.compat.dimension_at_index``)."""
+    shape = as_shape(shape)
+    return Dimension(None if shape._dims is None else shape.dim_values[index])
 
 
 class TensorShape:
@@ -10,6 +206,8 @@ class TensorShape:
     [2, 3]
     >>> TensorShape(None).is_compatible_with([4, 5])
     True
+    >>> TensorShape([2, None])[0], TensorShape([2, None]).dim_values
+    (Dimension(2), [2, None])
     """
 
     __slots__ = ("_dims",)
@@ -17,8 +215,11 @@ class TensorShape:
     def __init__(self, dims):
         if isinstance(dims, TensorShape):
             dims = dims._dims
-        elif dims is not None and not isinstance(dims, (list, tuple)):
-            dims = [dims] if isinstance(dims, int) else list(dims)
+        elif dims is not None and not isinstance(dims, list | tuple):
+            try:
+                dims = list(dims)
+            except TypeError:
+                dims = [dims]  # one size: an int, a Dimension
         if dims is None:
             self._dims = None
         elif all(type(d) is int and d >= 0 for d in dims):
@@ -28,6 +229,12 @@ class TensorShape:
 
     @property
     def dims(self):
+        """The dimensions as a list of :class:`Dimension`; None when the rank is unknown."""
+        return None if self._dims is None else [Dimension(d) for d in self._dims]
+
+    @property
+    def dim_values(self):
+        """The dimensions as a list of ints, None for an unknown one; None when the rank is unknown."""
         return None if self._dims is None else list(self._dims)
 
     @property
@@ -97,22 +304,28 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
+    def __add__(self, other):
+        return self.concatenate(other)
+
+    def __radd__(self, other):
+        return as_shape(other).concatenate(self)
+
     def __len__(self):
         if self._dims is None:
-            raise ValueError("Cannot take the length of a shape with unknown rank.")
+            raise ValueError("Cannot take the length of shape with unknown rank.")
         return len(self._dims)
 
     def __iter__(self):
         if self._dims is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
-        return iter(self._dims)
+        return iter(self._dims) if _v2_behavior else (Dimension(d) for d in self._dims)
 
     def __getitem__(self, key):
-        if self._dims is None:
-            return TensorShape(None) if isinstance(key, slice) else None
+        """A Dimension (an int in TensorFlow 2's mode) for an index, a TensorShape for a slice."""
         if isinstance(key, slice):
-            return TensorShape(self._dims[key])
-        return self._dims[key]
+            return TensorShape(self._dims[key]) if self._dims is not None else _unknown_slice(key)
+        value = None if self._dims is None else self._dims[key]
+        return value if _v2_behavior else Dimension(value)
 
     def __eq__(self, other):
         try:
@@ -128,24 +341,37 @@ class TensorShape:
         return self._dims is not None
 
     def __repr__(self):
+        if self._dims is None or _v2_behavior:
+            return f"TensorShape({self.dim_values!r})"
         return f"TensorShape({self.dims!r})"
 
     def __str__(self):
         if self._dims is None:
             return "<unknown>"
-        inner = ", ".join("?" if d is None else str(d) for d in self._dims)
+        unknown = "None" if _v2_behavior else "?"
+        inner = ", ".join(unknown if d is None else str(d) for d in self._dims)
         return f"({inner},)" if len(self._dims) == 1 else f"({inner})"
 
 
 def _dim(d):
     if d is None:
         return None
-    if hasattr(d, "value"):
-        return d.value
-    d = int(d)
-    if d < -1:
-        raise ValueError(f"Dimension {d} must be >= 0 (or -1 / None for unknown)")
-    return None if d == -1 else d
+    try:
+        return Dimension(d)._value
+    except ValueError:
+        if operator.index(d) == -1:
+            return None  # numflow reads -1 as unknown, as shape tensors write it
+        raise
+
+
+def _unknown_slice(key):
+    """TensorFlow's slice of a shape of unknown rank: a rank when both ends are known and not negative."""
+    if key.step is not None:
+        raise ValueError("Steps are not yet handled")
+    start = key.start if key.start is not None else 0
+    if key.stop is None or start < 0 or key.stop < 0:
+        return TensorShape(None)
+    return TensorShape([None] * (key.stop - start))
 
 
 def as_shape(shape):
@@ -162,7 +388,7 @@ def broadcast_shapes(a, b):
     a, b = as_shape(a), as_shape(b)
     if a.ndims is None or b.ndims is None:
         return TensorShape(None)
-    da, db = a.dims, b.dims
+    da, db = a.dim_values, b.dim_values
     n = max(len(da), len(db))
     da = [1] * (n - len(da)) + da
     db = [1] * (n - len(db)) + db

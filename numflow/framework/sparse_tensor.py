@@ -35,14 +35,14 @@ class SparseTensor:
             self._indices = convert_to_tensor(indices, name="indices", dtype=dtypes.int64)
             self._values = convert_to_tensor(values, name="values")
             self._dense_shape = convert_to_tensor(dense_shape, name="dense_shape", dtype=dtypes.int64)
-        indices_shape = self._indices.shape.with_rank(2)
-        values_shape = self._values.shape.with_rank(1)
-        dense_shape_shape = self._dense_shape.shape.with_rank(1)
+        rows, columns = self._indices.shape.with_rank(2).dim_values
+        (values,) = self._values.shape.with_rank(1).dim_values
+        (dense_rank,) = self._dense_shape.shape.with_rank(1).dim_values
         # One row of indices per value, one column per dimension of dense_shape.
-        for a, b in ((indices_shape[0], values_shape[0]), (indices_shape[1], dense_shape_shape[0])):
+        for a, b in ((rows, values), (columns, dense_rank)):
             if a is not None and b is not None and a != b:
                 raise ValueError(f"Dimensions {a} and {b} are not compatible")
-        rank = dense_shape_shape[0] if dense_shape_shape[0] is not None else indices_shape[1]
+        rank = dense_rank if dense_rank is not None else columns
         shape = shape_from_tensor(self._dense_shape)
         self._shape = shape if shape.ndims is not None or rank is None else TensorShape([None] * rank)
 

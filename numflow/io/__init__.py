@@ -1,5 +1,16 @@
-"""``tf.io``: ``tf.io.gfile``, files on the local disk or any fsspec filesystem."""
+"""``tf.io``: ``tf.io.gfile`` (files on the local disk or any fsspec filesystem) and the TFRecord names
+of ``tf.python_io``, loaded when first used."""
 
 from numflow.io import gfile
 
-__all__ = ["gfile"]
+_RECORD_NAMES = ("TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "tf_record_iterator")
+
+__all__ = ["gfile", *_RECORD_NAMES]
+
+
+def __getattr__(name):
+    if name in _RECORD_NAMES:
+        from numflow import records
+
+        return getattr(records, name)
+    raise AttributeError(f"module 'numflow.io' has no attribute {name!r}")

@@ -13,12 +13,13 @@ declared here only when the array ops do not declare them already. Kernels:
 import numpy as np
 
 from numflow.framework import dtypes
+from numflow.framework import registry as _registry
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare
+from numflow.framework.shapes import dimension_value
 from numflow.ops import array_ops, math_ops
-from numflow.ops import registry as _registry
 from numflow.ops.constant_op import constant
 from numflow.ops.op_util import shape_from_tensor, static_value
-from numflow.ops.registry import declare
-from numflow.variables.variable import IndexedSlices
 
 
 # -- registration helpers ------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def _mirror_pad_grad_infer(op):
     if amounts is None:
         return [(grad.dtype, [None] * grad.shape.ndims)]
     return [(grad.dtype, [None if d is None else d - int(before) - int(after)
-                          for d, (before, after) in zip(grad.shape.dims, amounts)])]
+                          for d, (before, after) in zip(grad.shape.dim_values, amounts)])]
 
 
 def _graph():
@@ -145,10 +146,10 @@ def _reduction_plan(x_shape, out_shape, other_shape):
     lead = out_shape.ndims - x_shape.ndims
     if lead < 0:
         return None
-    other = other_shape.dims if other_shape is not None and other_shape.ndims is not None else None
+    other = other_shape.dim_values if other_shape is not None and other_shape.ndims is not None else None
     axes = list(range(lead))
-    for j, xd in enumerate(x_shape.dims):
-        od = out_shape.dims[lead + j]
+    for j, xd in enumerate(x_shape.dim_values):
+        od = out_shape.dim_values[lead + j]
         if xd == 1:
             if od != 1:
                 axes.append(lead + j)
@@ -185,14 +186,30 @@ def sum_to(grad, x, other=None):
 def kept_dims_shape(x, axes):
     """The shape of a reduction of ``x`` over ``axes`` with ``keepdims=True``: a list or an int tensor."""
     rank = x.shape.ndims
+    if rank is None:
+        return _dynamic_kept_dims_shape(x, axes)
     if axes is None:
         axes = range(rank)
     reduced = {a % rank for a in axes} if rank else set()
-    dims = [1 if i in reduced else d for i, d in enumerate(x.shape.dims)]
+    dims = [1 if i in reduced else d for i, d in enumerate(x.shape.dim_values)]
     if all(d is not None for d in dims):
         return dims
     keep = np.array([0 if i in reduced else 1 for i in range(rank)], dtype=np.int32)
     return math_ops.add(math_ops.multiply(array_ops.shape(x), keep), 1 - keep)
+
+
+def _dynamic_kept_dims_shape(x, axes):
+    """``kept_dims_shape`` of an ``x`` of unknown rank, computed when the graph runs (TensorFlow's
+    ``reduced_shape``): ``x``'s shape with a 1 stitched in at each of ``axes``, negative ones counted from the end."""
+    from numflow.ops.data_flow_ops import dynamic_stitch
+
+    input_shape = array_ops.shape(x)
+    rank = array_ops.rank(x)
+    dims = math_ops.range(rank)
+    if axes is None:
+        return array_ops.ones_like(input_shape)
+    axes = math_ops.floormod(math_ops.add(constant(np.asarray(axes, np.int32).reshape(-1)), rank), rank)
+    return dynamic_stitch([dims, axes], [input_shape, array_ops.ones_like(axes)])
 
 
 def reduced_grad(grad, op):
@@ -203,8 +220,6 @@ def reduced_grad(grad, op):
                          "built; they are computed at run time (a graph read from a GraphDef).")
     if op._attrs["keep_dims"] or op._attrs["axis"] is None:  # already broadcastable over x
         return grad
-    if x.shape.ndims is None:
-        raise ValueError(f"The gradient of {op.name} ({op.type}) needs its input's rank; it is unknown.")
     return array_ops.reshape(grad, kept_dims_shape(x, op._attrs["axis"]))
 
 
@@ -265,7 +280,7 @@ def _concat_grad(op, grad):
         raise ValueError(f"The gradient of {op.name} (ConcatV2) needs its axis and rank known when the graph is "
                          "built.")
     axis = int(axis) % rank
-    sizes = [v.shape.dims[axis] if v.shape.ndims is not None else None for v in values]
+    sizes = [v.shape.dim_values[axis] if v.shape.ndims is not None else None for v in values]
     out = []
     offset = 0
     for v, size in zip(values, sizes):
@@ -426,7 +441,8 @@ def _gather_grad(op, grad):
         values_shape = array_ops.concat([indices_size, params_shape[1:]], 0)
         values = array_ops.reshape(grad, values_shape)
         return [IndexedSlices(values, array_ops.reshape(indices, indices_size), params_shape), None, None]
-    size = params.shape[axis] if params.shape[axis] is not None else array_ops.shape(params)[axis]
+    size = dimension_value(params.shape[axis])
+    size = size if size is not None else array_ops.shape(params)[axis]
     if indices.shape.ndims is None:
         raise ValueError(f"The gradient of {op.name} (GatherV2) along axis {axis} needs the rank of its indices.")
     # Move the indices' dimensions to the front, sum into params' rows there, and move that axis back.

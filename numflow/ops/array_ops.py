@@ -14,7 +14,8 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape, as_shape, dims_text
+from numflow.framework.registry import declare
+from numflow.framework.shapes import Dimension, TensorShape, as_shape, dims_text
 from numflow.ops.constant_op import constant, convert_to_tensor, index_dtype, is_tensor
 from numflow.ops.op_util import (
     INDEX_TYPES,
@@ -26,7 +27,6 @@ from numflow.ops.op_util import (
     shape_from_tensor,
     static_value,
 )
-from numflow.ops.registry import declare
 
 newaxis = None
 
@@ -38,11 +38,8 @@ def _contains_tensor(value):
 
 
 def shape_tensor(value, name="shape"):
-    """A 1-D int32/int64 tensor for a shape argument (list, array, TensorShape, tensor, or a mix)."""
-    if isinstance(value, TensorShape):
-        if not value.is_fully_defined():
-            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
-        value = value.as_list()
+    """A 1-D int32/int64 tensor for a shape argument (list, array, TensorShape, tensor, or a mix, Dimensions
+    included)."""
     if _contains_tensor(value):
         return stack(list(value), name=name)
     return convert_to_tensor(value, name=name, preferred_dtype=dtypes.int32)
@@ -56,7 +53,11 @@ def _placeholder_infer(op):
 
 def placeholder(dtype, shape=None, name=None):
     """A tensor whose value must be fed at run time: ``sess.run(y, feed_dict={x: value})``."""
-    attrs = {"dtype": dtypes.as_dtype(dtype), "shape": as_shape(shape)}
+    try:
+        shape = as_shape(shape)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"Error converting shape to a TensorShape: {e}.") from None
+    attrs = {"dtype": dtypes.as_dtype(dtype), "shape": shape}
     return get_default_graph().create_op("Placeholder", [], attrs, name=name or "Placeholder").outputs[0]
 
 
@@ -153,11 +154,17 @@ _CONSTANT_IF_SMALLER = 1000
 
 
 def _static_dims(shape):
-    """A Python shape argument as a list of ints."""
+    """A Python shape argument (Dimensions included) as a list of ints."""
     if isinstance(shape, TensorShape):
         if not shape.is_fully_defined():
             raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
         return shape.as_list()
+    if type(shape) is Dimension:
+        if shape.value is None:
+            raise ValueError(f"Cannot convert unknown Dimension {shape} to a Tensor.")
+        shape = shape.value
+    elif isinstance(shape, list | tuple):
+        shape = [int(d) if type(d) is Dimension else d for d in shape]  # TypeError for an unknown one
     arr = np.asarray(shape)
     if arr.ndim > 1:
         raise ValueError(f"Shape must be rank 1 but is rank {arr.ndim}")
@@ -243,10 +250,10 @@ def _reshape_infer(op):
     out = shape_from_tensor(target)
     if out.ndims is None or x.shape.ndims is None:
         return [(x.dtype, out)]
-    out_dims = out.dims
+    out_dims = out.dim_values
     unknown_out = [i for i, d in enumerate(out_dims) if d is None]
     known_out = int(np.prod([d for d in out_dims if d is not None]))
-    known_in = int(np.prod([d for d in x.shape.dims if d is not None]))
+    known_in = int(np.prod([d for d in x.shape.dim_values if d is not None]))
     in_defined = x.shape.is_fully_defined()
     if in_defined and not unknown_out and known_in != known_out:
         raise ValueError(
@@ -287,7 +294,7 @@ def _transpose_infer(op):
     check_dtype(perm, INDEX_TYPES, "perm")
     check_rank(perm.shape, 1)
     rank = x.shape.ndims
-    n = perm.shape[0] if perm.shape.ndims == 1 else None
+    n = perm.shape.dim_values[0] if perm.shape.ndims == 1 else None
     if rank is not None and n is not None and rank != n:
         raise ValueError(f"Dimension must be {rank} but is {n}")
     rank = rank if rank is not None else n
@@ -299,7 +306,7 @@ def _transpose_infer(op):
     for p in value.tolist():
         if not -rank <= p < rank:
             raise ValueError(f"perm dim {p} is out of range of input rank {rank}")
-    return [(x.dtype, TensorShape([x.shape[p] for p in value.tolist()]))]
+    return [(x.dtype, TensorShape([x.shape.dim_values[p] for p in value.tolist()]))]
 
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
@@ -332,7 +339,7 @@ def _expand_dims_infer(op):
     if not -rank - 1 <= d <= rank:
         raise ValueError(f"dim {d} not in the interval [{-rank - 1}, {rank}].")
     d = d % (rank + 1)
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     return [(x.dtype, TensorShape(dims[:d] + [1] + dims[d:]))]
 
 
@@ -361,7 +368,7 @@ def _squeeze_infer(op):
             raise ValueError(f"squeeze_dims[{i}] not in [{-rank},{rank}).")
     wanted = {a % rank for a in axes}
     dims = []
-    for i, d in enumerate(x.shape.dims):
+    for i, d in enumerate(x.shape.dim_values):
         if i in wanted:
             if d is not None and d != 1:
                 raise ValueError(f"Can not squeeze dim[{i}], expected a dimension of 1, got {d}")
@@ -408,10 +415,10 @@ def _concat_infer(op):
     if not -rank <= a < rank:
         raise ValueError(f"Shape must be at least rank {a + 1 if a >= 0 else -a} but is rank {rank}")
     a %= rank
-    dims = known[0].dims
+    dims = known[0].dim_values
     total = 0
     for s in [v.shape.with_rank(rank) for v in values]:
-        other = s.dims
+        other = s.dim_values
         rest_a, rest_b = dims[:a] + dims[a + 1:], other[:a] + other[a + 1:]
         merged = [merge_dims(p, q, i, rest_a, rest_b) for i, (p, q) in enumerate(zip(rest_a, rest_b))]
         dims = merged[:a] + [None] + merged[a:]
@@ -457,15 +464,15 @@ def _pack_infer(op):
         if merged.ndims is not None and v.shape.ndims is not None:
             if merged.ndims != v.shape.ndims:
                 raise ValueError(f"Shapes must be equal rank, but are {merged.ndims} and {v.shape.ndims}")
-            merged = TensorShape([merge_dims(a, b, i, merged.dims, v.shape.dims)
-                                  for i, (a, b) in enumerate(zip(merged.dims, v.shape.dims))])
+            merged = TensorShape([merge_dims(a, b, i, merged.dim_values, v.shape.dim_values)
+                                  for i, (a, b) in enumerate(zip(merged.dim_values, v.shape.dim_values))])
         elif v.shape.ndims is not None:
             merged = v.shape
     axis = op._attrs["axis"]
     if merged.ndims is None:
         return [(values[0].dtype, TensorShape(None))]
     _check_axis(axis, merged.ndims + 1)
-    dims = merged.dims
+    dims = merged.dim_values
     axis %= merged.ndims + 1
     return [(values[0].dtype, TensorShape(dims[:axis] + [len(values)] + dims[axis:]))]
 
@@ -480,7 +487,7 @@ def stack(values, axis=0, name="stack"):
     graph = get_default_graph()
     if is_tensor(values):
         return convert_to_tensor(values)
-    if axis == 0 and not _contains_tensor(list(values)):
+    if axis == 0 and not _contains_tensor(list(values)) and not any(type(v) is Dimension for v in values):
         return convert_to_tensor(values, name=name or "stack")
     with graph.name_scope(name or "stack") as scope:
         tensors = _convert_list(values, "")
@@ -497,7 +504,7 @@ def _unpack_infer(op):
         return [(x.dtype, TensorShape(None))] * num
     _check_axis(axis, x.shape.ndims)
     axis %= x.shape.ndims
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     if dims[axis] is not None and dims[axis] != num:
         raise ValueError(f"Dimension must be {num} but is {dims[axis]}")
     return [(x.dtype, TensorShape(dims[:axis] + dims[axis + 1:]))] * num
@@ -511,7 +518,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
             if x.shape.ndims is None:
                 raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
             _check_axis(axis, x.shape.ndims)
-            num = x.shape[axis]
+            num = x.shape.dim_values[axis]
             if num is None:
                 raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
         return _out("Unpack", [x], {"num": int(num), "axis": int(axis)}, name=scope)

@@ -14,19 +14,19 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import check_rank
-from numflow.ops.registry import declare
-
-SamplerOutput = collections.namedtuple("SamplerOutput",
-                                       ["sampled_candidates", "true_expected_count", "sampled_expected_count"])
-AccidentalHits = collections.namedtuple("AccidentalHits", ["indices", "ids", "weights"])
 
 _SAMPLERS = ("UniformCandidateSampler", "LogUniformCandidateSampler", "LearnedUnigramCandidateSampler",
              "FixedUnigramCandidateSampler", "AllCandidateSampler")
+# Each op's outputs as a namedtuple named after the op, as TensorFlow returns them.
+_SAMPLER_OUTPUTS = {op_type: collections.namedtuple(
+    op_type, ["sampled_candidates", "true_expected_count", "sampled_expected_count"]) for op_type in _SAMPLERS}
+AccidentalHits = collections.namedtuple("ComputeAccidentalHits", ["indices", "ids", "weights"])
 
 
 def _check_int64(tensor, op_type, name):
@@ -40,7 +40,7 @@ def _sampler_infer(op):
     _check_int64(true_classes, op.type, "true_classes")
     check_rank(true_classes.shape, 2)
     a = op._attrs
-    batch = true_classes.shape[0] if true_classes.shape.ndims == 2 else None
+    batch = true_classes.shape.dim_values[0] if true_classes.shape.ndims == 2 else None
     sampled = TensorShape([a["num_sampled"]])
     return [(dtypes.int64, sampled), (dtypes.float32, TensorShape([batch, a["num_true"]])), (dtypes.float32, sampled)]
 
@@ -65,7 +65,7 @@ def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, se
     with get_default_graph().name_scope(name or op_type) as scope:
         true_classes = convert_to_tensor(true_classes, name="true_classes", preferred_dtype=dtypes.int64)
         op = get_default_graph().create_op(op_type, [true_classes], attrs, name=scope)
-    return SamplerOutput(*op.outputs)
+    return _SAMPLER_OUTPUTS[op_type](*op.outputs)
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
@@ -119,8 +119,8 @@ def _accidental_hits_infer(op):
     check_rank(true_classes.shape, 2)
     check_rank(sampled.shape, 1)
     num_true = op._attrs["num_true"]
-    if true_classes.shape.ndims == 2 and true_classes.shape[1] not in (None, num_true):
-        raise ValueError(f"Dimension must be {num_true} but is {true_classes.shape[1]}")
+    if true_classes.shape.ndims == 2 and true_classes.shape.dim_values[1] not in (None, num_true):
+        raise ValueError(f"Dimension must be {num_true} but is {true_classes.shape.dim_values[1]}")
     vector = TensorShape([None])
     return [(dtypes.int32, vector), (dtypes.int64, vector), (dtypes.float32, vector)]
 

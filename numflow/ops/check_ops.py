@@ -14,13 +14,13 @@ import numpy as np
 
 from numflow.framework import dtypes, errors
 from numflow.framework.graph import Tensor, constant_value, get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import gradient, not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.control_flow_ops import no_op
 from numflow.ops.math_ops import FLOATS
 from numflow.ops.op_util import _out, check_dtype
-from numflow.ops.registry import declare
 
 NUMERIC_TYPES = frozenset(FLOATS + math_ops.SIGNED + math_ops.UNSIGNED)
 

@@ -1,12 +1,15 @@
-"""Clipping: ``clip_by_value``, ``global_norm`` and ``clip_by_global_norm``, built from TensorFlow's ops
-under its names, so their gradients are those of ``Minimum``, ``Maximum``, ``L2Loss`` and ``Mul``."""
+"""Clipping: ``clip_by_value``, ``clip_by_norm``, ``clip_by_average_norm``, ``global_norm`` and
+``clip_by_global_norm``, built from TensorFlow's ops under its names, so their gradients are those of
+``Minimum``, ``Maximum``, ``Sum``, ``L2Loss`` and ``Mul``."""
 
 from collections.abc import Sequence
 
+from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
 from numflow.ops import array_ops, math_ops, nn_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
-from numflow.variables.variable import IndexedSlices
+from numflow.ops.sequence_ops import size
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -27,6 +30,37 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
         t_max = math_ops.maximum(t_min, clip_value_min, name=scope)
         values.shape.assert_is_compatible_with(t_max.shape)
         return t_max
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """``t * clip_norm / max(l2norm(t), clip_norm)``: ``t`` scaled down to an L2 norm of at most ``clip_norm``
+    (over ``axes`` when given, each slice on its own). An IndexedSlices ``t`` is clipped by its values.
+
+    >>> import numflow as tf
+    >>> tf.Session().run(tf.clip_by_norm([3.0, 4.0], 1.0)).tolist()
+    [0.6000000238418579, 0.800000011920929]
+    """
+    with get_default_graph().name_scope(name or "clip_by_norm") as scope:
+        values = convert_to_tensor(t.values if isinstance(t, IndexedSlices) else t, name="t")
+        l2sum = math_ops.reduce_sum(values * values, axes, keepdims=True)
+        pred = l2sum > 0
+        # where twice: the gradient of sqrt at 0 never reaches a NaN
+        l2sum_safe = array_ops.where(pred, l2sum, array_ops.ones_like(l2sum))
+        l2norm = array_ops.where(pred, math_ops.sqrt(l2sum_safe), l2sum)
+        intermediate = values * clip_norm
+        values.shape.assert_is_compatible_with(intermediate.shape)
+        clipped = array_ops.identity(intermediate / math_ops.maximum(l2norm, clip_norm), name=scope)
+    return IndexedSlices(clipped, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else clipped
+
+
+def clip_by_average_norm(t, clip_norm, name=None):
+    """``t`` scaled down so that its L2 norm divided by its number of elements is at most ``clip_norm``."""
+    with get_default_graph().name_scope(name or "clip_by_average_norm") as scope:
+        t = convert_to_tensor(t, name="t")
+        n_element = math_ops.cast(size(t), dtypes.float32)
+        l2norm_inv = math_ops.rsqrt(math_ops.reduce_sum(t * t, math_ops.range(array_ops.rank(t))))
+        return array_ops.identity(
+            t * clip_norm * math_ops.minimum(l2norm_inv * n_element, constant(1.0) / clip_norm), name=scope)
 
 
 def _check_sequence(t_list):

@@ -23,9 +23,9 @@ import functools
 
 from numflow.framework import dtypes, nest
 from numflow.framework.graph import Operation, get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops import control_flow_util as cfu
 from numflow.ops.constant_op import convert_to_tensor
-from numflow.ops.registry import declare
 
 
 class Branch:

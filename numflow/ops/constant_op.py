@@ -7,8 +7,8 @@ import numpy as np
 
 from numflow.framework import dtypes, errors
 from numflow.framework.graph import Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape
-from numflow.ops.registry import declare
+from numflow.framework.registry import declare
+from numflow.framework.shapes import Dimension, TensorShape, dimension_values
 
 
 @declare("Const")
@@ -31,6 +31,8 @@ def _infer_dtype(value):
         return dtypes.float32
     if isinstance(value, str | bytes):
         return dtypes.string
+    if type(value) is Dimension:
+        raise _DimensionWithoutDtype
     if isinstance(value, list | tuple):
         if not value:
             return dtypes.float32
@@ -46,6 +48,10 @@ def _infer_dtype(value):
     raise TypeError(f"Failed to convert object of type {type(value)} to Tensor. Contents: {value!r}.")
 
 
+class _DimensionWithoutDtype(TypeError):
+    """A Dimension in a value converted without a dtype: TensorFlow refuses it (the caller says which value)."""
+
+
 def _int_dtype(low, high, value=None):
     """TensorFlow's dtype for Python integers from ``low`` to ``high``: int32, else int64, else uint64."""
     for dtype in (dtypes.int32, dtypes.int64, dtypes.uint64):
@@ -56,12 +62,15 @@ def _int_dtype(low, high, value=None):
 
 
 def python_ints(value):
-    """The Python (or numpy scalar) integers in ``value``, a number or nested lists and tuples of them."""
+    """The Python (or numpy scalar) integers in ``value``, a number or nested lists and tuples of them, and
+    the sizes of the known Dimensions in it."""
     if isinstance(value, list | tuple):
         for v in value:
             yield from python_ints(v)
     elif isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
         yield int(value)
+    elif type(value) is Dimension and value.value is not None:
+        yield value.value
 
 
 def ints_fit(value, dtype):
@@ -93,6 +102,9 @@ def _check_convertible(value, dtype):
         ok = True
         if isinstance(v, np.ndarray | np.generic):
             continue
+        if type(v) is Dimension and dtype.is_integer:
+            int(v)  # TypeError for an unknown Dimension
+            continue
         if dtype.is_integer:
             ok = isinstance(v, numbers.Integral)
         elif dtype.is_floating:
@@ -108,7 +120,11 @@ def _check_convertible(value, dtype):
 def to_numpy(value, dtype=None):
     """``value`` as a numpy array of ``dtype`` (inferred as TF does when None)."""
     if dtype is None:
-        dtype = _infer_dtype(value)
+        try:
+            dtype = _infer_dtype(value)
+        except _DimensionWithoutDtype:
+            raise TypeError(f"Failed to convert elements of {value} to Tensor. Consider casting elements to a "
+                            "supported type (a Dimension converts to an integer dtype only).") from None
     else:
         dtype = dtypes.as_dtype(dtype)
         if not isinstance(value, np.ndarray | np.generic):
@@ -118,6 +134,8 @@ def to_numpy(value, dtype=None):
         return np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s), otypes=[object])(arr) \
             if arr.size else arr
     arr = np.asarray(value)
+    if arr.dtype == object and dtype.is_integer:  # Dimensions in a list, known ones (checked above)
+        arr = np.asarray(dimension_values(value))
     if arr.dtype.kind in "SUO":
         raise TypeError(f"Expected {dtype.name}, but got {value} of type '{type(value).__name__}'.")
     np_dtype = dtype.as_numpy_dtype
@@ -201,6 +219,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         preferred_dtype = None  # as a failed conversion: TF's inference gives int64 (never a wrapped int32)
     if isinstance(value, Tensor):
         tensor = value
+    elif type(value) is Dimension or isinstance(value, TensorShape):
+        return _shape_as_tensor(value, dtype or _int_or_none(preferred_dtype), name)
     elif hasattr(value, "_as_tensor"):
         tensor = value._as_tensor(dtype)
     elif hasattr(value, "_as_graph_element") and isinstance(value._as_graph_element(), Tensor):
@@ -222,6 +242,32 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
     return tensor
 
 
+def _int_or_none(dtype):
+    return dtype if dtype is not None and dtypes.as_dtype(dtype) in (dtypes.int32, dtypes.int64) else None
+
+
+def _shape_as_tensor(value, dtype, name):
+    """A Dimension or TensorShape as an int32 tensor (int64 when a size needs it), as TensorFlow converts them."""
+    if type(value) is Dimension:
+        what, sizes = "Dimension", value.value
+        if sizes is None:
+            raise ValueError(f"Cannot convert unknown Dimension {value} to a Tensor.")
+    else:
+        what = "TensorShape"
+        if not value.is_fully_defined():
+            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
+        sizes = value.as_list()
+    if dtype is None:
+        dtype = index_dtype(sizes)
+    elif dtypes.as_dtype(dtype) not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"Cannot convert {what} {value} to dtype <dtype: '{dtypes.as_dtype(dtype).name}'>. Allowed "
+                        "dtypes are tf.int32 and tf.int64.")
+    elif not ints_fit(sizes, dtype):
+        raise ValueError(f"Cannot convert {what} {value} to dtype int32; a dimension is too large. Consider using "
+                         "tf.int64.")
+    return constant(sizes, dtype=dtype, name=name or "shape_as_tensor")
+
+
 def _holds_tensor(value):
     return any(is_tensor(v) or isinstance(v, list | tuple) and _holds_tensor(v) for v in value)
 
@@ -232,12 +278,13 @@ def _autopack(values, dtype, name):
 
     if dtype is None:
         dtype = _first_tensor_dtype(values)
-    elements = [
-        _autopack(v, dtype, "packed") if isinstance(v, list | tuple) and _holds_tensor(v)
-        else convert_to_tensor(v, dtype=dtype)
-        for v in values
-    ]
-    return stack(elements, name=name)
+    with get_default_graph().name_scope(name) as scope:  # as TF: packed/1 (a constant), packed (the Pack)
+        elements = [
+            v if is_tensor(v) else _autopack(v, dtype, str(i)) if isinstance(v, list | tuple) and _holds_tensor(v)
+            else convert_to_tensor(v, dtype=dtype, name=str(i))
+            for i, v in enumerate(values)
+        ]
+        return stack(elements, name=scope)
 
 
 def _first_tensor_dtype(values):

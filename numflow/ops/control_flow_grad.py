@@ -15,6 +15,8 @@
 A loop built with ``back_prop=False`` passes no gradient.
 """
 
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import register_gradient
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, check_ops  # noqa: F401  (Assert is declared there)
 from numflow.ops import control_flow_util as cfu
@@ -22,9 +24,7 @@ from numflow.ops.array_grad import not_differentiable
 from numflow.ops.cond import make_conditional
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.gradients import _backprops, backpropagate
-from numflow.ops.registry import register_gradient
 from numflow.ops.while_loop import Loop, build_loop
-from numflow.variables.variable import IndexedSlices
 
 
 def _dense(g):
@@ -116,7 +116,7 @@ _while_grad.takes_missing_grads = True
 def _relaxed(shape, invariant):
     """The forward loop variable's invariant, or a less specific shape the incoming gradient fits."""
     if invariant.ndims is None or shape.ndims == invariant.ndims and all(
-            b is None or a == b for a, b in zip(shape.dims, invariant.dims)):
+            b is None or a == b for a, b in zip(shape.dim_values, invariant.dim_values)):
         return invariant
     return cfu.most_specific_compatible_shape(shape, invariant)
 

@@ -1,7 +1,7 @@
-"""Ops that only order others: no_op, group, tuple."""
+"""Ops that only order others: no_op, group, tuple, with_dependencies."""
 
 from numflow.framework.graph import Operation, Tensor, get_default_graph
-from numflow.ops.registry import declare
+from numflow.framework.registry import declare
 
 
 @declare("NoOp")
@@ -47,3 +47,14 @@ def gated_tuple(tensors, gating, name=None, control_inputs=None):
         gate = group(*[t for t in gating if t is not None], *(control_inputs or []))
         with graph.control_dependencies([gate]):
             return [identity(t, name="control_dependency") if isinstance(t, Tensor) else t for t in tensors]
+
+
+def with_dependencies(dependencies, output_tensor, name=None):
+    """``output_tensor`` through an identity that runs only after ``dependencies`` (TensorFlow's helper,
+    named ``control_dependency``)."""
+    from numflow.ops.array_ops import identity
+
+    graph = get_default_graph()
+    with graph.name_scope(name or "control_dependency") as scope:
+        with graph.colocate_with(output_tensor.op), graph.control_dependencies(dependencies):
+            return identity(output_tensor, name=scope)

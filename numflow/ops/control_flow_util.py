@@ -24,6 +24,7 @@ consumer's context:
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor
+from numflow.framework.indexed_slices import IndexedSlices
 from numflow.framework.shapes import TensorShape
 
 
@@ -48,7 +49,7 @@ class ControlFlowContext:
         graph = self.graph
         self._saved.append(graph._control_flow_context)
         graph._control_flow_context = self
-        graph._has_control_flow = True
+        graph._resolve_inputs = resolve_inputs
         return self
 
     def __exit__(self, *exc):
@@ -210,7 +211,6 @@ def _add_output(op, dtype, shape):
 
 class _building_in:  # noqa: N801 - a context manager used like a function
     """Build ops in ``context`` with no control dependencies, whatever is being built around."""
-
     def __init__(self, graph, context):
         self._graph = graph
         self._context = context
@@ -231,7 +231,6 @@ def leaf_tensors(leaf):
     """The tensors one leaf of a branch's results or of a loop's variables travels as: itself for a
     tensor (a Python value becomes a constant), an IndexedSlices' parts, a TensorArray's flow."""
     from numflow.ops.constant_op import convert_to_tensor
-    from numflow.variables.variable import IndexedSlices
 
     if isinstance(leaf, IndexedSlices):
         parts = [leaf.values, leaf.indices]
@@ -244,8 +243,6 @@ def leaf_tensors(leaf):
 
 def leaf_from_tensors(template, tensors):
     """A leaf like ``template`` made of ``tensors`` (as :func:`leaf_tensors` split it)."""
-    from numflow.variables.variable import IndexedSlices
-
     if isinstance(template, IndexedSlices):
         return IndexedSlices(*tensors)
     rebuild = getattr(template, "_control_flow_rebuild", None)
@@ -277,4 +274,4 @@ def most_specific_compatible_shape(a, b):
     """The most specific shape that both ``a`` and ``b`` fit (unknown where they differ)."""
     if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
         return TensorShape(None)
-    return TensorShape([x if x == y else None for x, y in zip(a.dims, b.dims)])
+    return TensorShape([x if x == y else None for x, y in zip(a.dim_values, b.dim_values)])

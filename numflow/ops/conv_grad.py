@@ -9,12 +9,12 @@ whose own gradient is ``MaxPoolGradGrad`` (and that one's, ``MaxPoolGrad`` again
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, conv_ops, pool_ops, space_batch_ops  # noqa: F401  (declare the forward ops)
 from numflow.ops.array_grad import gradient, shape_of
 from numflow.ops.conv_ops import with_type
 from numflow.ops.op_util import shape_from_tensor
-from numflow.ops.registry import declare
 
 _CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu", "Tshape")
 _POOL_ATTRS = ("ksize", "strides", "padding", "explicit_paddings", "data_format")

@@ -43,7 +43,7 @@ def _base_paddings(padding, filter_shape, rate, n, explicit, channels_first):
 def _block_paddings(x, spatial_dims, base, rate):
     """``(paddings, crops)`` that make each spatial size a multiple of ``rate`` (TensorFlow's
     ``required_space_to_batch_paddings``): numpy when the sizes are known, else ops."""
-    dims = x.shape.dims if x.shape.ndims is not None else None
+    dims = x.shape.dim_values if x.shape.ndims is not None else None
     sizes = [dims[i] for i in spatial_dims] if dims is not None else [None]
     if None not in sizes:
         full = np.asarray(sizes) + base[:, 0] + base[:, 1]
@@ -67,7 +67,7 @@ def _adjust(values, fill, spatial_dims):
     if not lead:
         return values
     if array_ops.is_tensor(values):
-        rows = np.full([lead, *values.shape.dims[1:]], fill, np.int32)
+        rows = np.full([lead, *values.shape.dim_values[1:]], fill, np.int32)
         return array_ops.concat([rows, values], 0)
     return np.concatenate([np.full([lead, *np.shape(values)[1:]], fill, np.int64), values])
 
@@ -194,7 +194,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
         depthwise_filter = convert_to_tensor(depthwise_filter, name="depthwise_filter")
         pointwise_filter = convert_to_tensor(pointwise_filter, name="pointwise_filter")
         shape = pointwise_filter.shape.with_rank(4)
-        for d in shape.dims[:2]:
+        for d in shape.dim_values[:2]:
             if d is not None and d != 1:
                 raise ValueError(f"Dimensions {d} and 1 are not compatible")
 

@@ -11,13 +11,13 @@ gradients in ``conv_grad.py``; kernels in ``numflow_kernels/reference_conv.py`` 
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.registry import declare
+from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.ops import array_ops
 from numflow.ops import conv_util as cu
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype, shape_from_tensor
-from numflow.ops.registry import declare
 
 CONV_TYPES = FLOATS + (dtypes.int32,)
 _RANK = {"Conv2D": 4, "Conv3D": 5, "DepthwiseConv2dNative": 4}
@@ -65,7 +65,7 @@ for _type in _RANK:
 def _sizes_shape(sizes, rank, op_type, what):
     check_dtype(sizes, INDEX_TYPES, what)
     check_rank(sizes.shape, 1)
-    n = sizes.shape[0] if sizes.shape.ndims == 1 else None
+    n = sizes.shape.dim_values[0] if sizes.shape.ndims == 1 else None
     allowed = (rank, rank - 2) if op_type == "Conv2DBackpropInput" else (rank,)
     if n is not None and n not in allowed:
         counts = " values or ".join(str(v) for v in allowed)
@@ -93,7 +93,7 @@ def _backprop_input_infer(op):
     if not op.type.startswith("Depthwise") and None not in (out_depth, wd[-1]) and out_depth != wd[-1]:
         raise ValueError(f"Dimensions must be equal, but are {out_depth} and {wd[-1]}")
     if given.ndims == rank - 2:  # spatial sizes only: batch from out_backprop, depth from the filter
-        given = cu.shape(dyd[0], given.dims, wd[-2], fmt)
+        given = cu.shape(dyd[0], given.dim_values, wd[-2], fmt)
     elif given.ndims is None:
         given = TensorShape([None] * rank)
     return [(dy.dtype, given)]
@@ -304,7 +304,7 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_f
                    dilations=None, name=None):
     """The transpose of ``convolution``: conv1d_transpose, conv2d_transpose or conv3d_transpose by the
     length of ``output_shape``."""
-    n = output_shape.shape[0] if array_ops.is_tensor(output_shape) else len(output_shape)
+    n = dimension_value(output_shape.shape[0]) if array_ops.is_tensor(output_shape) else len(output_shape)
     if n not in (3, 4, 5):
         raise ValueError(f"`output_shape` must be of length 3, 4 or 5. Received: output_shape={output_shape} of "
                          f"length {n}.")

@@ -136,7 +136,7 @@ def output_size(size, k, stride, dilation, padding, pair=(0, 0)):
 
 def dims(shape, rank):
     """``shape``'s dims, or ``rank`` unknowns for an unknown rank."""
-    return shape.dims if shape.ndims is not None else [None] * rank
+    return shape.dim_values if shape.ndims is not None else [None] * rank
 
 
 def window_output(op, x_dims, kernel):

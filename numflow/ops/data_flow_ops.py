@@ -4,12 +4,12 @@ gradients. Kernels: ``numflow_kernels/reference_partition.py``."""
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out, check_list_dtypes, static_value
-from numflow.ops.registry import declare, register_gradient
-from numflow.variables.variable import IndexedSlices
 
 
 def _check_int32(tensor, op_type, name):
@@ -26,11 +26,11 @@ def _suffix(data, prefix, what):
         return TensorShape(None)
     if data.ndims < prefix.ndims:
         raise ValueError(f"Shape must be at least rank {prefix.ndims} but is rank {data.ndims}")
-    for i, (a, b) in enumerate(zip(data.dims, prefix.dims)):
+    for i, (a, b) in enumerate(zip(data.dim_values, prefix.dim_values)):
         if a is not None and b is not None and a != b:
             raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
                              f"{data} and {prefix} ({what}).")
-    return TensorShape(data.dims[prefix.ndims:])
+    return TensorShape(data.dim_values[prefix.ndims:])
 
 
 @declare("DynamicPartition")

@@ -74,10 +74,12 @@ def _noise_shape(x, noise_shape):
     """TensorFlow's ``_get_noise_shape``: ``x``'s shape, or ``noise_shape`` with its unknown dims from ``x``."""
     if noise_shape is None:
         return shape_or_constant(x)
+    if is_tensor(noise_shape):  # as TF: a shape tensor is used as it is (not read element by element)
+        return noise_shape
     try:
         given = as_shape(noise_shape)
     except (TypeError, ValueError):
         return noise_shape
     if x.shape.ndims is not None and given.ndims == x.shape.ndims:
-        return TensorShape([d if n is None else n for n, d in zip(given.dims, x.shape.dims)])
+        return TensorShape([d if n is None else n for n, d in zip(given.dim_values, x.shape.dim_values)])
     return noise_shape

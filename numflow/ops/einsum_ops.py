@@ -16,13 +16,13 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import broadcast_to, gradient, sum_to
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, SIGNED
 from numflow.ops.op_util import _out, check_dtype, check_list_dtypes
-from numflow.ops.registry import declare
 
 _EINSUM_TYPES = FLOATS + (dtypes.int32, dtypes.int64) + SIGNED[:2]
 _TERM = re.compile(r"^(\.\.\.)?[a-zA-Z]*(\.\.\.)?[a-zA-Z]*$")
@@ -58,7 +58,7 @@ def _letter_dims(term, shape):
         return None, None
     if "..." not in term and shape.ndims != len(letters) or shape.ndims < len(letters):
         raise ValueError(f"Expected input of rank {len(letters)} for the einsum term '{term}', got shape {shape}")
-    dims = shape.dims
+    dims = shape.dim_values
     split = term.index("...") if "..." in term else len(letters)
     n_ellipsis = len(dims) - len(letters)
     mapping = {}
@@ -88,7 +88,7 @@ def _einsum_infer(op):
         ellipsis = broadcast_shapes(ellipsis, TensorShape(extra))
     dims = []
     for part in re.split(r"(\.\.\.)", out):
-        dims.extend(ellipsis.dims if part == "..." else [letters[c] for c in part])
+        dims.extend(ellipsis.dim_values if part == "..." else [letters[c] for c in part])
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
@@ -194,7 +194,7 @@ def _tensordot_reshape(a, axes, flipped=False):
     ints and Nones, and the same as ints or an int32 tensor)."""
     if a.shape.ndims is None:
         raise ValueError("tensordot needs the ranks of its inputs when the graph is built.")
-    shape = a.shape.as_list() if a.shape.is_fully_defined() else a.shape.dims
+    shape = a.shape.as_list() if a.shape.is_fully_defined() else a.shape.dim_values
     axes = [i if i >= 0 else i + len(shape) for i in axes]
     free = [i for i in builtins.range(len(shape)) if i not in axes]
     free_static = [shape[i] for i in free]

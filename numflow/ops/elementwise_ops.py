@@ -9,6 +9,7 @@ at run time with InternalError, the class TensorFlow 2.21 gives it.
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops.array_grad import gradient, not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import (
@@ -24,7 +25,6 @@ from numflow.ops.math_ops import (
     minimum,
 )
 from numflow.ops.op_util import check_dtype
-from numflow.ops.registry import declare
 
 _TRUNCATE_MOD_TYPES = FLOATS + (dtypes.int32, dtypes.int64)
 

@@ -40,8 +40,6 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     """
     del validate_indices
     params = _params_list(params)
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup with max_norm is not supported by numflow.")
     if partition_strategy not in ("mod", "div"):
         raise ValueError(f"Unrecognized partition strategy: {partition_strategy}.Must be one of either `mod` or "
                          "`div`.")
@@ -51,9 +49,23 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         ids = convert_to_tensor(ids, name="ids")
         if len(params) == 1:
             with graph.colocate_with(params[0].op):
-                rows = array_ops.gather(params[0], ids, name=scope)
+                rows = _clip(array_ops.gather(params[0], ids, name=scope), ids, max_norm)
             return array_ops.identity(rows)
-        return _partitioned_lookup(graph, params, ids, partition_strategy, scope)
+        return _clip(_partitioned_lookup(graph, params, ids, partition_strategy, scope), ids, max_norm)
+
+
+def _clip(rows, ids, max_norm):
+    """``rows`` each scaled down to an L2 norm of at most ``max_norm`` (over the dims after ``ids``' own)."""
+    if max_norm is None:
+        return rows
+    from numflow.ops.clip_ops import clip_by_norm
+
+    ids_rank, rows_rank = ids.shape.ndims, rows.shape.ndims
+    if ids_rank and rows_rank:
+        axes = list(range(ids_rank, rows_rank))
+    else:
+        axes = math_ops.range(array_ops.rank(ids), array_ops.rank(rows))
+    return clip_by_norm(rows, max_norm, axes=axes)
 
 
 def _partitioned_lookup(graph, params, ids, strategy, scope):
@@ -91,7 +103,7 @@ def _partitioned_lookup(graph, params, ids, strategy, scope):
 
 def _total_rows(graph, params, dtype):
     """The rows of all partitions: a constant when every partition's first dimension is known."""
-    sizes = [p.shape[0] if p.shape.ndims else None for p in params]
+    sizes = [p.shape.dim_values[0] if p.shape.ndims else None for p in params]
     if all(s is not None for s in sizes):
         return constant(sum(sizes), dtype=dtype)
     dims = []
@@ -110,7 +122,9 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
     ``params`` combined: ``"sum"``, ``"mean"`` (the default) or ``"sqrtn"`` (the sum over the square
     root of the count), each weighted by ``sp_weights`` (a SparseTensor of the same indices) when given.
 
-    Built as TensorFlow 2.21 builds it: without weights, over one params tensor, a
+    ``max_norm`` clips each looked-up row to that L2 norm before they combine.
+
+    Built as TensorFlow 2.21 builds it: without weights or ``max_norm``, over one params tensor, a
     ``SparseSegmentSum``/``Mean``/``SqrtN`` of ``params`` itself, whose gradient is an IndexedSlices
     over the distinct ids; otherwise the distinct ids are looked up (``Unique``, ``embedding_lookup``).
     Returns ``[batch rows that have ids, embedding dims]``, rows ``0 .. last row with an id``.
@@ -136,18 +150,16 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
         for a, b in ((sp_ids.values, sp_weights.values), (sp_ids.indices, sp_weights.indices),
                      (sp_ids.dense_shape, sp_weights.dense_shape)):
             a.shape.assert_is_compatible_with(b.shape)
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup_sparse with max_norm is not supported by numflow.")
     graph = get_default_graph()
     with graph.name_scope(name or "embedding_lookup_sparse") as scope:
         segment_ids = sp_ids.indices[:, 0]
         ids = sp_ids.values
-        if len(params) == 1 and sp_weights is None:
+        if len(params) == 1 and sp_weights is None and max_norm is None:
             data = convert_to_tensor(params[0], name="params")
             idx, sparse_gradient = ids, not allow_fast_lookup
         else:
             ids, idx = selection_ops.unique(ids)
-            data = embedding_lookup(params, ids, partition_strategy=partition_strategy)
+            data = embedding_lookup(params, ids, partition_strategy=partition_strategy, max_norm=max_norm)
             sparse_gradient = False
         if sp_weights is None:
             if segment_ids.dtype.base_dtype not in (dtypes.int32, dtypes.int64):

@@ -27,12 +27,12 @@ def _check_callable(fn):
 
 def _length(elems_flat):
     """The number of elements along the first axis: static when known, else a tensor."""
-    n = elems_flat[0].shape[0] if elems_flat[0].shape.ndims else None
+    n = elems_flat[0].shape.dim_values[0] if elems_flat[0].shape.ndims else None
     return n if n is not None else array_ops.shape(elems_flat[0])[0]
 
 
 def _static_length(elems_flat):
-    lengths = {t.shape[0] for t in elems_flat if t.shape.ndims} - {None}
+    lengths = {t.shape.dim_values[0] for t in elems_flat if t.shape.ndims} - {None}
     if len(lengths) > 1:
         raise ValueError(f"Dimensions {sorted(lengths)[0]} and {sorted(lengths)[1]} are not compatible")
     return lengths.pop() if lengths else None

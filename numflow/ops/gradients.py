@@ -39,12 +39,12 @@ None.
 import collections
 
 from numflow.framework import dtypes
+from numflow.framework import registry as _registry
 from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
 from numflow.ops import array_ops, control_flow_ops, math_ops
-from numflow.ops import registry as _registry
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.control_flow_util import encloses
-from numflow.variables.variable import IndexedSlices
 
 __all__ = ["gradients", "NotDifferentiable", "no_gradient", "AggregationMethod"]
 

@@ -6,11 +6,11 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape
 from numflow.ops import random_ops
 from numflow.ops.constant_op import constant, to_numpy
-from numflow.ops.registry import declare
 
 
 @declare("FillValue")
@@ -111,6 +111,24 @@ class RandomUniform(Initializer):
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed, "dtype": self.dtype.name}
 
 
+class UniformUnitScaling(Initializer):
+    """Uniform values in ``[-m, m]`` with ``m = factor * sqrt(3 / input_size)``, ``input_size`` the
+    product of all dimensions but the last (TensorFlow 1's ``uniform_unit_scaling_initializer``)."""
+
+    def __init__(self, factor=1.0, seed=None, dtype=dtypes.float32):
+        self.factor, self.seed, self.dtype = factor, seed, dtypes.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        input_size = 1.0
+        for dim in (partition_info.full_shape if partition_info is not None else shape)[:-1]:
+            input_size *= float(dim)
+        max_val = math.sqrt(3 / max(input_size, 1.0)) * self.factor
+        return random_ops.random_uniform(shape, -max_val, max_val, self._dtype(dtype), seed=self.seed)
+
+    def get_config(self):
+        return {"factor": self.factor, "seed": self.seed, "dtype": self.dtype.name}
+
+
 class RandomNormal(Initializer):
     def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
         self.mean, self.stddev, self.seed, self.dtype = mean, stddev, seed, dtypes.as_dtype(dtype)
@@ -161,7 +179,7 @@ class VarianceScaling(Initializer):
 
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = self._dtype(dtype)
-        shape = shape if type(shape) is list else TensorShape(shape).as_list()
+        shape = TensorShape(shape).as_list()
         fan_in, fan_out = _compute_fans(shape)
         mode = self.mode
         divisor = fan_in if mode == "fan_in" else fan_out if mode == "fan_out" else (fan_in + fan_out) / 2.0
@@ -242,6 +260,7 @@ zeros_initializer = Zeros
 ones_initializer = Ones
 constant_initializer = Constant
 random_uniform_initializer = RandomUniform
+uniform_unit_scaling_initializer = UniformUnitScaling
 random_normal_initializer = RandomNormal
 truncated_normal_initializer = TruncatedNormal
 variance_scaling_initializer = VarianceScaling

@@ -8,8 +8,8 @@ them: values in, tensors out (a restore assigns them with ``Assign`` ops).
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
-from numflow.ops.registry import declare
 
 
 @declare("SaveBundle", stateful=True, ref_inputs=True)

@@ -103,7 +103,7 @@ def _matrix_diag_grad(op, grad):
 @gradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, grad):
     x, k = op.inputs[:2]
-    rows, cols = x.shape.dims[-2:] if x.shape.ndims is not None else (None, None)
+    rows, cols = x.shape.dim_values[-2:] if x.shape.ndims is not None else (None, None)
     if rows is not None and cols is not None:
         return [matrix_diag(grad, k=k, num_rows=rows, num_cols=cols), None, None]
     return [matrix_set_diag(array_ops.zeros_like(x), grad, k=k), None, None]

@@ -13,12 +13,12 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype, static_value
-from numflow.ops.registry import declare
 
 
 def _square(x, param="input"):
@@ -26,7 +26,7 @@ def _square(x, param="input"):
     check_rank(x.shape, 2, at_least=True)
     if x.shape.ndims is None:
         return None
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     m, n = dims[-2:]
     if m is not None and n is not None and m != n:
         raise ValueError(f"Dimensions must be equal, but are {m} and {n}")
@@ -61,10 +61,10 @@ def _solve_infer(op):
     check_rank(rhs.shape, 2, at_least=True)
     if dims is None or rhs.shape.ndims is None:
         return [(rhs.dtype, TensorShape(None))]
-    m, k = rhs.shape.dims[-2:]
+    m, k = rhs.shape.dim_values[-2:]
     if dims[-1] is not None and m is not None and dims[-1] != m:
         raise ValueError(f"Dimensions must be equal, but are {dims[-1]} and {m}")
-    batch = broadcast_shapes(dims[:-2], rhs.shape.dims[:-2])
+    batch = broadcast_shapes(dims[:-2], rhs.shape.dim_values[:-2])
     return [(rhs.dtype, batch.concatenate([dims[-1] if dims[-1] is not None else m, k]))]
 
 
@@ -122,7 +122,7 @@ def _svd_infer(op):
     check_rank(x.shape, 2, at_least=True)
     if x.shape.ndims is None:
         return [(x.dtype, TensorShape(None))] * 3
-    batch, (m, n) = x.shape.dims[:-2], x.shape.dims[-2:]
+    batch, (m, n) = x.shape.dim_values[:-2], x.shape.dim_values[-2:]
     p = None if m is None or n is None else min(m, n)
     if not op._attrs["compute_uv"]:
         return [(x.dtype, TensorShape(batch + [p])), (x.dtype, TensorShape([0])), (x.dtype, TensorShape([0]))]
@@ -149,7 +149,7 @@ def _diag_infer(op):
     check_rank(x.shape, 1, at_least=True)
     if x.shape.ndims is None:
         return [(x.dtype, TensorShape(None))]
-    return [(x.dtype, TensorShape(x.shape.dims + x.shape.dims))]
+    return [(x.dtype, TensorShape(x.shape.dim_values + x.shape.dim_values))]
 
 
 declare("Diag")(_diag_infer)
@@ -165,7 +165,7 @@ def _diag_part_infer(op):
     if rank % 2 or rank == 0:
         raise ValueError(f"Input must have even rank <= 6, input rank is {rank}")
     half = rank // 2
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     for i in range(half):
         a, b = dims[i], dims[i + half]
         if a is not None and b is not None and a != b:
@@ -209,7 +209,7 @@ def _matrix_diag_infer(op):
     check_same_dtype(diagonal, padding, "MatrixDiagV3", "diagonal", "padding_value")
     if diagonal.shape.ndims is None:
         return [(diagonal.dtype, TensorShape(None))]
-    k, length = _scalar_k(k), diagonal.shape.dims[-1]
+    k, length = _scalar_k(k), diagonal.shape.dim_values[-1]
     rows, cols = static_value(num_rows), static_value(num_cols)
     rows, cols = (None if v is None or int(v) < 0 else int(v) for v in (rows, cols))
     if k is not None and length is not None:  # -1 rows or columns: as many as diagonal k needs
@@ -219,7 +219,7 @@ def _matrix_diag_infer(op):
             rows = length - min(k, 0)
         elif cols is None:
             cols = length + max(k, 0)
-    return [(diagonal.dtype, TensorShape(diagonal.shape.dims[:-1] + [rows, cols]))]
+    return [(diagonal.dtype, TensorShape(diagonal.shape.dim_values[:-1] + [rows, cols]))]
 
 
 @declare("MatrixDiagPartV3")
@@ -229,8 +229,8 @@ def _matrix_diag_part_infer(op):
     check_same_dtype(x, padding, "MatrixDiagPartV3", "input", "padding_value")
     if x.shape.ndims is None:
         return [(x.dtype, TensorShape(None))]
-    m, n = x.shape.dims[-2:]
-    return [(x.dtype, TensorShape(x.shape.dims[:-2] + [_diag_len(m, n, _scalar_k(k))]))]
+    m, n = x.shape.dim_values[-2:]
+    return [(x.dtype, TensorShape(x.shape.dim_values[:-2] + [_diag_len(m, n, _scalar_k(k))]))]
 
 
 @declare("MatrixSetDiagV3")

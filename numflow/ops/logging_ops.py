@@ -11,10 +11,10 @@ import sys
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out
-from numflow.ops.registry import declare
 
 
 @declare("Print", stateful=True)

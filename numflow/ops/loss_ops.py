@@ -119,9 +119,9 @@ def remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0):
         p, lab = predictions.shape, labels.shape
         if p.ndims is not None and lab.ndims is not None:
             diff = p.ndims - lab.ndims
-            if diff == expected_rank_diff + 1 and p[-1] in (None, 1):
+            if diff == expected_rank_diff + 1 and p.dim_values[-1] in (None, 1):
                 predictions = array_ops.squeeze(predictions, [-1])
-            elif diff == expected_rank_diff - 1 and lab[-1] in (None, 1):
+            elif diff == expected_rank_diff - 1 and lab.dim_values[-1] in (None, 1):
                 labels = array_ops.squeeze(labels, [-1])
         return labels, predictions
 

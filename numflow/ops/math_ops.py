@@ -16,7 +16,8 @@ import math
 import numpy as np
 
 from numflow.framework import dtypes
-from numflow.framework.graph import get_default_graph
+from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops.constant_op import convert_to_tensor, ints_fit, is_tensor
 from numflow.ops.op_util import (
@@ -28,7 +29,6 @@ from numflow.ops.op_util import (
     merge_dims,
     static_value,
 )
-from numflow.ops.registry import declare
 
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 SIGNED = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
@@ -233,8 +233,8 @@ def _add_n_infer(op):
         if shape.ndims is not None and t.shape.ndims is not None and shape.ndims != t.shape.ndims:
             raise ValueError(f"Shapes must be equal rank, but are {shape.ndims} and {t.shape.ndims}")
         if shape.ndims is not None and t.shape.ndims is not None:
-            shape = TensorShape([merge_dims(a, b, d, shape.dims, t.shape.dims)
-                                 for d, (a, b) in enumerate(zip(shape.dims, t.shape.dims))])
+            shape = TensorShape([merge_dims(a, b, d, shape.dim_values, t.shape.dim_values)
+                                 for d, (a, b) in enumerate(zip(shape.dim_values, t.shape.dim_values))])
         elif shape.ndims is None:
             shape = t.shape
     check_dtype(first, REAL, "inputs")
@@ -368,8 +368,8 @@ def _matmul_infer(op):
     check_dtype(a, _MATMUL_TYPES, "a")
     check_rank(a.shape, 2)
     check_rank(b.shape, 2)
-    ad = a.shape.dims if a.shape.ndims is not None else [None, None]
-    bd = b.shape.dims if b.shape.ndims is not None else [None, None]
+    ad = a.shape.dim_values if a.shape.ndims is not None else [None, None]
+    bd = b.shape.dim_values if b.shape.ndims is not None else [None, None]
     m, n = _inner_dims(ad, bd, op._attrs["transpose_a"], op._attrs["transpose_b"])
     return [(a.dtype, TensorShape([m, n]))]
 
@@ -383,8 +383,8 @@ def _batch_matmul_infer(op):
     check_rank(b.shape, 2, at_least=True)
     if a.shape.ndims is None or b.shape.ndims is None:
         return [(a.dtype, TensorShape(None))]
-    m, n = _inner_dims(a.shape.dims, b.shape.dims, op._attrs["adj_x"], op._attrs["adj_y"])
-    batch = broadcast_shapes(a.shape.dims[:-2], b.shape.dims[:-2])
+    m, n = _inner_dims(a.shape.dim_values, b.shape.dim_values, op._attrs["adj_x"], op._attrs["adj_y"])
+    batch = broadcast_shapes(a.shape.dim_values[:-2], b.shape.dim_values[:-2])
     return [(a.dtype, batch.concatenate([m, n]))]
 
 
@@ -416,7 +416,7 @@ def _reduction_shape(shape, axes, keepdims):
         if not -rank <= a < rank:
             raise ValueError(f"Invalid reduction dimension {a} for input with {rank} dimensions.")
         norm.add(a % rank)
-    dims = shape.dims
+    dims = shape.dim_values
     if keepdims:
         return TensorShape([1 if i in norm else d for i, d in enumerate(dims)])
     return TensorShape([d for i, d in enumerate(dims) if i not in norm])
@@ -587,10 +587,10 @@ def _unsorted_segment_sum_infer(op):
         return [(data.dtype, TensorShape(None))]
     k = segment_ids.shape.ndims
     check_rank(data.shape, k, at_least=True)
-    for d, s in zip(data.shape.dims, segment_ids.shape.dims):
+    for d, s in zip(data.shape.dim_values, segment_ids.shape.dim_values):
         if d is not None and s is not None and d != s:
             raise ValueError(f"Dimensions must be equal, but are {d} and {s}")
-    return [(data.dtype, TensorShape([n] + data.shape.dims[k:]))]
+    return [(data.dtype, TensorShape([n] + data.shape.dim_values[k:]))]
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
@@ -609,3 +609,27 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
         num_segments = convert_to_tensor(num_segments, name="num_segments", preferred_dtype=dtypes.int32)
         return _out("UnsortedSegmentSum", [data, segment_ids, num_segments], name=scope)[0]
+
+
+def _operator(fn_name, op_name, reverse=False):
+    """A Python operator of Tensor building ``fn_name``'s op; TF names the op after the operator (``add``)."""
+    fn = globals()[fn_name]
+    if reverse:
+        return lambda self, other: reflected_operator(fn_name, other, self, op_name)
+    if op_name is None:
+        return lambda self, other: fn(self, other)
+    return lambda self, other: fn(self, other, name=op_name)
+
+
+# Python's operators on a Tensor build these ops; the graph layer defines none (as TensorFlow's
+# math_ops overrides them on ops.Tensor).
+for _name, _fn_name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "truediv"),
+                        ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"), ("matmul", "matmul"),
+                        ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor")]:
+    setattr(Tensor, f"__{_name}__", _operator(_fn_name, _name))
+    setattr(Tensor, f"__r{_name}__", _operator(_fn_name, _name, reverse=True))
+for _name, _fn_name in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
+    setattr(Tensor, f"__{_name}__", _operator(_fn_name, None))
+Tensor.__neg__ = lambda self: negative(self)
+Tensor.__abs__ = lambda self: abs(self)
+Tensor.__invert__ = lambda self: logical_not(self)

@@ -11,11 +11,11 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare, register_gradient
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL
 from numflow.ops.op_util import _out, check_dtype, check_same_dtype
-from numflow.ops.registry import declare, register_gradient
 
 
 def _float_unary(op):

@@ -28,7 +28,7 @@ def _bias_add_grad_infer(op):
     g = op.inputs[0]
     if g.shape.ndims is None:
         return [(g.dtype, TensorShape([None]))]
-    channel = g.shape.dims[1] if op._attrs["data_format"] == "NCHW" else g.shape.dims[-1]
+    channel = g.shape.dim_values[1] if op._attrs["data_format"] == "NCHW" else g.shape.dim_values[-1]
     return [(g.dtype, TensorShape([channel]))]
 
 

@@ -11,11 +11,11 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
 from numflow.ops.op_util import _out, check_dtype, check_rank
-from numflow.ops.registry import declare, register_gradient
 
 _BATCH_NORM_TYPES = (dtypes.float16, dtypes.float32)
 _DATA_FORMATS = ("NHWC", "NCHW", "NDHWC", "NCDHW")
@@ -91,7 +91,7 @@ def sufficient_statistics(x, axes, shift=None, keep_dims=None, name=None, keepdi
     keep = _keep_dims(keep_dims, keepdims)
     with get_default_graph().name_scope(name or "sufficient_statistics"):
         x = convert_to_tensor(x, name="x")
-        dims = x.shape.dims if x.shape.ndims is not None else None
+        dims = x.shape.dim_values if x.shape.ndims is not None else None
         if dims is not None and all(dims[d] is not None for d in axes):
             counts = constant(float(np.prod([dims[d] for d in axes])), dtype=x.dtype)
         else:
@@ -176,13 +176,13 @@ def _fused_batch_norm_infer(op):
     _check_batch_norm_dtype(x)
     a = op._attrs
     rank, axis = _batch_norm_layout(x, a["data_format"])
-    dims = x.shape.dims if x.shape.ndims is not None else [None] * rank
+    dims = x.shape.dim_values if x.shape.ndims is not None else [None] * rank
     channels = dims[axis]
     used = 3 if a["is_training"] and a["exponential_avg_factor"] == 1.0 else 5
     for vec, param in zip(op.inputs[1:used], ("scale", "offset", "mean", "variance")):
         check_dtype(vec, (dtypes.float32,), param)
         check_rank(vec.shape, 1)
-        channels = _merge_channels(channels, vec.shape[0] if vec.shape.ndims else None)
+        channels = _merge_channels(channels, vec.shape.dim_values[0] if vec.shape.ndims else None)
     dims[axis] = channels
     vector = (dtypes.float32, TensorShape([channels]))
     return [(x.dtype, TensorShape(dims))] + [vector] * 4 + [(dtypes.float32, TensorShape(None))]
@@ -194,8 +194,8 @@ def _fused_batch_norm_grad_infer(op):
     _check_batch_norm_dtype(dy)
     rank, axis = _batch_norm_layout(x, op._attrs["data_format"])
     shape = dy.shape.merge_with(x.shape) if dy.shape.is_compatible_with(x.shape) else dy.shape
-    channels = shape[axis] if shape.ndims is not None else None
-    channels = _merge_channels(channels, scale.shape[0] if scale.shape.ndims == 1 else None)
+    channels = shape.dim_values[axis] if shape.ndims is not None else None
+    channels = _merge_channels(channels, scale.shape.dim_values[0] if scale.shape.ndims == 1 else None)
     vector = (dtypes.float32, TensorShape([channels]))
     empty = (dtypes.float32, TensorShape([0]))
     return [(dy.dtype, shape), vector, vector, empty, empty]

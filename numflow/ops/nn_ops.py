@@ -11,12 +11,12 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL, cast
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype
-from numflow.ops.registry import declare
 
 
 def _same_shape(allowed, param):
@@ -131,9 +131,9 @@ def _bias_add_infer(op):
     check_rank(bias.shape, 1)
     if value.shape.ndims is None:
         return [(value.dtype, value.shape)]
-    dims = value.shape.dims
+    dims = value.shape.dim_values
     c = 1 if nchw else -1
-    b = bias.shape[0] if bias.shape.ndims == 1 else None
+    b = bias.shape.dim_values[0] if bias.shape.ndims == 1 else None
     if dims[c] is not None and b is not None and dims[c] != b:
         raise ValueError(f"Dimensions must be equal, but are {dims[c]} and {b}")
     dims[c] = dims[c] if dims[c] is not None else b
@@ -179,13 +179,13 @@ def _xent_infer(op):
     check_dtype(logits, FLOATS, "features")
     check_rank(logits.shape, 2)
     check_rank(labels.shape, 2)
-    ld = logits.shape.dims if logits.shape.ndims is not None else [None, None]
-    bd = labels.shape.dims if labels.shape.ndims is not None else [None, None]
+    ld = logits.shape.dim_values if logits.shape.ndims is not None else [None, None]
+    bd = labels.shape.dim_values if labels.shape.ndims is not None else [None, None]
     if ld[1] is not None and bd[1] is not None and ld[1] != bd[1]:
         raise ValueError(f"Dimensions must be equal, but are {ld[1]} and {bd[1]}")
     classes = ld[1] if ld[1] is not None else bd[1]
     try:
-        batch = broadcast_shapes([ld[0]], [bd[0]])[0]
+        (batch,) = broadcast_shapes([ld[0]], [bd[0]]).dim_values
     except ValueError:
         raise ValueError(f"Dimensions must be equal, but are {ld[0]} and {bd[0]}") from None
     return [(logits.dtype, TensorShape([batch])), (logits.dtype, TensorShape([batch, classes]))]
@@ -197,8 +197,8 @@ def _sparse_xent_infer(op):
     check_dtype(labels, INDEX_TYPES, "labels")
     check_rank(logits.shape, 2)
     check_rank(labels.shape, 1)
-    ld = logits.shape.dims if logits.shape.ndims is not None else [None, None]
-    batch = labels.shape[0] if labels.shape.ndims == 1 else None
+    ld = logits.shape.dim_values if logits.shape.ndims is not None else [None, None]
+    batch = labels.shape.dim_values[0] if labels.shape.ndims == 1 else None
     if ld[0] is not None and batch is not None and ld[0] != batch:
         raise ValueError(f"Dimensions must be equal, but are {ld[0]} and {batch}")
     batch = ld[0] if ld[0] is not None else batch
@@ -211,7 +211,7 @@ declare("SparseSoftmaxCrossEntropyWithLogits")(_sparse_xent_infer)
 
 def _flatten_outer_dims(x):
     """``x`` as a matrix [-1, last dimension]."""
-    last = x.shape[-1] if x.shape.ndims else None
+    last = x.shape.dim_values[-1] if x.shape.ndims else None
     if last is not None:
         return array_ops.reshape(x, [-1, last])
     return array_ops.reshape(x, array_ops.concat([[-1], array_ops.shape(x)[-1:]], 0))

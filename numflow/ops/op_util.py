@@ -140,7 +140,7 @@ def shape_from_tensor(tensor):
         sliced = _sliced_shape(op)
         if sliced is not None:
             return sliced
-    n = tensor.shape[0]
+    n = tensor.shape.dim_values[0]
     return TensorShape(None if n is None else [None] * n)
 
 
@@ -161,7 +161,7 @@ def _sliced_shape(op):
         return None
     begin = None if a["begin_mask"] & 1 else int(spec[0][0])
     end = None if a["end_mask"] & 1 else int(spec[1][0])
-    return TensorShape(shape.dims[begin:end:int(spec[2][0])])
+    return TensorShape(shape.dim_values[begin:end:int(spec[2][0])])
 
 
 def shape_or_constant(x, name="Shape"):

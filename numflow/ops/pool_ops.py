@@ -14,13 +14,13 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops
 from numflow.ops import conv_util as cu
 from numflow.ops.conv_ops import gen_op
 from numflow.ops.math_ops import FLOATS, SIGNED
 from numflow.ops.op_util import check_dtype
-from numflow.ops.registry import declare
 
 MAX_POOL_TYPES = FLOATS + SIGNED + (dtypes.uint8, dtypes.uint16)
 _RANK = {"MaxPool": 4, "AvgPool": 4, "MaxPool3D": 5, "AvgPool3D": 5, "MaxPoolWithArgmax": 4}

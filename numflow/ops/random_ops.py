@@ -8,17 +8,17 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, constant_value, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
-from numflow.framework.shapes import TensorShape
+from numflow.framework.shapes import Dimension, TensorShape, dimension_value
 from numflow.ops.constant_op import convert_to_tensor, to_numpy
-from numflow.ops.registry import declare
+from numflow.ops.op_util import shape_from_tensor
 
 
 def _random_infer(op):
     shape = op._attrs["shape"]
     if shape is None:
-        n = op.inputs[0].shape[0] if op.inputs[0].shape.ndims == 1 else None
-        shape = TensorShape(None if n is None else [None] * n)
+        shape = shape_from_tensor(op.inputs[0])
     return [(op._attrs["dtype"], shape)]
 
 
@@ -30,6 +30,8 @@ def _static_shape(shape):
     """``(TensorShape, None)`` when ``shape`` is known now, else ``(None, shape tensor)``."""
     if type(shape) is list and all(type(d) is int and d >= 0 for d in shape):
         return TensorShape(shape), None  # the common case, without numpy
+    if isinstance(shape, list | tuple) and any(isinstance(d, Tensor) for d in shape):
+        shape = convert_to_tensor(shape, name="shape")  # packed, as TensorFlow converts a list holding tensors
     if isinstance(shape, Tensor):
         value = constant_value(shape)
         if value is None:
@@ -47,6 +49,8 @@ def _static_shape(shape):
 def _scalar(x, name):
     if type(x) is float or type(x) is int:
         return x
+    if type(x) is Dimension:
+        return None  # a Dimension converts to an int32 or int64 tensor only (TypeError for a float one)
     if isinstance(x, Tensor):
         value = constant_value(x)
         if value is None or np.size(value) != 1:
@@ -108,7 +112,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
     if dtype is dtypes.int32 or dtype is dtypes.int64:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-        lo, hi = _scalar(minval, "minval"), _scalar(maxval, "maxval")
+        lo, hi = _scalar(dimension_value(minval), "minval"), _scalar(dimension_value(maxval), "maxval")
         if lo is None or hi is None:
             raise NotImplementedError("random_uniform with integer tensor bounds is not supported.")
         # minval >= maxval fails when the op runs (InvalidArgumentError), as in TensorFlow.

@@ -39,7 +39,8 @@ def _transpose_batch_time(x):
     perm = array_ops.concat(([1, 0], math_ops.range(2, array_ops.rank(x))), axis=0)
     out = array_ops.transpose(x, perm)
     if shape.ndims is not None:
-        out.set_shape(TensorShape([shape[1], shape[0]]).concatenate(shape[2:]))
+        first, second, *rest = shape.dim_values
+        out.set_shape(TensorShape([second, first, *rest]))
     else:
         out.set_shape(TensorShape(None))
     return out
@@ -52,8 +53,8 @@ def _batch_size(flat_input):
             continue
         if x.shape.ndims < 2:
             raise ValueError(f"Input tensor should have rank >= 2. Received input={x} of rank {x.shape.ndims}")
-        if x.shape[1] is not None:
-            return x.shape[1]
+        if x.shape.dim_values[1] is not None:
+            return x.shape.dim_values[1]
     return array_ops.shape(flat_input[0])[1]
 
 
@@ -183,12 +184,13 @@ def _dynamic_rnn_loop(cell, inputs, initial_state, parallel_iterations, swap_mem
         if not shape[2:].is_fully_defined():
             raise ValueError(f"Input size (depth of inputs) must be accessible via shape inference, but saw value "
                              f"None for input={x}.")
-        if shape[0] != const_time_steps:
+        time_steps_x, batch_size_x = shape.as_list()[:2]
+        if time_steps_x != const_time_steps:
             raise ValueError(f"Time steps is not the same for all the elements in the input in a batch. Received "
-                             f"time steps={shape[0]} for input={x}.")
-        if shape[1] != const_batch_size:
+                             f"time steps={time_steps_x} for input={x}.")
+        if batch_size_x != const_batch_size:
             raise ValueError(f"Batch_size is not the same for all the elements in the input. Received batch "
-                             f"size={shape[1]} for input={x}.")
+                             f"size={batch_size_x} for input={x}.")
     state_dtype = _state_dtype(dtype, state)
     zero_output = nest.pack_sequence_as(cell.output_size, tuple(
         array_ops.zeros(concat_shape(batch_size, size), state_dtype) for size in flat_output_size))
@@ -282,7 +284,7 @@ def raw_rnn(cell, loop_fn, parallel_iterations=None, swap_memory=False, scope=No
                                                                                                 None)
         flat_input = nest.flatten(next_input)
         loop_state = init_loop_state if init_loop_state is not None else constant(0, dtype=dtypes.int32)
-        static_batch = flat_input[0].shape[0] if flat_input[0].shape.ndims else None
+        static_batch = flat_input[0].shape.dim_values[0] if flat_input[0].shape.ndims else None
         batch_size = static_batch if static_batch is not None else array_ops.shape(flat_input[0])[0]
         nest.assert_same_structure(initial_state, cell.state_size)
         state = nest.map_structure(convert_to_tensor, initial_state)
@@ -351,15 +353,15 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
             first = first[0]
         first = convert_to_tensor(first)
         if first.shape.ndims != 1:
-            fixed_batch = first.shape.with_rank_at_least(2)[0] if first.shape.ndims is not None else None
+            fixed_batch = first.shape.with_rank_at_least(2).dim_values[0] if first.shape.ndims is not None else None
             for x in nest.flatten(inputs):
                 shape = convert_to_tensor(x).shape
-                for i, size in enumerate(shape[1:].dims or []):
+                for i, size in enumerate(shape[1:].dim_values or []):
                     if size is None:
                         raise ValueError(f"Input size (dimension {i} of input {x}) must be accessible via shape "
                                          "inference, but saw value None.")
         else:
-            fixed_batch = first.shape[0]
+            fixed_batch = first.shape.dim_values[0]
         batch_size = fixed_batch if fixed_batch is not None else array_ops.shape(first)[0]
         state = _initial_state(cell, initial_state, batch_size, dtype)
         if sequence_length is not None:

@@ -19,12 +19,11 @@ later call reuses them, wherever it happens. A MultiRNNCell calls its cells in s
 """
 
 import collections
-import re
-import weakref
 
 from numflow.framework import dtypes, nest
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import TensorShape
+from numflow.layers.base import capture_scope, to_snake_case, unique_layer_name
 from numflow.ops import array_ops, init_ops, math_ops
 from numflow.ops.clip_ops import clip_by_value
 from numflow.ops.constant_op import constant, convert_to_tensor
@@ -34,22 +33,6 @@ from numflow.variables.scope import get_variable, get_variable_scope, variable_s
 
 _WEIGHTS_VARIABLE_NAME = "kernel"
 _BIAS_VARIABLE_NAME = "bias"
-
-_layer_names = weakref.WeakKeyDictionary()  # graph -> base name -> how many layers took it
-
-
-def _snake_case(name):
-    inner = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", inner).lower()
-
-
-def _unique_layer_name(base):
-    """``base``, ``base_1``...: unique among the layers of the default graph (as Keras names them)."""
-    counts = _layer_names.setdefault(get_default_graph(), {})
-    n = counts.get(base, 0)
-    counts[base] = n + 1
-    return base if n == 0 else f"{base}_{n}"
-
 
 def assert_like_rnncell(cell_name, cell):
     """TypeError unless ``cell`` has ``output_size``, ``state_size``, a zero state and can be called."""
@@ -74,7 +57,7 @@ def concat_shape(prefix, suffix, static=False):
             parts.append((vector, None if known is None else [int(v) for v in known.reshape(-1)]))
         else:
             shape = TensorShape(value)
-            dims = shape.dims
+            dims = shape.dim_values
             parts.append((constant(dims, dtype=dtypes.int32) if shape.is_fully_defined() else None, dims))
     if static:
         (_, p), (_, s) = parts
@@ -118,8 +101,8 @@ class RNNCell:
         self.trainable = trainable
         self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
         self._reuse = _reuse
-        self._base_name = name or _snake_case(type(self).__name__)
-        self._name = name or _unique_layer_name(self._base_name)
+        self._base_name = name or to_snake_case(type(self).__name__)
+        self._name = name or unique_layer_name(self._base_name)
         self._scope = None
         self._outer_scope = None
         self.built = False
@@ -168,12 +151,7 @@ class RNNCell:
     def _call_in_scope(self, inputs, state, scope):
         """TensorFlow's legacy layer call: take the cell's scope on the first call, reuse it ever after."""
         if self._scope is None:
-            if self._reuse:
-                with variable_scope(scope if scope is not None else self._base_name) as captured:
-                    self._scope = captured
-            else:
-                with variable_scope(scope, default_name=self._base_name) as captured:
-                    self._scope = captured
+            self._scope = capture_scope(scope, self._base_name, self._reuse)
         reuse = True if self.built else self._reuse
         graph = get_default_graph()
         with variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as current:
@@ -210,8 +188,8 @@ class RNNCell:
         """``zero_state``, its batch size and dtype taken from ``inputs`` when given."""
         if inputs is not None:
             inputs = convert_to_tensor(inputs, name="inputs")
-            batch_size = inputs.shape[0] if inputs.shape.ndims and inputs.shape[0] is not None else \
-                array_ops.shape(inputs)[0]
+            static = inputs.shape.dim_values[0] if inputs.shape.ndims else None
+            batch_size = static if static is not None else array_ops.shape(inputs)[0]
             dtype = inputs.dtype
         if batch_size is None or dtype is None:
             raise ValueError("batch_size and dtype cannot be None while constructing initial state: "
@@ -228,9 +206,9 @@ class LayerRNNCell(RNNCell):
         if inputs_shape.ndims is not None and inputs_shape.ndims != 2:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=2, found '
                              f"ndim={inputs_shape.ndims}. Full shape received: {inputs_shape}")
-        if inputs_shape.ndims is None or inputs_shape[-1] is None:
+        if inputs_shape.ndims is None or inputs_shape.dim_values[-1] is None:
             raise ValueError(f"Expected inputs.shape[-1] to be known, received shape: {inputs_shape}")
-        return inputs_shape[-1]
+        return inputs_shape.dim_values[-1]
 
 
 class BasicRNNCell(LayerRNNCell):
@@ -392,7 +370,7 @@ class LSTMCell(LayerRNNCell):
         else:
             c_prev = array_ops.slice(state, [0, 0], [-1, n])
             m_prev = array_ops.slice(state, [0, n], [-1, h])
-        if inputs.shape.with_rank(2)[1] is None:
+        if inputs.shape.with_rank(2).dim_values[1] is None:
             raise ValueError(f"Could not infer input size from inputs.get_shape()[-1].Received input shape: "
                              f"{inputs.shape}")
         lstm_matrix = bias_add(math_ops.matmul(array_ops.concat([inputs, m_prev], 1), self._kernel), self._bias)

@@ -10,6 +10,7 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.seeds import get_seed
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops, math_ops
@@ -17,7 +18,6 @@ from numflow.ops.array_grad import broadcast_pair, gradient, not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, shape_from_tensor, static_value
-from numflow.ops.registry import declare
 
 
 def _seeds(seed):
@@ -52,7 +52,7 @@ def _multinomial_infer(op):
     check_rank(logits.shape, 2)
     check_rank(num_samples.shape, 0)
     n = static_value(num_samples)
-    batch = logits.shape.dims[0] if logits.shape.ndims is not None else None
+    batch = logits.shape.dim_values[0] if logits.shape.ndims is not None else None
     return [(op._attrs["output_dtype"], TensorShape([batch, None if n is None else int(n)]))]
 
 
@@ -142,7 +142,7 @@ def _random_gamma_grad(op, grad):
     """``sum over the sample dimensions of grad * d sample / d alpha``, as TensorFlow's ``random_grad.py``."""
     shape, alpha = op.inputs
     sample = op.outputs[0]
-    sample_dims = shape.shape[0] if shape.shape.ndims == 1 else None
+    sample_dims = shape.shape.dim_values[0] if shape.shape.ndims == 1 else None
     if sample_dims is None or alpha.shape.ndims is None:
         raise ValueError(f"The gradient of {op.name} (RandomGamma) needs the ranks of its shape and alpha.")
     graph = get_default_graph()
@@ -153,3 +153,22 @@ def _random_gamma_grad(op, grad):
 
 
 not_differentiable("RandomShuffle", "Multinomial", "RandomGammaGrad")
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A slice of ``value`` of shape ``size`` at a random offset (TensorFlow's ops: an ``Assert`` that
+    ``size`` fits, a ``RandomUniformInt`` offset modulo the room left, a ``Slice``)."""
+    from numflow.ops.check_ops import Assert
+    from numflow.ops.control_flow_ops import with_dependencies
+    from numflow.ops.random_ops import random_uniform
+
+    with get_default_graph().name_scope(name or "random_crop") as scope:
+        value = convert_to_tensor(value, name="value")
+        size = convert_to_tensor(size, dtype=dtypes.int32, name="size")
+        shape = array_ops.shape(value)
+        check = Assert(math_ops.reduce_all(shape >= size), ["Need value.shape >= size, got ", shape, size],
+                       summarize=1000)
+        shape = with_dependencies([check], shape)
+        limit = shape - size + 1
+        offset = random_uniform(array_ops.shape(shape), dtype=size.dtype, maxval=size.dtype.max, seed=seed) % limit
+        return array_ops.slice(value, offset, size, name=scope)

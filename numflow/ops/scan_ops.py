@@ -1,5 +1,6 @@
-"""Running sums and products along an axis (ops ``Cumsum``, ``Cumprod``), and the reductions TensorFlow
-builds from other ops: ``reduce_logsumexp`` and ``count_nonzero``.
+"""Running sums and products along an axis (ops ``Cumsum``, ``Cumprod``), the gradient of ``reduce_prod``
+that TensorFlow builds from them, and the reductions TensorFlow builds from other ops: ``reduce_logsumexp``
+and ``count_nonzero``.
 
 A scan adds (or multiplies) each line in order from its first element, on any thread count, as
 TensorFlow's CPU kernel does: the same inputs give the same bits.
@@ -7,14 +8,14 @@ TensorFlow's CPU kernel does: the same inputs give the same bits.
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops import array_ops, math_ops
-from numflow.ops.array_grad import gradient
+from numflow.ops.array_grad import broadcast_to, gradient, reduced_grad
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.elementwise_ops import is_finite
 from numflow.ops.loss_ops import div_no_nan
 from numflow.ops.math_ops import REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype
-from numflow.ops.registry import declare
 
 
 def _scan_infer(op):
@@ -69,6 +70,40 @@ def _cumprod_grad(op, grad):
     prod = cumprod(x, axis, exclusive=exclusive, reverse=reverse)
     out = cumsum(math_ops.multiply(prod, grad), axis, exclusive=exclusive, reverse=not reverse)
     return [div_no_nan(out, x), None]
+
+
+@gradient("Prod")
+def _prod_grad(op, grad):
+    """TensorFlow's: each element's gradient is the product of the other factors of its product, taken
+    from exclusive running products from both ends (so a zero factor needs no division)."""
+    x = op.inputs[0]
+    spread = broadcast_to(reduced_grad(grad, op), x)
+    axes, rank = op._attrs["axis"], x.shape.ndims
+    if axes is not None and rank is not None:
+        axes = sorted({a % rank for a in axes}) if rank else []
+        if len(axes) == rank:
+            axes = None
+    if axes is None:
+        flat = array_ops.reshape(x, [-1])
+        others = array_ops.reshape(_product_of_others(flat, 0), array_ops.shape(x))
+    elif len(axes) == 1:
+        others = _product_of_others(x, axes[0])
+    elif rank is None:
+        raise ValueError(f"The gradient of {op.name} (Prod) over several axes needs its input's rank; it is unknown.")
+    elif not axes:
+        others = array_ops.ones_like(x)
+    else:  # the reduced axes first, flattened into one, the others after them
+        perm = axes + [a for a in range(rank) if a not in axes]
+        permuted = array_ops.transpose(x, perm)
+        lines = array_ops.reshape(permuted, array_ops.stack([-1, math_ops.reduce_prod(
+            array_ops.gather(array_ops.shape(x), perm[len(axes):]))]))
+        others = array_ops.transpose(array_ops.reshape(_product_of_others(lines, 0), array_ops.shape(permuted)),
+                                     [perm.index(a) for a in range(rank)])
+    return [math_ops.multiply(spread, others)] + [None] * (len(op.inputs) - 1)
+
+
+def _product_of_others(x, axis):
+    return math_ops.multiply(cumprod(x, axis, exclusive=True), cumprod(x, axis, exclusive=True, reverse=True))
 
 
 def _reduction_args(axis, reduction_indices, keepdims, keep_dims):

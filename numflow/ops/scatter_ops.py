@@ -10,13 +10,13 @@ outside the shape fails at run time with InvalidArgumentError naming it. Gradien
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, dims_text
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out, check_dtype, check_rank, check_same_dtype, shape_from_tensor
-from numflow.ops.registry import declare
-from numflow.variables.variable import IndexedSlices
 
 _INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 
@@ -26,13 +26,14 @@ def _gather_nd_infer(op):
     params, indices = op.inputs
     check_dtype(indices, _INDEX_TYPES, "indices")
     check_rank(indices.shape, 1, at_least=True)
-    if params.shape.ndims is None or indices.shape.ndims is None or indices.shape.dims[-1] is None:
+    if params.shape.ndims is None or indices.shape.ndims is None or indices.shape.dim_values[-1] is None:
         return [(params.dtype, TensorShape(None))]
-    k = indices.shape.dims[-1]
+    k = indices.shape.dim_values[-1]
     if k > params.shape.ndims:
         raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
-                         f"{dims_text(indices.shape.dims)} and params shape: {dims_text(params.shape.dims)}")
-    return [(params.dtype, TensorShape(indices.shape.dims[:-1] + params.shape.dims[k:]))]
+                         f"{dims_text(indices.shape.dim_values)} and params shape: "
+                         f"{dims_text(params.shape.dim_values)}")
+    return [(params.dtype, TensorShape(indices.shape.dim_values[:-1] + params.shape.dim_values[k:]))]
 
 
 def gather_nd(params, indices, name=None, batch_dims=0):
@@ -56,13 +57,13 @@ def gather_nd(params, indices, name=None, batch_dims=0):
 
 def _check_updates(indices, updates, target, target_name):
     """TensorFlow's static check: ``updates.shape == indices.shape[:-1] + target[k:]``."""
-    if indices.ndims is None or updates.ndims is None or indices.dims[-1] is None:
+    if indices.ndims is None or updates.ndims is None or indices.dim_values[-1] is None:
         return
     outer = indices.ndims - 1
-    _check_dims(indices.dims[:outer], updates.dims[:outer], 0, outer, "indices", indices, updates)
+    _check_dims(indices.dim_values[:outer], updates.dim_values[:outer], 0, outer, "indices", indices, updates)
     if target.ndims is not None:
-        k = indices.dims[-1]
-        _check_dims(target.dims[k:], updates.dims[outer:], k, target.ndims, target_name, target, updates,
+        k = indices.dim_values[-1]
+        _check_dims(target.dim_values[k:], updates.dim_values[outer:], k, target.ndims, target_name, target, updates,
                     outer, updates.ndims)
 
 
@@ -70,8 +71,9 @@ def _check_dims(a, b, begin, end, name, shape_a, updates, ub=None, ue=None):
     ub, ue = (begin, end) if ub is None else (ub, ue)
     mismatch = len(a) != len(b) or any(x is not None and y is not None and x != y for x, y in zip(a, b))
     if mismatch:
-        raise ValueError(f"Dimensions [{begin},{end}) of {name}[shape={dims_text(shape_a.dims)}] = {dims_text(a)} "
-                         f"must match dimensions [{ub},{ue}) of updates[shape={dims_text(updates.dims)}] = "
+        raise ValueError(f"Dimensions [{begin},{end}) of {name}[shape={dims_text(shape_a.dim_values)}] = "
+                         f"{dims_text(a)} "
+                         f"must match dimensions [{ub},{ue}) of updates[shape={dims_text(updates.dim_values)}] = "
                          f"{dims_text(b)}")
 
 
@@ -137,7 +139,7 @@ def _gather_nd_grad(op, grad):
     """An IndexedSlices for a matrix of single indices (rows of ``params``), else a ``ScatterNd`` of ``grad``."""
     params, indices = op.inputs
     params_shape = array_ops.shape(params, out_type=indices.dtype.base_dtype)
-    if indices.shape.ndims == 2 and indices.shape.dims[-1] == 1:
+    if indices.shape.ndims == 2 and indices.shape.dim_values[-1] == 1:
         return [IndexedSlices(grad, array_ops.squeeze(indices, axis=-1), params_shape), None]
     return [scatter_nd(indices, grad, params_shape), None]
 

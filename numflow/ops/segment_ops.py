@@ -11,15 +11,15 @@ TensorFlow builds them. Gradients are TensorFlow's (``math_grad.py``).
 """
 
 from numflow.framework import dtypes
+from numflow.framework import registry as _registry
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
-from numflow.ops import registry as _registry
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank
-from numflow.ops.registry import declare
 
 _SORTED = ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd")
 _UNSORTED = ("UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
@@ -33,7 +33,7 @@ def _segment_infer(op):
     check_rank(segment_ids.shape, 1)
     if data.shape.ndims is None:
         return [(data.dtype, TensorShape(None))]
-    return [(data.dtype, TensorShape([None] + data.shape.dims[1:]))]
+    return [(data.dtype, TensorShape([None] + data.shape.dim_values[1:]))]
 
 
 for _op_type in _SORTED:

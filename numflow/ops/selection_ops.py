@@ -1,8 +1,11 @@
 """Ops that pick elements by index or by condition: ``gather`` (op ``GatherV2``), ``where`` and ``where_v2``
 (ops ``Where``, ``Select``, ``SelectV2``) and ``one_hot`` (op ``OneHot``)."""
 
+import collections
+
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.op_util import (
@@ -15,7 +18,6 @@ from numflow.ops.op_util import (
     merge_dims,
     static_value,
 )
-from numflow.ops.registry import declare
 
 _GATHER_INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 
@@ -38,8 +40,8 @@ def _gather_infer(op):
     if a is None:
         return [(params.dtype, TensorShape([None] * (rank - 1 + indices.shape.ndims)))]
     a %= rank
-    dims = params.shape.dims
-    return [(params.dtype, TensorShape(dims[:a] + indices.shape.dims + dims[a + 1:]))]
+    dims = params.shape.dim_values
+    return [(params.dtype, TensorShape(dims[:a] + indices.shape.dim_values + dims[a + 1:]))]
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
@@ -80,7 +82,8 @@ def _merge_shapes(a, b):
         return a if b.ndims is None else b
     if a.ndims != b.ndims:
         raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
-    return TensorShape([merge_dims(p, q, i, a.dims, b.dims) for i, (p, q) in enumerate(zip(a.dims, b.dims))])
+    da, db = a.dim_values, b.dim_values
+    return TensorShape([merge_dims(p, q, i, da, db) for i, (p, q) in enumerate(zip(da, db))])
 
 
 def _check_condition(op, condition):
@@ -100,7 +103,7 @@ def _select_infer(op):
         return [(t.dtype, data)]
     if cond.ndims != 1 or data.ndims == 0:
         return [(t.dtype, _merge_shapes(data, cond))]
-    _merge_shapes(cond, TensorShape(data.dims[:1]))
+    _merge_shapes(cond, TensorShape(data.dim_values[:1]))
     return [(t.dtype, data)]
 
 
@@ -175,7 +178,7 @@ def _one_hot_infer(op):
         raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative but is {int(n)}")
     if indices.shape.ndims is None:
         return [(on_value.dtype, TensorShape(None))]
-    dims = indices.shape.dims
+    dims = indices.shape.dim_values
     at = len(dims) if axis == -1 else axis
     return [(on_value.dtype, TensorShape(dims[:at] + [None if n is None else int(n)] + dims[at:]))]
 
@@ -224,6 +227,9 @@ def _unique_infer(op):
     return [(x.dtype, TensorShape([None])), (op._attrs["out_idx"], x.shape)]
 
 
+Unique = collections.namedtuple("Unique", ["y", "idx"])  # TensorFlow's name for unique's pair
+
+
 def unique(x, out_idx=dtypes.int32, name=None):
     """``(y, idx)``: the distinct elements of the 1-D ``x`` in the order they first appear, and the
     position in ``y`` of each element of ``x`` (``x == gather(y, idx)``; op ``Unique``).
@@ -239,4 +245,4 @@ def unique(x, out_idx=dtypes.int32, name=None):
         if out_idx not in (dtypes.int32, dtypes.int64):
             raise TypeError(f"Value for attr 'out_idx' of {out_idx.name} is not in the list of allowed values: "
                             "int32, int64")
-        return tuple(_out("Unique", [x], {"out_idx": out_idx}, name=scope))
+        return Unique(*_out("Unique", [x], {"out_idx": out_idx}, name=scope))

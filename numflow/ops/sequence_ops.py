@@ -10,12 +10,12 @@ import numbers
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import broadcast_pair, gradient, not_differentiable
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merge_dims, static_value
-from numflow.ops.registry import declare
 from numflow_kernels.reference_arrays import check_reverse_axes
 
 
@@ -85,12 +85,12 @@ def _reverse_sequence_infer(op):
         raise ValueError(f"seq_dim must be < input rank: {seq_dim} vs. {rank}")
     if batch_dim >= rank:
         raise ValueError(f"batch_dim must be < input rank: {batch_dim} vs. {rank}")
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     if lengths.shape.ndims == 1:
-        a, b = dims[batch_dim], lengths.shape.dims[0]
+        a, b = dims[batch_dim], lengths.shape.dim_values[0]
         if a is not None and b is not None and a != b:
             raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
-        dims[batch_dim] = merge_dims(a, b, 0, dims, lengths.shape.dims)
+        dims[batch_dim] = merge_dims(a, b, 0, dims, lengths.shape.dim_values)
     return [(x.dtype, TensorShape(dims))]
 
 
@@ -275,15 +275,15 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
         static = tensor.shape
         if axis_value is not None and static.ndims is not None:
             axis = int(axis_value)
-            part = TensorShape(static.dims[axis:axis + ndims_mask])
+            part = TensorShape(static.dim_values[axis:axis + ndims_mask])
             if not part.is_compatible_with(mask.shape):
                 raise ValueError(f"Shapes {_tuple_text(part)} and {_tuple_text(mask.shape)} are incompatible")
         shape = array_ops.shape(tensor)
         leading = math_ops.reduce_prod(shape[axis:axis + ndims_mask], [0])
         tensor = array_ops.reshape(tensor, array_ops.concat([shape[:axis], [leading], shape[axis + ndims_mask:]], 0))
         if axis_value is not None and static.ndims is not None:
-            first = TensorShape(static.dims[axis:axis + ndims_mask]).num_elements()
-            tensor.set_shape(TensorShape(static.dims[:axis] + [first] + static.dims[axis + ndims_mask:]))
+            first = TensorShape(static.dim_values[axis:axis + ndims_mask]).num_elements()
+            tensor.set_shape(TensorShape(static.dim_values[:axis] + [first] + static.dim_values[axis + ndims_mask:]))
         mask = array_ops.reshape(mask, [-1])
         indices = array_ops.squeeze(array_ops.where(mask), axis=[1])
         return array_ops.gather(tensor, indices, axis=axis)
@@ -291,7 +291,7 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
 
 def _tuple_text(shape):
     """A shape as TensorFlow's ``TensorShape.__str__`` prints it: ``(2,)``, ``(None, 3)``."""
-    dims = shape.dims
+    dims = shape.dim_values
     if dims is None:
         return "<unknown>"
     inner = ", ".join("None" if d is None else str(d) for d in dims)

@@ -21,7 +21,8 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.registry import declare
+from numflow.framework.shapes import Dimension, TensorShape, dimension_value
 from numflow.ops.array_ops import _contains_tensor, shape_tensor, stack
 from numflow.ops.constant_op import constant, convert_to_tensor, ints_fit, is_tensor
 from numflow.ops.math_ops import cast
@@ -35,7 +36,6 @@ from numflow.ops.op_util import (
     shape_from_tensor,
     static_value,
 )
-from numflow.ops.registry import declare
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
@@ -74,7 +74,7 @@ def _strided_slice_infer(op):
     for t, param in ((begin, "begin"), (end, "end"), (strides, "strides")):
         check_dtype(t, INDEX_TYPES, param)
         check_rank(t.shape, 1)
-    count = begin.shape[0] if begin.shape.ndims == 1 else None
+    count = begin.shape.dim_values[0] if begin.shape.ndims == 1 else None
     if x.shape.ndims is None or count is None:
         return [(x.dtype, TensorShape(None))]
     values = [static_value(t) for t in (begin, end, strides)]
@@ -83,18 +83,19 @@ def _strided_slice_infer(op):
             if s == 0:
                 raise ValueError(f"strides[{i}] must be non-zero")
     kinds, dims = dense_slice_spec(x.shape.ndims, count, op._attrs)
+    sizes = x.shape.dim_values
     out = []
     covered = {d for d in dims if d is not None}
     ellipsis_dims = [d for d in range(x.shape.ndims) if d not in covered]
     for i, kind in enumerate(kinds):
         if kind == "...":
-            out.extend(x.shape[d] for d in ellipsis_dims)
+            out.extend(sizes[d] for d in ellipsis_dims)
             ellipsis_dims = []
         elif kind == "new":
             out.append(1)
         else:
-            out.extend(_slice_size(x.shape[dims[i]], dims[i], i, kind, values, op._attrs))
-    out.extend(x.shape[d] for d in ellipsis_dims)
+            out.extend(_slice_size(sizes[dims[i]], dims[i], i, kind, values, op._attrs))
+    out.extend(sizes[d] for d in ellipsis_dims)
     return [(x.dtype, TensorShape(out))]
 
 
@@ -118,14 +119,14 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
         begin = shape_tensor(begin, name="begin")
         end = shape_tensor(end, name="end")
         if strides is None:
-            strides = [1] * (begin.shape[0] or 0)
+            strides = [1] * (dimension_value(begin.shape[0]) or 0)
         strides = shape_tensor(strides, name="strides")
         attrs = dict(zip(_MASKS, (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)))
         return _out("StridedSlice", [x, begin, end, strides], attrs, name=scope)[0]
 
 
 def _slice_index(value):
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
+    if isinstance(value, numbers.Integral | Dimension) and not isinstance(value, bool | np.bool_):
         return int(value)
     if isinstance(value, Tensor) and value.dtype.base_dtype in INDEX_TYPES and value.shape.ndims in (0, None):
         return value
@@ -146,6 +147,7 @@ def _slice_helper(tensor, slice_spec, var=None):
         bit = 1 << i
         if isinstance(s, builtins.slice):
             for part, out, mask in ((s.start, begin, "begin_mask"), (s.stop, end, "end_mask")):
+                part = dimension_value(part)  # an unknown Dimension is an open end, as TensorFlow reads it
                 if part is None:
                     out.append(0)
                     masks[mask] |= bit
@@ -178,8 +180,9 @@ def _slice_infer(op):
     check_same_dtype(begin, size, "Slice", "begin", "size")
     check_rank(begin.shape, 1)
     check_rank(size.shape, 1)
-    n = merge_dims(begin.shape[0] if begin.shape.ndims == 1 else None, size.shape[0] if size.shape.ndims == 1 else None,
-                   0, begin.shape.dims, size.shape.dims)
+    n = merge_dims(begin.shape.dim_values[0] if begin.shape.ndims == 1 else None,
+                   size.shape.dim_values[0] if size.shape.ndims == 1 else None,
+                   0, begin.shape.dim_values, size.shape.dim_values)
     if n is not None:
         check_rank(x.shape, n)
     rank = x.shape.ndims if x.shape.ndims is not None else n
@@ -190,7 +193,7 @@ def _slice_infer(op):
         partial = shape_from_tensor(size)
         return [(x.dtype, partial if partial.ndims is not None else TensorShape([None] * rank))]
     starts = static_value(begin)
-    dims = x.shape.dims if x.shape.ndims is not None else [None] * rank
+    dims = x.shape.dim_values if x.shape.ndims is not None else [None] * rank
     out = []
     for i, s in enumerate(sizes.tolist()):
         if s < -1:
@@ -232,3 +235,6 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's public n
             begin = cast(begin, dtypes.int64)  # TF would wrap the size to begin's int32
         size = _index_tensor_like(size, begin, "size")
         return _out("Slice", [x, begin, size], name=scope)[0]
+
+
+Tensor.__getitem__ = _slice_helper  # the graph layer leaves indexing to this module

@@ -10,11 +10,11 @@ block_shape, crops)`` is its inverse, then removes ``crops``. Kernels: ``referen
 import numpy as np
 
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, static_value
-from numflow.ops.registry import declare
 
 
 def _block_infer(op):
@@ -32,7 +32,7 @@ def _block_infer(op):
         raise ValueError(f"Shape must be at least rank {m + 1} but is rank {x.shape.ndims}")
     if any(b < 1 for b in block_v):
         raise ValueError(f"block_shape must be positive, got {block_v.tolist()}")
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     prod = int(np.prod(block_v))
     out = list(dims)
     if to_batch:

@@ -3,12 +3,13 @@ sparse_tensor_to_dense. Kernels: ``numflow_kernels/reference_sparse.py``."""
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.indexed_slices import IndexedSlices
+from numflow.framework.registry import declare, register_gradient
+from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.framework.sparse_tensor import SparseTensor
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, shape_from_tensor, static_value
-from numflow.ops.registry import declare, register_gradient
 
 
 def sparse_placeholder(dtype, shape=None, name=None):
@@ -24,10 +25,11 @@ def sparse_placeholder(dtype, shape=None, name=None):
     else:
         if is_tensor(shape):
             shape = convert_to_tensor(shape)
-            rank, static = shape.shape[0], shape_from_tensor(shape)
+            rank, static = dimension_value(shape.shape[0]), shape_from_tensor(shape)
         else:
-            dims = [None if d is None or d == -1 else int(d) for d in shape]
-            rank, static = len(dims), TensorShape(dims)
+            static = TensorShape(shape)
+            dims = static.as_list()
+            rank = len(dims)
             shape = convert_to_tensor([-1 if d is None else d for d in dims], dtype=dtypes.int64,
                                       name=f"{name}/shape_default" if name is not None else None)
         dense_shape = array_ops.placeholder_with_default(shape, shape.shape, name=shape_name)
@@ -86,7 +88,8 @@ def _sparse_to_dense_grad(op, grad):
     indices = math_ops.cast(indices, dtypes.int64)
     shape = math_ops.cast(output_shape, dtypes.int64)
     if indices.shape.ndims == 2:
-        rank = indices.shape[1] if indices.shape[1] is not None else output_shape.shape[0]
+        rank = indices.shape.dim_values[1]
+        rank = rank if rank is not None else dimension_value(output_shape.shape[0])
         if rank is None:
             raise ValueError(f"The gradient of {op.name} needs the rank of its output; it is unknown.")
         strides = [math_ops.reduce_prod(shape[i + 1:]) for i in range(rank)]
@@ -109,9 +112,9 @@ def _segment_inputs(op):
     check_dtype(segment_ids, INDEX_TYPES, "segment_ids")
     check_rank(indices.shape, 1)
     check_rank(segment_ids.shape, 1)
-    a, b = indices.shape, segment_ids.shape
-    if a.ndims == 1 and b.ndims == 1 and None not in (a[0], b[0]) and a[0] != b[0]:
-        raise ValueError(f"Dimensions must be equal, but are {a[0]} and {b[0]}")
+    a, b = dimension_value(indices.shape[0]), dimension_value(segment_ids.shape[0])
+    if None not in (a, b) and a != b:
+        raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
     return data
 
 
@@ -183,8 +186,6 @@ def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=No
 
 def _segment_grad(op, grad):
     """TensorFlow's: an IndexedSlices from the GradV2 op with ``sparse_gradient``, else the dense Grad op."""
-    from numflow.variables.variable import IndexedSlices
-
     data, indices, segment_ids = op.inputs
     data_shape = array_ops.shape(data)
     graph = get_default_graph()

@@ -2,10 +2,10 @@
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import merge_dims
-from numflow.ops.registry import declare
 
 
 @declare("VariableV2", stateful=True, ref_output=True)
@@ -28,7 +28,7 @@ def _update_infer(op):
             f"type {ref.dtype.base_dtype.name} of argument 'ref'."
         )
     shape = ref.shape
-    if shape.dims == value.shape.dims and shape.is_fully_defined():
+    if shape.dim_values == value.shape.dim_values and shape.is_fully_defined():
         return [(ref.dtype, shape)]  # the common case: an initializer or update of the variable's shape
     if op._attrs.get("validate_shape", True):
         shape = _merged(shape, value.shape)
@@ -43,7 +43,8 @@ def _merged(a, b):
         return a.merge_with(b)
     if a.ndims != b.ndims:
         raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
-    return TensorShape([merge_dims(x, y, i, a.dims, b.dims) for i, (x, y) in enumerate(zip(a.dims, b.dims))])
+    da, db = a.dim_values, b.dim_values
+    return TensorShape([merge_dims(x, y, i, da, db) for i, (x, y) in enumerate(zip(da, db))])
 
 
 # TF's "numbertype": what AssignAdd/Sub and ScatterAdd/Sub take (no bool, no string).

@@ -3,12 +3,12 @@
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import REAL
 from numflow.ops.op_util import _out, check_dtype
-from numflow.ops.registry import declare
 
 
 @declare("AsString")

@@ -20,12 +20,12 @@ scatter), concat and split mirror each other the same way.
 
 from numflow.framework import dtypes, errors
 from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.registry import declare, register_gradient
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import static_value
-from numflow.ops.registry import declare, register_gradient
 
 _SCALAR = TensorShape([])
 
@@ -66,8 +66,10 @@ def _flow_infer(op):
 @declare("TensorArrayScatterV3", stateful=True)
 def _scatter_infer(op):
     indices, value = op.inputs[1].shape, op.inputs[2].shape
-    if indices.ndims and value.ndims and None not in (indices[0], value[0]) and indices[0] != value[0]:
-        raise ValueError(f"Dimensions must be equal, but are {value[0]} and {indices[0]}")
+    if indices.ndims and value.ndims:
+        rows, values = indices.dim_values[0], value.dim_values[0]
+        if None not in (rows, values) and rows != values:
+            raise ValueError(f"Dimensions must be equal, but are {values} and {rows}")
     return [(dtypes.float32, _SCALAR)]
 
 
@@ -82,7 +84,7 @@ def _close_infer(op):
 
 
 def _dims(shape):
-    return None if shape.ndims is None else tuple(shape.dims)
+    return None if shape.ndims is None else tuple(shape.dim_values)
 
 
 class TensorArray:
@@ -228,7 +230,7 @@ class TensorArray:
             value = self.gather(math_ops.range(0, self.size()), name=name)
             size = static_value(convert_to_tensor(self._size)) if self._size is not None else None
             if self.element_shape.ndims is not None and not self._dynamic_size and size is not None:
-                value.set_shape([int(size)] + self.element_shape.dims)
+                value.set_shape([int(size)] + self.element_shape.dim_values)
             return value
 
     def scatter(self, indices, value, name=None):

@@ -7,7 +7,8 @@ import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.registry import declare
+from numflow.framework.shapes import Dimension, TensorShape
 from numflow.ops.array_ops import shape_tensor
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.op_util import (
@@ -20,7 +21,6 @@ from numflow.ops.op_util import (
     shape_from_tensor,
     static_value,
 )
-from numflow.ops.registry import declare
 
 
 # -- tiling -----------------------------------------------------------------------------------
@@ -43,8 +43,8 @@ def _tile_infer(op):
         return [(x.dtype, TensorShape(None if x.shape.ndims is None else [None] * x.shape.ndims))]
     if x.shape.ndims is not None and x.shape.ndims != times.ndims:
         raise ValueError(f"Shape must be rank {x.shape.ndims} but is rank {times.ndims}")
-    dims = x.shape.dims if x.shape.ndims is not None else [None] * times.ndims
-    return [(x.dtype, TensorShape([_multiply_dims(d, m) for d, m in zip(dims, times.dims)]))]
+    dims = x.shape.dim_values if x.shape.ndims is not None else [None] * times.ndims
+    return [(x.dtype, TensorShape([_multiply_dims(d, m) for d, m in zip(dims, times.dim_values)]))]
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's argument name
@@ -67,9 +67,9 @@ def _check_paddings(x, paddings):
     check_rank(paddings.shape, 2)
     n = None
     if paddings.shape.ndims == 2:
-        if paddings.shape[1] is not None and paddings.shape[1] != 2:
-            raise ValueError(f"Dimension must be 2 but is {paddings.shape[1]}")
-        n = paddings.shape[0]
+        n, columns = paddings.shape.dim_values
+        if columns is not None and columns != 2:
+            raise ValueError(f"Dimension must be 2 but is {columns}")
     if n is not None:
         check_rank(x.shape, n)
     rank = x.shape.ndims if x.shape.ndims is not None else n
@@ -80,7 +80,7 @@ def _check_paddings(x, paddings):
         return TensorShape([None] * rank)
     if np.any(amounts < 0):
         raise ValueError("Paddings must be non-negative")
-    dims = x.shape.dims if x.shape.ndims is not None else [None] * rank
+    dims = x.shape.dim_values if x.shape.ndims is not None else [None] * rank
     return TensorShape([None if d is None else d + int(before) + int(after)
                         for d, (before, after) in zip(dims, amounts)])
 
@@ -158,7 +158,7 @@ def _split_infer(op):
     a = _split_axis(axis, x.shape.ndims)
     if x.shape.ndims is None:
         return [(x.dtype, TensorShape(None))] * num
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     if a is None:
         return [(x.dtype, TensorShape([None] * len(dims)))] * num
     if dims[a] is not None:
@@ -182,7 +182,7 @@ def _split_v_infer(op):
     sizes = static_value(size_splits)
     if a is None:
         return [(x.dtype, TensorShape([None] * rank))] * num
-    dims = x.shape.dims
+    dims = x.shape.dim_values
     if sizes is None:
         return [(x.dtype, TensorShape(dims[:a] + [None] + dims[a + 1:]))] * num
     sizes = sizes.tolist()
@@ -212,7 +212,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     ['split:0', 'split:1', 'split:2']
     """
     graph = get_default_graph()
-    if isinstance(num_or_size_splits, numbers.Integral) and not isinstance(num_or_size_splits, bool):
+    if isinstance(num_or_size_splits, numbers.Integral | Dimension) and not isinstance(num_or_size_splits, bool):
         count = int(num_or_size_splits)
         if count < 1:
             raise ValueError(f"Attr 'num_split' of 'Split' Op passed {count} less than minimum 1.")
@@ -225,7 +225,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         raise ValueError("Rank-0 tensors are not supported as the num_or_size_splits argument to split. "
                          f"Argument provided: {num_or_size_splits}")
     if num is None:
-        num = size_splits.shape[0] if size_splits.shape.ndims == 1 else None
+        num = size_splits.shape.dim_values[0] if size_splits.shape.ndims == 1 else None
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {num_or_size_splits}")
     with graph.name_scope(name or "split") as scope:

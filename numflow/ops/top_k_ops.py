@@ -6,16 +6,19 @@ as the picked positions of a row are distinct). Kernels: ``numflow_kernels/refer
 ``cpu/topk.py``.
 """
 
+import collections
+
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.registry import declare, register_gradient
+from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merge_dims, static_value
-from numflow.ops.registry import declare, register_gradient
 
 _INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])  # TensorFlow's name for top_k's pair
 
 
 @declare("TopKV2")
@@ -32,10 +35,10 @@ def _top_k_infer(op):
     index_type = op._attrs["index_type"]
     if x.shape.ndims is None:
         return [(x.dtype, TensorShape(None)), (index_type, TensorShape(None))]
-    last = x.shape.dims[-1]
+    last = x.shape.dim_values[-1]
     if last is not None and k_dim is not None and last < k_dim:
         raise ValueError(f"input must have last dimension >= k = {k_dim} but is {last}")
-    shape = TensorShape(x.shape.dims[:-1] + [k_dim])
+    shape = TensorShape(x.shape.dim_values[:-1] + [k_dim])
     return [(x.dtype, shape), (index_type, shape)]
 
 
@@ -57,8 +60,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
         x = convert_to_tensor(input, name="input")
         k = convert_to_tensor(k, name="k", preferred_dtype=dtypes.int32)
         attrs = {"sorted": bool(sorted), "index_type": index_type}
-        values, indices = _out("TopKV2", [x, k], attrs, name=scope)
-        return values, indices
+        return TopKV2(*_out("TopKV2", [x, k], attrs, name=scope))
 
 
 @register_gradient("TopKV2")
@@ -87,8 +89,8 @@ def _in_top_k_infer(op):
     check_rank(predictions.shape, 2)
     check_rank(targets.shape, 1)
     check_rank(k.shape, 0)
-    batch = predictions.shape[0] if predictions.shape.ndims is not None else None
-    target_batch = targets.shape[0] if targets.shape.ndims is not None else None
+    batch = dimension_value(predictions.shape[0])
+    target_batch = dimension_value(targets.shape[0])
     if batch is not None and target_batch is not None and batch != target_batch:
         raise ValueError(f"Dimensions must be equal, but are {batch} and {target_batch}")
     return [(dtypes.bool, TensorShape([merge_dims(batch, target_batch, 0, [batch], [target_batch])]))]

@@ -15,8 +15,8 @@ CPU only.
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
-from numflow.ops.registry import declare
 
 # op type -> (names of the ref inputs (var first), names of the scalar inputs); grad is always last.
 APPLY_OPS = {

@@ -22,10 +22,10 @@ whatever ``parallel_iterations`` says.
 
 from numflow.framework import dtypes, nest
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, as_shape
 from numflow.ops import control_flow_util as cfu
 from numflow.ops.constant_op import convert_to_tensor
-from numflow.ops.registry import declare
 
 
 class Loop:
@@ -218,7 +218,7 @@ def _invariants(leaves, counts, initial, shape_invariants, loop_vars, where):
             shapes.append(tensors[0].shape)
         else:  # an IndexedSlices: the invariant is its values'
             _check_fits(leaf.values, leaf.values.shape, invariant)
-            first = TensorShape([invariant[0]] if invariant.ndims is not None else [None])
+            first = TensorShape(invariant.dim_values[:1] if invariant.ndims is not None else [None])
             shapes += [invariant, first] + ([TensorShape([invariant.ndims])] if n == 3 else [])
     return shapes
 
@@ -236,7 +236,7 @@ def _fits(shape, invariant):
         return True
     if shape.ndims != invariant.ndims:
         return False
-    return all(b is None or a == b for a, b in zip(shape.dims, invariant.dims))
+    return all(b is None or a == b for a, b in zip(shape.dim_values, invariant.dim_values))
 
 
 def _check_body_outputs(initial, invariants, outputs, where):

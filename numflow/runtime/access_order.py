@@ -17,7 +17,7 @@ applies; and ``RestoreBundle``). Each edge is added only where no path joins the
 cycle can form: where the graph already orders a pair, either way, it is left as it is.
 """
 
-from numflow.ops import registry
+from numflow.framework import registry
 
 _ALIASING = frozenset({"Identity", "StopGradient"})
 _WRITES_ITS_REFERENCES = frozenset({"RestoreBundle"})

@@ -124,4 +124,4 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
                 raise ValueError(f"tensor_name = {name}; expected dtype {datatypes.tf_name(want)} does not equal "
                                  f"original dtype {datatypes.tf_name(stored)}")
             values.append(reader.get_tensor(name))
-    return tuple(values)
+    return values[0] if len(values) == 1 else tuple(values)  # one tensor: the op's single output

@@ -15,7 +15,7 @@ class ConfigProto:
     ``intra_op_parallelism_threads``: threads inside one large kernel (0: as many as pay, measured;
     1: one, every kernel serial). Unlike TensorFlow's, it never changes the numbers.
     ``allow_soft_placement``: run an op elsewhere when its device is missing (default True, as TF 2).
-    ``log_device_placement``: print each op's device when a run plan is built.
+    ``log_device_placement``: print each op's device on the first run of each run plan (a run hook).
     """
 
     def __init__(self, inter_op_parallelism_threads=0, intra_op_parallelism_threads=0,
@@ -93,8 +93,39 @@ class StepStats:
 
 
 class RunMetadata:
-    """Filled by a traced run: ``step_stats.dev_stats[i].node_stats`` per device."""
+    """Filled by a traced run: ``step_stats.dev_stats[i].node_stats`` per device.
+
+    ``SerializeToString`` gives TensorFlow's ``RunMetadata`` message, as ``FileWriter.add_run_metadata``
+    writes it for TensorBoard: threads are numbered in order of appearance per device, their names
+    in ``thread_names``.
+    """
 
     def __init__(self):
         self.step_stats = StepStats()
         self.partition_graphs = []
+
+    def to_proto(self):
+        """TensorFlow's ``RunMetadata`` message (``numflow.protos.config_pb2``) of these stats."""
+        from numflow.protos import config_pb2
+
+        proto = config_pb2.RunMetadata()
+        for dev in self.step_stats.dev_stats:
+            dev_proto = proto.step_stats.dev_stats.add(device=dev.device)
+            threads = {}
+            for ns in dev.node_stats:
+                thread = threads.setdefault(ns.thread_id, len(threads))
+                dev_proto.thread_names[thread] = ns.thread_name
+                dev_proto.node_stats.add(
+                    node_name=ns.node_name, all_start_micros=ns.all_start_micros,
+                    op_start_rel_micros=ns.op_start_rel_micros, op_end_rel_micros=ns.op_end_rel_micros,
+                    all_end_rel_micros=ns.all_end_rel_micros, timeline_label=ns.timeline_label,
+                    scheduled_micros=ns.all_start_micros, thread_id=thread,
+                    all_start_nanos=ns.all_start_micros * 1000, op_start_rel_nanos=ns.op_start_rel_micros * 1000,
+                    op_end_rel_nanos=ns.op_end_rel_micros * 1000, all_end_rel_nanos=ns.all_end_rel_micros * 1000,
+                    scheduled_nanos=ns.all_start_micros * 1000)
+        for graph_def in self.partition_graphs:
+            proto.partition_graphs.add().CopyFrom(graph_def)
+        return proto
+
+    def SerializeToString(self):  # noqa: N802 - TensorFlow's message method
+        return self.to_proto().SerializeToString()

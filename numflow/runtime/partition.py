@@ -19,8 +19,7 @@ import itertools
 
 import numpy as np
 
-from numflow.framework import dtypes, errors
-from numflow.ops import registry
+from numflow.framework import dtypes, errors, registry
 from numflow.runtime import access_order, executor, placement
 from numflow.runtime import plan as _plan
 from numflow.runtime.transport import RemoteTask
@@ -76,13 +75,15 @@ class PartitionedPlan:
         self.graph_version = graph.version
         self.placements = placements
         self.steps = [s for stage in stages if stage.local is not None for s in stage.local.steps]
-        self.ways = None
+        self.trivial = False
+        self.ways = executor.Ways()  # only its count of runs: each stage's local plan has its own ways
         self._step_ids = itertools.count()
 
     def run(self, session, values, hooks=()):
         """Run every stage: its partitions on their tasks and its local sub-plan here, at once."""
         env = dict(zip(self.feed_tensors, (values[s] for s in self.feed_slots)))
         step_id = next(self._step_ids)
+        self.ways.runs[0] += 1
         for stage in self.stages:
             pending = [(p, p.task.submit(p.key, p.blob, step_id, [_to_wire(env[t]) for t in p.inputs]))
                        for p in stage.partitions]

@@ -9,8 +9,9 @@ the executor takes first. It holds:
 - ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
   chain, which has no other dependent), the executor's unit of scheduling;
 - ``slots``: the value slots a run starts from, holding what every run of the session would compute
-  alike (constants, variables' handles); ``alone_steps``: the steps a run on the caller's thread
-  still has to run (the others, and NoOps, whose only part is ordering);
+  alike (constants, variables' handles); ``alone_steps``: the steps a run still has to run (the
+  others, and NoOps, whose only part is ordering), in order, and each unit holds its share of them:
+  whichever way the executor takes, a run runs these steps and no others;
 - the slots where feeds are written and fetches read.
 
 A functional op (If, Case, While: ``registry.OpDef.functional``) runs parts of the graph itself. Its
@@ -22,10 +23,10 @@ too, built with a ``boundary``: the ops of one cond branch or loop part, fed the
 import heapq
 from collections import deque
 
-from numflow.framework import errors
+from numflow.framework import errors, registry
 from numflow.framework.kernel_context import kernel_context
-from numflow.ops import registry
-from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan  # noqa: F401
+from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan, summary_kernels  # noqa: F401
+from numflow_kernels import tuning
 from numflow_kernels.handle import VariableHandle
 
 
@@ -75,13 +76,10 @@ class Plan:
     """
 
     __slots__ = ("steps", "alone_steps", "slots", "units", "roots", "serial", "trivial", "ways", "blocking",
-                 "calls_blas",
-                 "feed_slots",
-                 "fetch_slots", "fetch_fed", "graph_version", "placements")
+                 "calls_blas", "feed_slots", "fetch_slots", "fetch_fed", "graph_version", "placements",
+                 "__weakref__")
 
 
-# Below this many output elements an op's work costs less than handing it to another thread.
-CHEAP_ELEMENTS = 1 << 14
 _ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape",
                            "VariableV2", "IsVariableInitialized"})  # a variable's op only looks its handle up
 
@@ -92,7 +90,7 @@ def _is_cheap(op):
     if registry.get(op.type).functional:
         return False
     sizes = [t.shape.num_elements() for t in op._outputs]
-    return all(n is not None and n <= CHEAP_ELEMENTS for n in sizes)
+    return all(n is not None and n <= tuning.CHEAP_ELEMENTS for n in sizes)
 
 
 _PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
@@ -210,6 +208,9 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
             plan.slots[step.out_slots[0]] = step.kernel(step.ctx)
         elif step.op.type != "NoOp":
             plan.alone_steps.append(step)
+    ran = set(plan.alone_steps)
+    for unit in plan.units:
+        unit.steps = [s for s in unit.steps if s in ran]
     _release_after_last_readers(plan.alone_steps, set(plan.fetch_slots))
     plan.feed_slots = [slot_of[t] for t in feed_tensors]
     plan.graph_version = graph.version
@@ -410,13 +411,9 @@ def _chains(op_preds, steps):
     return units, roots
 
 
-# Beyond this many units doing real work, a plan is taken to have some that could run at once.
-_MAX_ORDERED_CHECK = 16
-
-
 def _one_at_a_time(units):
     """Whether each of ``units`` runs before or after each other one (no two could run at once)."""
-    if len(units) > _MAX_ORDERED_CHECK:
+    if len(units) > tuning.MAX_ORDERED_CHECK:
         return False
     later = {u.index: _successors_of(u) for u in units}
     return all(b.index in later[a.index] or a.index in later[b.index]

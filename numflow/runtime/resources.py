@@ -179,6 +179,16 @@ class ResourceContainer:
     def names(self):
         return list(self._vars)
 
+    def cancel(self):
+        """Cancel what waits on this container's resources (a queue's enqueues and dequeues): the
+        session owning it is closing."""
+        with self._lock:
+            resources = list(self._other.values())
+        for resource in resources:
+            cancel = getattr(resource, "cancel", None)
+            if cancel is not None:
+                cancel()
+
     def clear(self):
         with self._lock:
             self._vars.clear()

@@ -3,19 +3,22 @@
 import collections
 import os
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from numflow.framework import errors
-from numflow.framework.graph import Operation, Tensor, get_default_graph
+from numflow.framework.dtypes import string
+from numflow.framework.graph import Operation, Tensor, get_default_graph, on_reset_default_graph
+from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
+from numflow.ops.constant_op import to_numpy
 from numflow.runtime import executor
 from numflow.runtime import partition as _partition
 from numflow.runtime import plan as _plan
-from numflow.runtime.config import ConfigProto, NodeExecStats, RunOptions
-from numflow.variables.variable import IndexedSlices, IndexedSlicesValue
+from numflow.runtime.config import ConfigProto, RunOptions
+from numflow.runtime.growth import GrowthWatch
+from numflow.runtime.hooks import PlacementLog, TraceHook
 from numflow_kernels.errors import FailedPrecondition
 from numflow_kernels.handle import VariableHandle
 
@@ -35,6 +38,9 @@ def get_default_session():
 
 def _clear_default_sessions():
     _default_sessions.stack.clear()
+
+
+on_reset_default_graph(_clear_default_sessions)
 
 
 def _session_for(graph, session, operation=False):
@@ -115,14 +121,17 @@ class BaseSession:
         self._owns_pool = pool is None
         self._closed = False
         self._default_stack = []
+        self._growth = GrowthWatch()
         self._waits_before_close = {}
+        self._hooks = (PlacementLog(),) if self._config.log_device_placement else ()
 
     graph = property(lambda self: self._graph)
     sess_str = property(lambda self: self._target.encode(), doc="The target, as bytes (as TF gives it).")
 
     @property
     def graph_def(self):
-        return self._graph
+        """The session's graph as a GraphDef, as TensorFlow gives it (``sess.graph_def``)."""
+        return self._graph.as_graph_def()
 
     def _resources_for(self, device):
         return self._containers[(device.job, device.task)]
@@ -168,7 +177,7 @@ class BaseSession:
             elements, rebuild = (fetches,), None
         else:
             elements, rebuild = _flatten_fetches(fetches, self._graph)
-        feed_tensors, feed_values = self._feeds(feed_dict) if feed_dict else ((), ())
+        feed_tensors, feed_values, as_given = self._feeds(feed_dict) if feed_dict else ((), (), None)
         key = (elements, feed_tensors)
         plan = self._plans.get(key)
         if plan is None or plan.graph_version != self._graph.version:
@@ -176,15 +185,15 @@ class BaseSession:
         values = plan.slots.copy()
         for slot, value in zip(plan.feed_slots, feed_values):
             values[slot] = value
-        hooks = ()
+        hooks = self._hooks
         if options is not None and run_metadata is not None and options.trace_level >= RunOptions.FULL_TRACE:
-            hooks = (_TraceHook(run_metadata),)
+            hooks = (*hooks, TraceHook(run_metadata))
         if isinstance(plan, _partition.PartitionedPlan):
             plan.run(self, values, hooks)
         else:
             executor.run(plan, values, self._pool_for(plan), hooks)
         if feed_values:
-            results = _results_with_feeds(plan, values, feed_values, to_host)
+            results = _results_with_feeds(plan, values, feed_values, to_host, as_given)
         else:
             results = [None if slot is None else to_host(values[slot]) for slot in plan.fetch_slots]
         return results[0] if rebuild is None else rebuild(results)
@@ -205,10 +214,8 @@ class BaseSession:
             plan.fetch_slots = [by_tensor[e] if isinstance(e, Tensor) else None for e in elements]
             fed_slots = set(plan.feed_slots)
             plan.fetch_fed = [slot in fed_slots for slot in plan.fetch_slots]
-            if self._config.log_device_placement:
-                for step in plan.steps:
-                    print(f"{step.op.name}: ({step.op.type}): {step.ctx.device.name}", flush=True)
             self._plans[key] = plan
+            self._growth.plan_built(self._graph, plan)
             return plan
 
     def _pool_for(self, plan):
@@ -225,15 +232,25 @@ class BaseSession:
         return self._pool
 
     def _feeds(self, feed_dict):
-        tensors, values = [], []
+        """The fed tensors, their values as kernels take them, and (None unless a string was fed) the
+        values as given: ops see strings as UTF-8 bytes, as TensorFlow's do, while a fed tensor
+        fetched gives back what was fed."""
+        tensors, values, as_given = [], [], None
         for key, value in _expand_sparse_feeds(feed_dict):
             try:
                 tensor = self._graph.as_graph_element(key, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
                 raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e.args[0]}") from None
             tensors.append(tensor)
-            values.append(_feed_value(tensor, value, key))
-        return tuple(tensors), values
+            value = _feed_value(tensor, value, key)
+            if tensor.dtype.base_dtype is string:
+                as_given = as_given or list(values)
+                as_given.append(value)
+                value = to_numpy(value, string)
+            elif as_given is not None:
+                as_given.append(value)
+            values.append(value)
+        return tuple(tensors), values, as_given
 
     # -- lifetime and defaults -----------------------------------------------------------------
     def close(self):
@@ -245,6 +262,9 @@ class BaseSession:
         if self._closed:
             return
         self._closed = True
+        if not self._target:  # a local session's queues are its own: no run may stay waiting on one
+            for container in self._containers.values():
+                container.cancel()
         failure = None
         for wait in self._waits_before_close.values():
             try:
@@ -385,19 +405,21 @@ def _snapshot_to_host(value):
     return _to_host(value)
 
 
-def _results_with_feeds(plan, values, feed_values, to_host=_to_host):
+def _results_with_feeds(plan, values, feed_values, to_host=_to_host, as_given=None):
     """The fetched values of a run with feeds, never aliasing the caller's fed arrays.
 
-    As in TensorFlow, fetching a fed tensor gives back the fed value itself; any other result that
-    shares memory with a fed array (an identity or a reshape of it) is copied, so that changing a
-    result in place cannot change the caller's input, nor the input change the result.
+    As in TensorFlow, fetching a fed tensor gives back the fed value itself (``as_given``, where the
+    kernels were fed another form of it); any other result that shares memory with a fed array (an
+    identity or a reshape of it) is copied, so that changing a result in place cannot change the
+    caller's input, nor the input change the result.
     """
     fed = [v for v in feed_values if isinstance(v, np.ndarray) and v.size]
+    given = {} if as_given is None else dict(zip(plan.feed_slots, as_given))
     done = {None: None}
     for slot, is_fed in zip(plan.fetch_slots, plan.fetch_fed):
         if slot in done:
             continue
-        value = values[slot]
+        value = given.get(slot, values[slot])
         if not is_fed:
             value = to_host(value)
             if isinstance(value, np.ndarray) and any(np.may_share_memory(value, f) for f in fed):
@@ -497,35 +519,3 @@ def _flatten_fetches(fetches, graph):
 
     build = walk(fetches)
     return tuple(elements), build
-
-
-class _TraceHook:
-    """Records each op's device, thread and time span into a RunMetadata's step stats.
-
-    Executor callbacks (see ``numflow.runtime.executor``): a run without tracing never calls them.
-    ``pre_op`` and ``post_op`` run on the thread running the op; appends to the stats take a lock.
-    """
-
-    def __init__(self, run_metadata):
-        self._stats = run_metadata.step_stats
-        self._starts = {}
-        self._lock = threading.Lock()
-
-    def start(self, plan):
-        pass
-
-    def pre_op(self, step):
-        self._starts[step] = time.time_ns() // 1000
-
-    def post_op(self, step):
-        end = time.time_ns() // 1000
-        op = step.op
-        inputs = [t.op.name if t.value_index == 0 else t.name for t in op._inputs]
-        thread = threading.current_thread()
-        stats = NodeExecStats(op.name, op.type, step.ctx.device.name, thread.ident, self._starts.pop(step), end,
-                              inputs, thread.name)
-        with self._lock:
-            self._stats.device_stats(step.ctx.device.name).node_stats.append(stats)
-
-    def finish(self, plan):
-        pass

@@ -7,7 +7,8 @@ the loop variables; fetching the branch's results, or the condition, or the body
 the values accumulated for the gradient (only those the run reads). Running a branch costs one copy of
 its slot list and its steps; an iteration of a loop costs its condition's and body's steps and a few
 list operations, no graph work. The steps run in order on the thread running the functional op
-(``executor.run_in_order``), so a loop runs the same ops in the same order in every run.
+(``executor.steps_runner()``, which in a traced run also calls the run's hooks around each step), so
+a loop runs the same ops in the same order in every run.
 
 A functional op receives its inputs as they are: a captured variable's read stays the variable's
 handle, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
@@ -22,10 +23,27 @@ from numflow.runtime import plan as _plan
 from numflow_kernels.handle import VariableHandle
 from numflow_kernels.registry import register
 
+# Functional op types of other modules (tf.data's) -> what makes their kernels' sub-plans.
+_BUILDERS = {}
+
+
+def builds(*op_types):
+    """Register the decorated ``make(op, session, needed)`` as what :func:`build` returns for ``op_types``."""
+
+    def wrap(make):
+        for op_type in op_types:
+            _BUILDERS[op_type] = make
+        return make
+
+    return wrap
+
 
 def build(op, session, needed):
     """What the kernel of functional op ``op`` runs: its sub-plans for ``session``. ``needed``: per
     output of ``op``, whether the run reads it."""
+    make = _BUILDERS.get(op.type)
+    if make is not None:
+        return make(op, session, needed)
     if op.type == "While":
         return _LoopPlans(op, session, needed)
     return _BranchPlans(op, session, needed)
@@ -63,6 +81,9 @@ class _SubPlan:
         for slot, value in zip(self.feed_slots[start:], feed_values):
             values[slot] = value
         return values
+
+
+_BOOL = np.dtype(bool)
 
 
 def _value(x):
@@ -105,7 +126,7 @@ class _BranchPlans:
             index = 0 if selector else 1
         branch = self.branches[index]
         values = branch.values_with(captures)
-        executor.run_in_order(branch.plan.alone_steps, values, release=True)
+        executor.steps_runner()(branch.plan.alone_steps, values, True)
         results = branch.to_host([_value(values[slot]) for slot in branch.fetch_slots])
         return tuple(None if i is None else results[i] for i in self.layouts[index])
 
@@ -167,14 +188,14 @@ def _run_loop(ctx, *inputs):
     accumulated = [[] for _ in body_out[n:]]
     appends = [values.append for values in accumulated]
     cond_steps, body_steps = loop.cond.plan.alone_steps, loop.body.plan.alone_steps
-    run = executor.run_in_order
+    run = executor.steps_runner()
     count = 0
     while count != limit:
         for i, slot in cond_vars:
             cond_values[slot] = current[i]
         run(cond_steps, cond_values)
         go = cond_values[cond_out]
-        if go.__class__ is not np.bool_:
+        if go.__class__ is not np.bool_ and (go.__class__ is not np.ndarray or go.shape or go.dtype is not _BOOL):
             go = loop.cond.to_host([_value(go)])[0]
             if np.ndim(go) != 0:
                 raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")

@@ -5,10 +5,15 @@ from numflow.checkpoint.reader import NewCheckpointReader, list_variables, load_
 from numflow.checkpoint.state import update_checkpoint_state
 from numflow.train.basic_session_run_hooks import (
     CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook, LoggingTensorHook,
-    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StopAtStepHook,
+    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StepCounterHook, StopAtStepHook, SummarySaverHook,
 )
 from numflow.train.cluster import ClusterSpec
 from numflow.train.coordinator import Coordinator
+from numflow.train.input import (
+    batch, input_producer, limit_epochs, range_input_producer, shuffle_batch, slice_input_producer,
+    string_input_producer,
+)
+from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners
 from numflow.train.device_setter import GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter
 from numflow.train.learning_rate_decay import (
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay, natural_exp_decay,
@@ -27,6 +32,8 @@ from numflow.train.optimizers import (
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
 from numflow.train.session_manager import SessionManager
+from numflow.train.coordinator import LooperThread
+from numflow.train.supervisor import Supervisor
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.training_util import (
     assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
@@ -39,11 +46,22 @@ __all__ = [
     "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
+    "LooperThread", "StepCounterHook", "SummarySaverHook", "Supervisor",
     "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "byte_size_load_fn", "checkpoint_exists",
     "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "export_meta_graph",
     "get_checkpoint_state", "import_meta_graph", "write_graph",
     "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
     "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
+    "summary_iterator",
     "NewCheckpointReader", "update_checkpoint_state",
+    "QueueRunner", "add_queue_runner", "batch", "input_producer", "limit_epochs", "range_input_producer",
+    "shuffle_batch", "slice_input_producer", "start_queue_runners", "string_input_producer",
 ]
+
+
+def summary_iterator(path):
+    """The ``Event`` messages of an event file, in order (see ``numflow.summary.writer.summary_iterator``)."""
+    from numflow.summary import writer
+
+    return writer.summary_iterator(path)

@@ -1,11 +1,13 @@
-"""The hooks TF 1.x training loops use: stop at a step, save checkpoints, log tensors, catch NaN losses.
+"""The hooks TF 1.x training loops use: stop at a step, save checkpoints and summaries, count steps per
+second, log tensors, catch NaN losses.
 
 Hooks that follow the global step fetch ``global_step/add:0``, a copy of the step made once per
 graph (TensorFlow's ``_get_or_create_global_step_read``). Fetched beside the train op, it may hold
 the step before or after the run's increment; the hooks read the step again before acting on it.
 
-numflow writes no event files: ``CheckpointSaverHook`` writes the checkpoint and its state file,
-not TensorFlow's ``graph.pbtxt``, ``.meta`` graph or summary events.
+Event files are written through ``tf.summary.FileWriterCache`` (one writer per directory), as
+TensorFlow's hooks write them: ``CheckpointSaverHook`` adds ``graph.pbtxt``, the graph and meta graph,
+and a CHECKPOINT session log per save; ``SummarySaverHook`` a START session log, then the summaries.
 """
 
 import logging
@@ -191,6 +193,7 @@ class CheckpointSaverHook(SessionRunHook):
         self._enable_async = enable_async
 
     def begin(self):
+        self._summary_writer = _writer_for(self._checkpoint_dir)
         self._global_step_tensor = _get_or_create_global_step_read()
         if self._global_step_tensor is None:
             raise RuntimeError("Global step should be created to use CheckpointSaverHook.")
@@ -198,7 +201,17 @@ class CheckpointSaverHook(SessionRunHook):
             listener.begin()
 
     def after_create_session(self, session, coord):
+        from numflow.framework.graph_io import write_graph
+        from numflow.framework.meta_graph import export_meta_graph
+
         global_step = session.run(self._global_step_tensor)
+        graph = get_default_graph()
+        if self._save_graph_def:
+            write_graph(graph.as_graph_def(add_shapes=True), self._checkpoint_dir, "graph.pbtxt")
+        saver = self._get_saver()
+        self._summary_writer.add_graph(graph)
+        self._summary_writer.add_meta_graph(export_meta_graph(graph_def=graph.as_graph_def(add_shapes=True),
+                                                              saver_def=saver.saver_def if saver else None))
         self._save(session, global_step)
         self._timer.update_last_triggered_step(global_step)
 
@@ -230,6 +243,7 @@ class CheckpointSaverHook(SessionRunHook):
         _log.info("Saving checkpoints for %d into %s.", step, self._save_path)
         self._get_saver().save(session, self._save_path, global_step=step, write_meta_graph=self._save_graph_def,
                                enable_async=self._enable_async)
+        self._summary_writer.add_session_log(session_log_message("CHECKPOINT", checkpoint_path=self._save_path), step)
         _log.info("Calling checkpoint listeners after saving checkpoint %d...", step)
         should_stop = False
         for listener in self._listeners:
@@ -252,6 +266,134 @@ class CheckpointSaverHook(SessionRunHook):
                                "by passing it to the constructor.")
         self._saver = savers[0]
         return self._saver
+
+
+def _writer_for(directory):
+    from numflow.summary.writer import FileWriterCache
+
+    return FileWriterCache.get(directory)
+
+
+def session_log_message(status, **fields):
+    """A ``SessionLog`` with ``status`` (``"START"``, ``"STOP"``, ``"CHECKPOINT"``) and ``fields``."""
+    from numflow.framework.graph_io import message_class
+
+    session_log = message_class("SessionLog")
+    return session_log(status=getattr(session_log, status), **fields)
+
+
+def scalar_summary_message(tag, value):
+    """A ``Summary`` of one simple value."""
+    from numflow.framework.graph_io import message_class
+
+    summary = message_class("Summary")
+    return summary(value=[summary.Value(tag=tag, simple_value=value)])
+
+
+class StepCounterHook(SessionRunHook):
+    """Logs ``global_step/sec: <rate>`` every ``every_n_steps`` steps or ``every_n_secs`` seconds, and
+    writes it as a summary (tagged after the global step) to ``summary_writer`` or ``output_dir``."""
+
+    def __init__(self, every_n_steps=100, every_n_secs=None, output_dir=None, summary_writer=None):
+        if (every_n_steps is None) == (every_n_secs is None):
+            raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
+        self._timer = SecondOrStepTimer(every_steps=every_n_steps, every_secs=every_n_secs)
+        self._summary_writer = summary_writer
+        self._output_dir = output_dir
+        self._last_global_step = None
+        self._steps_per_run = 1
+
+    def begin(self):
+        if self._summary_writer is None and self._output_dir:
+            self._summary_writer = _writer_for(self._output_dir)
+        self._global_step_tensor = _get_or_create_global_step_read()
+        if self._global_step_tensor is None:
+            raise RuntimeError("Global step should be created to use StepCounterHook.")
+        self._summary_tag = training_util.get_global_step().op.name + "/sec"
+
+    def before_run(self, run_context):
+        return SessionRunArgs(self._global_step_tensor)
+
+    def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
+        steps_per_sec = elapsed_steps / elapsed_time
+        if self._summary_writer is not None:
+            self._summary_writer.add_summary(scalar_summary_message(self._summary_tag, steps_per_sec), global_step)
+        _log.info("%s: %g", self._summary_tag, steps_per_sec)
+
+    def after_run(self, run_context, run_values):
+        stale_global_step = run_values.results
+        if self._timer.should_trigger_for_step(stale_global_step + self._steps_per_run):
+            global_step = run_context.session.run(self._global_step_tensor)
+            if self._timer.should_trigger_for_step(global_step):
+                elapsed_time, elapsed_steps = self._timer.update_last_triggered_step(global_step)
+                if elapsed_time is not None:
+                    self._log_and_record(elapsed_steps, elapsed_time, global_step)
+        if stale_global_step == self._last_global_step:
+            _log.warning("It seems that global step (tf.train.get_global_step) has not been increased. Current value "
+                         "(could be stable): %s vs previous value: %s. You could increase the global step by passing "
+                         "tf.train.get_global_step() to Optimizer.apply_gradients or Optimizer.minimize.",
+                         stale_global_step, self._last_global_step)
+        self._last_global_step = stale_global_step
+
+
+class SummarySaverHook(SessionRunHook):
+    """Writes the summaries of ``summary_op`` (a tensor or a list; else the scaffold's) every ``save_steps``
+    steps or ``save_secs`` seconds, to ``summary_writer`` or ``output_dir``.
+
+    Raises
+    ------
+    ValueError
+        Neither or both of ``scaffold`` and ``summary_op`` are given.
+    """
+
+    def __init__(self, save_steps=None, save_secs=None, output_dir=None, summary_writer=None, scaffold=None,
+                 summary_op=None):
+        if (scaffold is None) == (summary_op is None):
+            raise ValueError("Exactly one of scaffold or summary_op must be provided.")
+        self._summary_op = summary_op
+        self._summary_writer = summary_writer
+        self._output_dir = output_dir
+        self._scaffold = scaffold
+        self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
+
+    def begin(self):
+        if self._summary_writer is None and self._output_dir:
+            self._summary_writer = _writer_for(self._output_dir)
+        self._next_step = None
+        self._global_step_tensor = _get_or_create_global_step_read()
+        if self._global_step_tensor is None:
+            raise RuntimeError("Global step should be created to use SummarySaverHook.")
+
+    def before_run(self, run_context):
+        self._request_summary = self._next_step is None or self._timer.should_trigger_for_step(self._next_step)
+        requests = {"global_step": self._global_step_tensor}
+        if self._request_summary and self._get_summary_op() is not None:
+            requests["summary"] = self._get_summary_op()
+        return SessionRunArgs(requests)
+
+    def after_run(self, run_context, run_values):
+        if not self._summary_writer:
+            return
+        global_step = run_values.results["global_step"] + 1
+        if self._next_step is None or self._request_summary:
+            global_step = run_context.session.run(self._global_step_tensor)
+        if self._next_step is None:
+            self._summary_writer.add_session_log(session_log_message("START"), global_step)
+        if self._request_summary:
+            self._timer.update_last_triggered_step(global_step)
+            for summary in run_values.results.get("summary", ()):
+                self._summary_writer.add_summary(summary, global_step)
+        self._next_step = global_step + 1
+
+    def end(self, session=None):
+        if self._summary_writer:
+            self._summary_writer.flush()
+
+    def _get_summary_op(self):
+        summary_op = self._summary_op if self._summary_op is not None else self._scaffold.summary_op
+        if summary_op is None:
+            return None
+        return summary_op if isinstance(summary_op, list) else [summary_op]
 
 
 class LoggingTensorHook(SessionRunHook):

@@ -127,3 +127,53 @@ class Coordinator:
         with self._lock:
             if self._exc_info_to_raise is not None:
                 raise self._exc_info_to_raise
+
+
+class LooperThread(threading.Thread):
+    """A daemon thread, registered with ``coord``, that calls ``run_loop()`` (``target`` by default) every
+    ``timer_interval_secs`` seconds, the first time at once, or back to back when it is None, until a
+    stop is requested; an exception it raises is reported to ``coord``."""
+
+    def __init__(self, coord, timer_interval_secs, target=None, args=None, kwargs=None):
+        if not isinstance(coord, Coordinator):
+            raise ValueError(f"'coord' argument must be a Coordinator: {coord}")
+        super().__init__()
+        self.daemon = True
+        self._coord = coord
+        self._timer_interval_secs = timer_interval_secs
+        self._target = target
+        if target:
+            self._args, self._kwargs = args or (), kwargs or {}
+        elif args or kwargs:
+            raise ValueError("'args' and 'kwargs' argument require that you also pass 'target'")
+        self._coord.register_thread(self)
+
+    @staticmethod
+    def loop(coord, timer_interval_secs, target, args=None, kwargs=None):
+        """Start a LooperThread calling ``target(*args, **kwargs)``; returns it."""
+        looper = LooperThread(coord, timer_interval_secs, target=target, args=args, kwargs=kwargs)
+        looper.start()
+        return looper
+
+    def run(self):
+        with self._coord.stop_on_exception():
+            self.start_loop()
+            if self._timer_interval_secs is None:
+                while not self._coord.should_stop():
+                    self.run_loop()
+            else:
+                next_time = time.time()
+                while not self._coord.wait_for_stop(next_time - time.time()):
+                    next_time += self._timer_interval_secs
+                    self.run_loop()
+            self.stop_loop()
+
+    def start_loop(self):
+        """Called once before the first ``run_loop``."""
+
+    def stop_loop(self):
+        """Called once after the last ``run_loop``."""
+
+    def run_loop(self):
+        if self._target:
+            self._target(*self._args, **self._kwargs)

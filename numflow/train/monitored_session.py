@@ -31,6 +31,7 @@ from numflow.ops import control_flow_ops
 from numflow.runtime.config import RunMetadata, RunOptions
 from numflow.train import basic_session_run_hooks, session_run_hook
 from numflow.train.coordinator import Coordinator
+from numflow.train.queue_runner import start_queue_runners
 from numflow.train.session_manager import SessionManager
 
 _log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
@@ -93,6 +94,10 @@ class Scaffold:
         if self._local_init_op is None:
             self._local_init_op = Scaffold.get_or_default("local_init_op", GraphKeys.LOCAL_INIT_OP,
                                                           Scaffold.default_local_init_op)
+        if self._summary_op is None:
+            from numflow.ops.summary_ops import merge_all
+
+            self._summary_op = Scaffold.get_or_default("summary_op", GraphKeys.SUMMARY_OP, merge_all)
         if self._saver is None:
             savers = get_default_graph().get_collection(GraphKeys.SAVERS)
             if len(savers) > 1:
@@ -114,7 +119,7 @@ class Scaffold:
     ready_for_local_init_op = property(lambda self: self._ready_for_local_init_op)
     local_init_op = property(lambda self: self._local_init_op)
     local_init_feed_dict = property(lambda self: self._local_init_feed_dict)
-    summary_op = property(lambda self: self._summary_op, doc="Always None unless given: numflow has no summaries.")
+    summary_op = property(lambda self: self._summary_op)
     saver = property(lambda self: self._saver)
     init_feed_dict = property(lambda self: self._init_feed_dict)
 
@@ -221,9 +226,16 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
     ``save_checkpoint_async`` (numflow's addition) writes those checkpoints in the background
     while training goes on; closing the session waits for the last one.
 
-    numflow writes no summaries: ``save_summaries_*``, ``log_step_count_steps`` and
-    ``summary_dir`` add no hooks (TensorFlow adds a StepCounterHook and a SummarySaverHook).
+    With ``summary_dir`` (default ``checkpoint_dir``) a StepCounterHook logs and records the steps per
+    second every ``log_step_count_steps``, and a SummarySaverHook writes the scaffold's summaries
+    (``merge_all`` by default) every ``save_summaries_steps`` (100 by default) or ``save_summaries_secs``.
     """
+    if save_summaries_steps is USE_DEFAULT and save_summaries_secs is USE_DEFAULT:
+        save_summaries_steps, save_summaries_secs = 100, None
+    elif save_summaries_secs is USE_DEFAULT:
+        save_summaries_secs = None
+    elif save_summaries_steps is USE_DEFAULT:
+        save_summaries_steps = None
     if save_checkpoint_steps is USE_DEFAULT and save_checkpoint_secs is USE_DEFAULT:
         save_checkpoint_steps, save_checkpoint_secs = None, 600
     elif save_checkpoint_secs is USE_DEFAULT:
@@ -239,6 +251,15 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
     all_hooks = list(chief_only_hooks or [])
     session_creator = ChiefSessionCreator(scaffold=scaffold, checkpoint_dir=checkpoint_dir, master=master,
                                           config=config)
+    summary_dir = summary_dir or checkpoint_dir
+    if summary_dir:
+        if log_step_count_steps and log_step_count_steps > 0:
+            all_hooks.append(basic_session_run_hooks.StepCounterHook(output_dir=summary_dir,
+                                                                     every_n_steps=log_step_count_steps))
+        if (save_summaries_steps and save_summaries_steps > 0) or (save_summaries_secs and save_summaries_secs > 0):
+            all_hooks.append(basic_session_run_hooks.SummarySaverHook(
+                scaffold=scaffold, save_steps=save_summaries_steps, save_secs=save_summaries_secs,
+                output_dir=summary_dir))
     if checkpoint_dir and ((save_checkpoint_secs and save_checkpoint_secs > 0)
                            or (save_checkpoint_steps and save_checkpoint_steps > 0)):
         all_hooks.append(basic_session_run_hooks.CheckpointSaverHook(
@@ -335,6 +356,8 @@ class _MonitoredSession:
         def create_session(self):
             self.tf_sess = self._session_creator.create_session()
             self.coord = Coordinator(clean_stop_exception_types=[])
+            if self.tf_sess.graph.get_collection(GraphKeys.QUEUE_RUNNERS):
+                start_queue_runners(sess=self.tf_sess, coord=self.coord)
             for hook in self._hooks:
                 hook.after_create_session(self.tf_sess, self.coord)
             return _CoordinatedSession(_HookedSession(self.tf_sess, self._hooks), self.coord,

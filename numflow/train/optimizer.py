@@ -18,8 +18,9 @@ calling ``minimize`` inside ``variable_scope("train")`` names them ``train/w/Ada
 TensorFlow, and inside a ``reuse=True`` scope fails as TensorFlow fails.
 """
 
-from numflow.framework import dtypes
+from numflow.framework import dtypes, nest
 from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
+from numflow.framework.indexed_slices import IndexedSlices
 from numflow.ops import control_flow_ops, math_ops, state_ops
 from numflow.ops.constant_op import convert_to_tensor
 
@@ -131,7 +132,7 @@ class Optimizer:
             var_list = (graph.get_collection(GraphKeys.TRAINABLE_VARIABLES)
                         + graph.get_collection(GraphKeys.TRAINABLE_RESOURCE_VARIABLES))
         else:
-            var_list = list(_flatten(var_list))
+            var_list = nest.flatten(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
         for v in var_list:
@@ -160,8 +161,6 @@ class Optimizer:
         TypeError
             When a gradient is not a Tensor (or IndexedSlices) or None.
         """
-        from numflow.variables.variable import IndexedSlices
-
         grads_and_vars = tuple(grads_and_vars)
         if not grads_and_vars:
             raise ValueError("No variables provided.")
@@ -205,8 +204,6 @@ class Optimizer:
         return apply_updates
 
     def _update_op(self, grad, var):
-        from numflow.variables.variable import IndexedSlices
-
         if isinstance(grad, IndexedSlices):
             if var.constraint is not None:
                 raise RuntimeError("Cannot use a constraint function on a sparse variable.")
@@ -291,7 +288,6 @@ class Optimizer:
         """The update for an IndexedSlices gradient, whose indices may repeat: :meth:`_apply_sparse` of
         its rows summed by index (``Unique``, then ``UnsortedSegmentSum``), as TensorFlow builds it."""
         from numflow.ops import array_ops, math_ops, selection_ops
-        from numflow.variables.variable import IndexedSlices
 
         unique_indices, positions = selection_ops.unique(grad.indices)
         summed = math_ops.unsorted_segment_sum(grad.values, positions, array_ops.shape(unique_indices)[0])
@@ -332,14 +328,3 @@ def _check_variable(v):
 
     if not isinstance(v, Variable):
         raise TypeError(f"Trying to optimize unsupported type {v!r}: optimizers update tf.Variable objects.")
-
-
-def _flatten(items):
-    if isinstance(items, list | tuple):
-        for item in items:
-            yield from _flatten(item)
-    elif isinstance(items, dict):
-        for key in sorted(items):
-            yield from _flatten(items[key])
-    else:
-        yield items

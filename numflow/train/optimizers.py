@@ -16,6 +16,7 @@ followed by ``scatter_add``s of the batch's rows.
 ['beta1_power', 'beta2_power', 'w/Adam', 'w/Adam_1']
 """
 
+from numflow.framework.indexed_slices import IndexedSlices
 from numflow.ops import training_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.train.optimizer import Optimizer
@@ -40,7 +41,6 @@ class GradientDescentOptimizer(Optimizer):
     def _apply_sparse_duplicate_indices(self, grad, var):
         """``scatter_sub`` of the rows times the rate: repeated indices subtract each of their rows, as in TF."""
         from numflow.ops import math_ops
-        from numflow.variables.variable import IndexedSlices
 
         delta = IndexedSlices(math_ops.multiply(grad.values, self._cast(self._learning_rate_tensor, var)),
                               grad.indices, grad.dense_shape)

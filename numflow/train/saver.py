@@ -444,6 +444,8 @@ class Saver:
         return SaverDef(self._filename.name, self._save_op.outputs[0].name, self._restore_op.name,
                         self._max_to_keep or 0, bool(self._sharded), self._keep_every)
 
+    saver_def = property(as_saver_def)
+
 
 def _delete_checkpoint(prefix, meta_graph_suffix="meta"):
     """Remove checkpoint ``prefix``'s index, data shards and meta graph, as TF's ``remove_checkpoint``.

@@ -2,8 +2,8 @@
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
-from numflow.ops.registry import declare
 
 
 @declare("ReportUninitializedVariables", ref_inputs=True)

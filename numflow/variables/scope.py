@@ -2,8 +2,11 @@
 
 A graph keeps one variable store (full name -> Variable) and the current VariableScope. Opening a
 scope resolves its settings (name, reuse, initializer, dtype...) into a new VariableScope object,
-inherited from the enclosing one where not given; ``get_variable`` then does one thing: look the
-full name up, and share the variable or create it.
+inherited from the enclosing one where not given. ``get_variable`` resolves its own arguments over
+the scope's into one frozen :class:`VariableSettings`, then one function, ``_get_or_create``, looks
+the full name up and shares the variable or creates it. A custom getter sits between the two: it is
+called as TensorFlow calls it, ``custom_getter(getter=..., name=..., shape=..., ...)`` with TF's
+keyword arguments (the settings' fields), and the ``getter`` it is handed takes TF's arguments too.
 
 >>> import numflow as tf
 >>> with tf.Graph().as_default():
@@ -14,7 +17,21 @@ full name up, and share the variable or create it.
 ...     w.name
 'conv1/weights:0'
 
-Trap: the current scope is kept per graph, not per thread; build a graph from one thread.
+Trap: the current variable scope (and the counts that make default names unique) is kept per graph
+and per thread, as in TensorFlow, and so is the graph's name scope: a thread starts at the root
+scope of each graph, whatever another thread has open. The variables themselves are per graph,
+shared by every thread: a thread may reuse, under its own scopes, what another created.
+
+>>> import threading
+>>> with tf.Graph().as_default() as g, tf.variable_scope("outer"):
+...     seen = []
+...     def build():
+...         with g.as_default():
+...             seen.append(tf.get_variable("w", [1]).name)
+...     thread = threading.Thread(target=build)
+...     thread.start(); thread.join()
+...     seen, tf.get_variable("w", [1]).name
+(['w:0'], 'outer/w:0')
 """
 
 import contextlib
@@ -22,13 +39,14 @@ import functools
 import inspect
 import threading
 import traceback
+import typing
 
 from numflow.framework import dtypes
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.framework.shapes import as_shape
 from numflow.ops import init_ops
 from numflow.ops.constant_op import convert_to_tensor
-from numflow.variables.variable import Variable
+from numflow.variables.variable import Variable, VariableAggregation, VariableSynchronization
 
 
 class _ReuseMode:
@@ -113,44 +131,83 @@ class VariableScope:
     def get_variable(self, name, shape=None, dtype=None, initializer=None, regularizer=None, reuse=None,
                      trainable=None, collections=None, caching_device=None, partitioner=None,
                      validate_shape=True, use_resource=None, custom_getter=None, constraint=None,
-                     synchronization=None, aggregation=None):
+                     synchronization=VariableSynchronization.AUTO, aggregation=VariableAggregation.NONE):
         """``get_variable`` with this scope's settings as the defaults.
 
-        The defaults resolve here, in TF's order; ``_get_variable`` then shares or creates. A
-        ``custom_getter`` given here replaces the scope's (it is not composed with it).
+        The defaults resolve here, in TF's order, into one :class:`VariableSettings`, which
+        ``_get_or_create`` shares or creates. A ``custom_getter`` given here replaces the scope's
+        (it is not composed with it).
         """
-        regularizer = self._regularizer if regularizer is None else regularizer
-        caching_device = self._caching_device if caching_device is None else caching_device
-        partitioner = self._partitioner if partitioner is None else partitioner
-        custom_getter = self._custom_getter if custom_getter is None else custom_getter
-        reuse = self._reuse if reuse is None else reuse
-        use_resource = self._use_resource if use_resource is None else use_resource
-        full_name = f"{self._name}/{name}" if self._name else name
         graph = get_default_graph()
-        saved_name_scope, graph._name_stack = graph._name_stack, ""  # as name_scope(None): names depend on
-        try:  # variable scopes only
+        with graph.name_scope(None):  # the variable's ops are named after variable scopes only
             if dtype is not None and initializer is not None and not callable(initializer):
                 dtype = dtypes.as_dtype(dtype)
                 init_dtype = convert_to_tensor(initializer).dtype.base_dtype
                 if init_dtype != dtype:
                     raise ValueError(f"Initializer type '{_dtype_text(init_dtype)}' and explicit dtype "
                                      f"'{_dtype_text(dtype)}' don't match.")
-            initializer = self._initializer if initializer is None else initializer
-            constraint = self._constraint if constraint is None else constraint
-            dtype = self._dtype if dtype is None else dtype
-            if custom_getter is None:  # the common case, without _get_variable's frame
-                return _store_getter(full_name, shape, dtypes.as_dtype(dtype).base_dtype, initializer, regularizer,
-                                     reuse, True if trainable is None else trainable, collections, caching_device,
-                                     partitioner, validate_shape, use_resource, constraint)
-            return _get_variable(
-                full_name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
-                reuse=reuse, trainable=trainable, collections=collections, caching_device=caching_device,
-                partitioner=partitioner, validate_shape=validate_shape, use_resource=use_resource,
-                custom_getter=custom_getter, constraint=constraint, synchronization=synchronization,
-                aggregation=aggregation,
+            settings = VariableSettings(
+                f"{self._name}/{name}" if self._name else name, shape,
+                dtypes.as_dtype(self._dtype if dtype is None else dtype).base_dtype,
+                self._initializer if initializer is None else initializer,
+                self._regularizer if regularizer is None else regularizer,
+                self._reuse if reuse is None else reuse,
+                True if trainable is None else trainable,
+                collections,
+                self._caching_device if caching_device is None else caching_device,
+                self._partitioner if partitioner is None else partitioner,
+                validate_shape,
+                self._use_resource if use_resource is None else use_resource,
+                self._constraint if constraint is None else constraint,
+                synchronization, aggregation,
             )
-        finally:
-            graph._name_stack = saved_name_scope
+            custom_getter = self._custom_getter if custom_getter is None else custom_getter
+            if custom_getter is None:
+                return _get_or_create(settings)
+            return _call_custom_getter(custom_getter, settings)
+
+
+class VariableSettings(typing.NamedTuple):
+    """One ``get_variable`` call's arguments, the scope's defaults applied: what the store shares or
+    creates (``name`` is the full name).
+
+    The fields are the arguments of TensorFlow's own getter, in its order and with its defaults, so
+    the getter handed to a custom getter is this class's constructor followed by ``_get_or_create``,
+    and a custom getter receives the fields as its keyword arguments. A named tuple: immutable, and
+    made in a fraction of a frozen dataclass's time, which counts in a model of thousands of variables.
+    """
+
+    name: str
+    shape: object = None
+    dtype: object = dtypes.float32
+    initializer: object = None
+    regularizer: object = None
+    reuse: object = None
+    trainable: object = None
+    collections: object = None
+    caching_device: object = None
+    partitioner: object = None
+    validate_shape: bool = True
+    use_resource: object = None
+    constraint: object = None
+    synchronization: object = VariableSynchronization.AUTO
+    aggregation: object = VariableAggregation.NONE
+
+
+def _true_getter(*args, **kwargs):
+    """The getter a custom getter receives: TensorFlow's arguments (``name, shape=None, dtype=float32,
+    ...``), as a custom getter may have changed them."""
+    return _get_or_create(VariableSettings(*args, **kwargs))
+
+
+def _call_custom_getter(custom_getter, settings):
+    """``custom_getter`` called as TensorFlow calls it: the keyword arguments in TF's order, with
+    ``constraint`` last and only when the getter takes it (or takes ``**kwargs``)."""
+    kwargs = {"getter": _true_getter, **settings._asdict()}
+    constraint = kwargs.pop("constraint")
+    if _accepts(custom_getter, "constraint"):
+        kwargs["constraint"] = constraint
+    return custom_getter(**kwargs)
 
 
 def _dtype_text(dtype):
@@ -199,27 +256,6 @@ def get_variable_scope():
     return _store().current
 
 
-def _get_variable(name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None, reuse=None,
-                  trainable=None, collections=None, caching_device=None, partitioner=None, validate_shape=True,
-                  use_resource=None, custom_getter=None, constraint=None, synchronization=None, aggregation=None):
-    """Call ``custom_getter`` (with TF's keyword arguments) or the store's own getter."""
-    dtype = dtypes.as_dtype(dtype).base_dtype
-    trainable = True if trainable is None else trainable
-    if custom_getter is None:
-        return _store_getter(name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
-                             reuse=reuse, trainable=trainable, collections=collections,
-                             caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
-                             use_resource=use_resource, constraint=constraint, synchronization=synchronization,
-                             aggregation=aggregation)
-    kwargs = dict(getter=_store_getter, name=name, shape=shape, dtype=dtype, initializer=initializer,
-                  regularizer=regularizer, reuse=reuse, trainable=trainable, collections=collections,
-                  caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
-                  use_resource=use_resource, synchronization=synchronization, aggregation=aggregation)
-    if _accepts(custom_getter, "constraint"):
-        kwargs["constraint"] = constraint
-    return custom_getter(**kwargs)
-
-
 def _parameters(fn):
     """``fn``'s parameters, cached by its code or class (inspect.signature costs more than an op).
 
@@ -249,14 +285,13 @@ def _accepts(fn, arg):
     return params is None or any(p.name == arg or p.kind is p.VAR_KEYWORD for p in params)
 
 
-def _store_getter(name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None, reuse=None,
-                  trainable=None, collections=None, caching_device=None, partitioner=None, validate_shape=True,
-                  use_resource=None, constraint=None, synchronization=None, aggregation=None):
-    """Share the variable ``name`` or create it; every reuse rule and its error lives here."""
+def _get_or_create(settings):
+    """Share the variable ``settings.name`` or create it; every reuse rule and its error lives here."""
+    name, shape, initializer, reuse = settings.name, settings.shape, settings.initializer, settings.reuse
     from_value = initializer is not None and not callable(initializer)
     if shape is not None and from_value:
         raise ValueError("If initializer is a constant, do not specify shape.")
-    dtype = dtypes.as_dtype(dtype)
+    dtype = dtypes.as_dtype(settings.dtype)
     if shape is not None:
         shape = as_shape(shape)
     store = _store()
@@ -280,14 +315,15 @@ def _store_getter(name, shape=None, dtype=dtypes.float32, initializer=None, regu
             "reuse=tf.AUTO_REUSE in VarScope?"
         )
     initial_value, variable_dtype = _initial_value(name, shape, dtype, initializer, from_value)
-    variable = Variable(initial_value=initial_value, name=name, trainable=trainable, collections=collections,
-                        caching_device=caching_device, dtype=variable_dtype, validate_shape=validate_shape,
-                        constraint=constraint, shape=shape)
+    variable = Variable(initial_value=initial_value, name=name, trainable=settings.trainable,
+                        collections=settings.collections, caching_device=settings.caching_device,
+                        dtype=variable_dtype, validate_shape=settings.validate_shape, constraint=settings.constraint,
+                        shape=shape)
     store.variables[name] = variable
-    if regularizer is not None:
+    if settings.regularizer is not None:
         graph = get_default_graph()
         with graph.colocate_with(variable.op), graph.name_scope(f"{name}/Regularizer/"):
-            loss = regularizer(variable)
+            loss = settings.regularizer(variable)
         if loss is not None:
             graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return variable
@@ -339,7 +375,8 @@ def _defined_at(variable):
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
                  collections=None, caching_device=None, partitioner=None, validate_shape=True,
-                 use_resource=None, custom_getter=None, constraint=None, **kwargs):
+                 use_resource=None, custom_getter=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO, aggregation=VariableAggregation.NONE):
     """Get an existing variable of the current scope or create a new one.
 
     Parameters
@@ -363,18 +400,20 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer, trainable=trainable,
         collections=collections, caching_device=caching_device, partitioner=partitioner,
         validate_shape=validate_shape, use_resource=use_resource, custom_getter=custom_getter,
-        constraint=constraint, **kwargs,
+        constraint=constraint, synchronization=synchronization, aggregation=aggregation,
     )
 
 
 def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=False,
                        collections=None, caching_device=None, partitioner=None, validate_shape=True,
-                       use_resource=None, custom_getter=None, constraint=None, **kwargs):
+                       use_resource=None, custom_getter=None, constraint=None,
+                       synchronization=VariableSynchronization.AUTO, aggregation=VariableAggregation.NONE):
     """``get_variable`` into ``LOCAL_VARIABLES``, never trainable."""
     collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
     return get_variable(name, shape, dtype, initializer, regularizer, trainable=False, collections=collections,
                         caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
-                        use_resource=use_resource, custom_getter=custom_getter, constraint=constraint, **kwargs)
+                        use_resource=use_resource, custom_getter=custom_getter, constraint=constraint,
+                        synchronization=synchronization, aggregation=aggregation)
 
 
 def _unique_scope_name(store, prefix):

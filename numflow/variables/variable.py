@@ -1,12 +1,32 @@
 """Variable: persistent state in the graph, with its initializer, reads and assignments."""
 
-import collections
+import enum
 
-from numflow.framework import dtypes
+from numflow.framework import dtypes, registry
 from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
 from numflow.framework.shapes import unknown_shape
-from numflow.ops import array_ops, registry, state_ops
+from numflow.ops import array_ops, state_ops
 from numflow.ops.constant_op import convert_to_tensor
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's copies are synchronized (TensorFlow's enum; numflow's variables
+    have one copy, so only the values a custom getter receives depend on it)."""
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How a distributed variable's copies' updates are combined (TensorFlow's enum; see above)."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3  # TensorFlow 1's spelling, an alias
 
 
 class Variable:
@@ -244,7 +264,11 @@ class Variable:
         )
 
     def count_up_to(self, limit):
-        raise NotImplementedError("count_up_to is not supported by numflow.")
+        """An op incrementing this int variable and giving its value before; ``OutOfRangeError``
+        once the value has reached ``limit``."""
+        from numflow.ops.queue_ops import count_up_to
+
+        return count_up_to(self, limit)
 
 
 VariableV1 = RefVariable = Variable
@@ -333,61 +357,6 @@ for _op in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
 Variable.__array_priority__ = 100
 
 
-class IndexedSlices:
-    """Rows ``indices`` of a dense tensor of shape ``dense_shape`` with values ``values``: the gradient
-    of ``tf.gather`` with respect to its params, or a sparse update.
-
-    An index may repeat; the dense tensor holds the sum of its rows. ``tf.convert_to_tensor`` makes
-    that dense tensor (an ``UnsortedSegmentSum``), as every op given an IndexedSlices does.
-    """
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values = values
-        self.indices = indices
-        self.dense_shape = dense_shape
-
-    @property
-    def name(self):
-        return self.values.name
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def op(self):
-        return self.values.op
-
-    @property
-    def graph(self):
-        return self.values.graph
-
-    @property
-    def device(self):
-        return self.values.device
-
-    def __repr__(self):
-        shape = "" if self.dense_shape is None else f", dense_shape={self.dense_shape}"
-        return f"IndexedSlices(indices={self.indices}, values={self.values}{shape})"
-
-    def _as_graph_element(self):
-        return self.values
-
-    def _as_tensor(self, dtype=None):
-        if self.dense_shape is None:
-            raise ValueError(f"Tensor conversion requested for IndexedSlices without dense_shape: {self}")
-        if dtype is not None and dtypes.as_dtype(dtype) != self.dtype:
-            raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for IndexedSlices "
-                             f"with dtype {self.dtype.name}: {self}")
-        from numflow.ops import math_ops
-
-        return math_ops.unsorted_segment_sum(self.values, self.indices, self.dense_shape[0])
-
-
-IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue", ["values", "indices", "dense_shape"])
-IndexedSlicesValue.__doc__ = "What ``Session.run`` gives for a fetched IndexedSlices: three numpy arrays."
-
-
 def global_variables(scope=None):
     """Variables of the ``GLOBAL_VARIABLES`` collection, filtered by the ``scope`` regex prefix."""
     return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
@@ -421,6 +390,14 @@ def variables_initializer(var_list, name="init"):
     return no_op(name=name)
 
 
+def tables_initializer(name="init_all_tables"):
+    """An op running the initializers in ``TABLE_INITIALIZERS`` (a no-op when there are none)."""
+    from numflow.ops.control_flow_ops import group, no_op
+
+    initializers = get_default_graph().get_collection(GraphKeys.TABLE_INITIALIZERS)
+    return group(*initializers, name=name) if initializers else no_op(name=name)
+
+
 def global_variables_initializer():
     """An op initializing every variable of ``GLOBAL_VARIABLES``: run it once before using the model."""
     return variables_initializer(global_variables())
@@ -432,6 +409,12 @@ initialize_all_variables = global_variables_initializer
 def local_variables_initializer():
     """An op initializing every variable of ``LOCAL_VARIABLES``."""
     return variables_initializer(local_variables())
+
+
+# TensorFlow 1.0's names, still in old tutorials.
+initialize_variables = variables_initializer
+initialize_local_variables = local_variables_initializer
+initialize_all_tables = tables_initializer
 
 
 def is_variable_initialized(variable):

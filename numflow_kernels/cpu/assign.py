@@ -6,7 +6,7 @@ only; ``v.assign_add(1)`` on a [3] variable is rejected when the graph is built)
 repeated index adds twice, and the last update of a row wins).
 
 The caller (a variable's handle) holds its lock. The kernels allocate nothing and release the GIL;
-from ``parallel.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
+from ``tuning.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
 the thread count: elementwise ops are independent, and parallel scatters split the columns, so
 each element still sees its updates in index order. float16 arithmetic rounds once per op, in
 float32, as Eigen::half does (through uint16 views: Numba has no float16).
@@ -26,12 +26,13 @@ import numba
 import numpy as np
 from numba import prange
 
-from numflow_kernels import portable
-from numflow_kernels.parallel import PARALLEL_THRESHOLD, launch, launch_lock, variant
+from numflow_kernels import portable, tuning
+from numflow_kernels.parallel import launch, launch_lock, variant
+from numflow_kernels.tuning import PARALLEL_THRESHOLD
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
 
-_COLUMN_BLOCK = 256  # columns a parallel scatter task owns; rows of a block stay in cache
+_COLUMN_BLOCK = tuning.SCATTER_COLUMN_BLOCK  # a global, which Numba freezes into the kernels
 
 
 combine = None  # in each variant of the templates below, how a value meets its update (parallel.variant)

@@ -5,7 +5,7 @@ The forward convolution of a block is ``patches @ filter``, where ``patches`` (b
 ``_patches``, zeros where a window leaves the input) holds one row per output position; the filter
 gradient is ``patches.T @ dy`` summed over the blocks in block order; the input gradient is
 ``dy @ filter.T`` added back into each window's place (``_patches`` backwards). Blocks are whole images, as
-many as keep a block's patches under ``BLOCK_BYTES``: a size fixed by the shapes, so the sums and
+many as keep a block's patches under ``tuning.CONV_BLOCK_BYTES``: a size fixed by the shapes, so the sums and
 the bits never depend on how many threads ran the blocks (``cpu_threads.run_blocks``, BLAS on one
 thread each). A block's patches stay in cache, which a whole batch's (31 MB for the second layer of
 an MNIST CNN at batch 50) would not: one thread runs that layer's three products in 11 ms each with
@@ -20,13 +20,11 @@ import threading
 
 import numpy as np
 
-from numflow_kernels import cpu_threads
+from numflow_kernels import cpu_threads, tuning
 from numflow_kernels import reference_conv as rc
 from numflow_kernels import window as wn
 from numflow_kernels.registry import register
 
-BLOCK_BYTES = 1 << 22  # a block's patch matrix at most: smaller ones slow the filter gradient's products
-MIN_BLOCKS = 4  # a batch is split in at least this many blocks when it has the images, so cores can share it
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -141,9 +139,9 @@ def _numba(fn):
 
 
 def image_blocks(images, image_bytes):
-    """``[(first, stop)]``: the images in blocks of at most about BLOCK_BYTES of patches (one image at
-    least), and in MIN_BLOCKS blocks at least while there are images for them."""
-    step = max(1, min(BLOCK_BYTES // max(image_bytes, 1), -(-images // MIN_BLOCKS)))
+    """``[(first, stop)]``: the images in blocks of at most about ``tuning.CONV_BLOCK_BYTES`` of patches (one image at
+    least), and in ``tuning.CONV_MIN_BLOCKS`` blocks at least while there are images for them."""
+    step = max(1, min(tuning.CONV_BLOCK_BYTES // max(image_bytes, 1), -(-images // tuning.CONV_MIN_BLOCKS)))
     return [(lo, min(lo + step, images)) for lo in range(0, images, step)]
 
 

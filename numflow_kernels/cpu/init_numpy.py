@@ -2,7 +2,7 @@
 no Numba is loaded for them), and the Orthogonal initializer's kernel.
 
 ``HostInit`` is the ``init`` kernel module the CPU gives ``buffer_ops``: arrays of fewer than
-``NUMPY_MAX_ELEMENTS`` elements are filled, and drawn from the uniform distributions, by numpy code
+``tuning.NUMPY_MAX_ELEMENTS`` elements are filled, and drawn from the uniform distributions, by numpy code
 that gives the same bits as ``numflow_kernels.cpu.init`` (TensorFlow's, see ``philox.py`` for the
 spec), so a program that only initializes small variables (the guide's first examples) never
 loads Numba; everything else goes to ``cpu.init``, imported when first needed.
@@ -10,7 +10,7 @@ loads Numba; everything else goes to ``cpu.init``, imported when first needed.
 
 import numpy as np
 
-from numflow_kernels import buffer_ops
+from numflow_kernels import buffer_ops, tuning
 from numflow_kernels.registry import register
 
 
@@ -33,7 +33,6 @@ def orthogonal(ctx):
     return (a["gain"] * q).reshape(shape).astype(a["dtype"])
 
 
-NUMPY_MAX_ELEMENTS = 1 << 12
 
 _M32, _M64 = (1 << 32) - 1, (1 << 64) - 1
 _U32, _MASK32 = np.uint64(32), np.uint64(_M32)
@@ -102,7 +101,7 @@ def _uniform_int_numpy(out, seed, seed2, minval, maxval, counter):
 def _numpy_draw(out):
     """Whether to draw ``out`` with numpy: while it is small and Numba's kernels are not loaded yet
     (once they are, they are faster at any size). Either way the bits are the same."""
-    return out.size < NUMPY_MAX_ELEMENTS and _LOADED is None
+    return out.size < tuning.NUMPY_MAX_ELEMENTS and _LOADED is None
 
 
 class HostInit:
@@ -110,7 +109,7 @@ class HostInit:
 
     @staticmethod
     def fill(out, value):
-        if out.size >= NUMPY_MAX_ELEMENTS:
+        if out.size >= tuning.NUMPY_MAX_ELEMENTS:
             return _init().fill(out, value)
         out.fill(bool(value) if out.dtype == np.bool_ else out.dtype.type(value))
 

@@ -3,8 +3,8 @@
 Spec: TensorFlow's ``MatMul`` (``transpose_a``/``transpose_b``; 0 * inf and overflows give NaN and
 inf). BLAS runs on one thread in every run (``cpu_threads``): its result with several threads
 differs from its result with one, and depends on how many it got. A product of at least
-``2 * BLOCK_WORK`` multiply-adds is split instead along the longer of its output's two sides into
-blocks of at least ``MIN_SPAN`` rows or columns (each block recomputes its slice of that side
+``2 * tuning.MATMUL_BLOCK_WORK`` multiply-adds is split instead along the longer of its output's two sides into
+blocks of at least ``tuning.MATMUL_MIN_SPAN`` rows or columns (each block recomputes its slice of that side
 against the whole of the other input, so the shorter side's input, packed once per block, is the
 smaller), run by ``cpu_threads.run_blocks`` on every free core. The blocks depend on the shapes
 alone, so the bits are the same on one core or many, and with any load.
@@ -12,12 +12,10 @@ alone, so the bits are the same on one core or many, and with any load.
 
 import numpy as np
 
-from numflow_kernels import cpu_threads
+from numflow_kernels import cpu_threads, tuning
 from numflow_kernels.reference import matmul_operands
 from numflow_kernels.registry import register
 
-BLOCK_WORK = 1 << 23  # multiply-adds per block: about a tenth of a millisecond on one core
-MIN_SPAN = 128  # rows or columns per block: BLAS packs the other input once per block
 _BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
 
@@ -31,11 +29,11 @@ def spans(m, k, n):
     []
     """
     side = max(m, n)
-    count = min(m * k * n // BLOCK_WORK, side // MIN_SPAN)
+    count = min(m * k * n // tuning.MATMUL_BLOCK_WORK, side // tuning.MATMUL_MIN_SPAN)
     if count < 2:
         return []
     step = -(-side // count)
-    step = -(-step // MIN_SPAN) * MIN_SPAN
+    step = -(-step // tuning.MATMUL_MIN_SPAN) * tuning.MATMUL_MIN_SPAN
     return [(lo, min(lo + step, side)) for lo in range(0, side, step)]
 
 

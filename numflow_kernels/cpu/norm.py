@@ -18,12 +18,12 @@ import threading
 import numpy as np
 
 from numflow_kernels import reference_norm as ref
+from numflow_kernels import tuning
 from numflow_kernels.cpu import twins
 from numflow_kernels.registry import register
 
 prange = range  # Numba's once a twin is compiled (see twins.LazyTwin)
 
-_BLOCK_ELEMENTS = 1 << 14
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -150,7 +150,7 @@ def _layout(x, data_format):
 
 
 def _blocks(outer, channels, inner):
-    block = max(1, _BLOCK_ELEMENTS // max(channels * inner, 1))
+    block = max(1, tuning.BATCH_NORM_BLOCK_ELEMENTS // max(channels * inner, 1))
     return block, -(-outer // block)
 
 

@@ -311,3 +311,38 @@ def gamma_sample_derivative(alpha, sample, out):
             out[i] = -_sample_derivative_cf(a, x)
         else:
             out[i] = _sample_derivative_series(a, x)
+
+
+@njit(nogil=True, cache=True)
+def philox_words(stream, first_call, calls):
+    """The uint32 words of Philox calls ``first_call`` to ``first_call + calls - 1`` of ``stream``, in
+    order: what TensorFlow's ``SingleSampleAdapter<PhiloxRandom>`` hands out one at a time."""
+    out = np.empty(4 * calls, np.uint32)
+    for c in range(calls):
+        words = philox.philox_at(stream, np.uint64(first_call + c))
+        for t in range(4):
+            out[4 * c + t] = words[t]
+    return out
+
+
+@njit(nogil=True, cache=True)
+def shuffle_buffer_order(n, buffer_size, words):
+    """The input positions, in output order, that TensorFlow's ShuffleDataset gives for ``n`` input
+    elements: a ring of ``buffer_size`` slots filled in order; each output is at ``start + word %
+    filled`` (the next word of ``words``, one per output), and the slot at ``start`` takes its place."""
+    out = np.empty(n, np.int64)
+    ring = np.empty(max(min(buffer_size, n), 1), np.int64)
+    start = end = taken = k = 0
+    while True:
+        while end - start < buffer_size and taken < n:
+            ring[end % buffer_size] = taken
+            taken += 1
+            end += 1
+        if start == end:
+            return out
+        index = (start + np.int64(words[k]) % (end - start)) % buffer_size
+        first = start % buffer_size
+        out[k] = ring[index]
+        ring[index] = ring[first]
+        start += 1
+        k += 1

@@ -4,11 +4,8 @@ import functools
 
 import numpy as np
 
-from numflow_kernels import buffer_ops
+from numflow_kernels import buffer_ops, tuning
 from numflow_kernels.registry import register
-
-# Below this many elements numpy's own loops beat a Numba call's dispatch.
-_NUMBA_MIN_ELEMENTS = 1 << 15
 
 
 @register("VariableV2")
@@ -38,7 +35,7 @@ def _numpy_below_threshold(name, numpy_update):
     """``assign.<name>(dst, src)``, or ``numpy_update`` for arrays too small to pay for a Numba call."""
 
     def run(dst, src):
-        if dst.size < _NUMBA_MIN_ELEMENTS:
+        if dst.size < tuning.NUMBA_MIN_ELEMENTS:
             numpy_update(dst, src)
         else:
             getattr(_assign(), name)(dst, src)

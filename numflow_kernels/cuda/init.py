@@ -17,19 +17,17 @@ import math
 import numpy as np
 from numba import cuda  # importing it touches no driver: kernels compile at first launch
 
-from numflow_kernels import philox
+from numflow_kernels import philox, tuning
 from numflow_kernels.portable import once
 
 __all__ = ["fill", "random_uniform", "random_normal", "truncated_normal", "random_uniform_int"]
 
-THREADS_PER_BLOCK = 256
-MAX_BLOCKS = 1024  # grid-stride loops cover the rest
 
 
 def launch_config(items):
     """``(blocks, threads)`` for a grid-stride loop over ``items`` work items."""
-    threads = max(1, min(THREADS_PER_BLOCK, items))
-    return max(1, min(MAX_BLOCKS, math.ceil(items / threads))), threads
+    threads = max(1, min(tuning.CUDA_INIT_THREADS, items))
+    return max(1, min(tuning.CUDA_MAX_BLOCKS, math.ceil(items / threads))), threads
 
 
 @once

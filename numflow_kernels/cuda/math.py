@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import cuda  # a module global, as the simulator requires; importing it touches no driver
 
-from numflow_kernels import reference
+from numflow_kernels import reference, tuning
 from numflow_kernels.registry import _KERNELS, REFERENCE, register
 
 GPU = "GPU"
@@ -33,11 +33,11 @@ _UNARY = {
     "Tanh": lambda a: math.tanh(a),
     "Abs": lambda a: abs(a),
 }
-_THREADS = 256
+_THREADS = tuning.CUDA_ELEMENTWISE_THREADS
 
 
 def _grid(n):
-    return max(1, min(1024, -(-n // _THREADS))), _THREADS
+    return max(1, min(tuning.CUDA_MAX_BLOCKS, -(-n // _THREADS))), _THREADS
 
 
 @functools.cache

@@ -14,10 +14,11 @@ import numpy as np
 from numba import cuda  # a module global, as the simulator requires; importing it touches no driver
 
 from numflow_kernels import reference_norm as ref
+from numflow_kernels import tuning
 from numflow_kernels.registry import register
 
 GPU = "GPU"
-_THREADS = 128
+_THREADS = tuning.CUDA_BATCH_NORM_THREADS  # a global: the kernels' shared tables are sized by it
 
 
 @functools.cache
@@ -93,7 +94,7 @@ def _layout(x, data_format):
 
 
 def _grid(n):
-    return max(1, min(1024, -(-n // _THREADS))), _THREADS
+    return max(1, min(tuning.CUDA_MAX_BLOCKS, -(-n // _THREADS))), _THREADS
 
 
 def _sums(view, shift, inv_std=None, weights=None):

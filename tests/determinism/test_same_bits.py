@@ -23,6 +23,7 @@ MODELS = [
     "embedding_sparse.py",
     "cnn_batchnorm.py",
     "lstm_language_model.py",
+    "data_pipeline.py",
 ]
 RUNS = 3
 BUSY_RUN = 1

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import numflow as tf
+from tests.framework.ported import run_ported
 
 SCRIPT = textwrap.dedent('''
     import numflow as tf
@@ -138,16 +139,7 @@ def test_a_tf1_program_prints_what_tensorflow_prints(tmp_path):
     """``data/tf1_program.py``, written for ``tensorflow.compat.v1``, run with numflow in its place: its
     stdout equals ``data/tf1_program.out``, which TensorFlow 2.21 printed (regenerate as its docstring says)."""
     data = pathlib.Path(__file__).parent / "data"
-    source = (data / "tf1_program.py").read_text()
-    ported = source.replace("import tensorflow.compat.v1 as tf\n", "import numflow as tf\n").replace(
-        "tf.disable_v2_behavior()\n", "")
-    assert ported != source
-    path = tmp_path / "program.py"
-    path.write_text(ported)
-    root = pathlib.Path(__file__).parents[2]
-    done = subprocess.run([sys.executable, str(path), "--steps", "30"], capture_output=True, text=True, cwd=root,
-                          timeout=300, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
+    done = run_ported(data / "tf1_program.py", tmp_path, "--steps", "30")
     assert done.stdout == (data / "tf1_program.out").read_text()
     assert [line for line in done.stderr.splitlines() if line.startswith("INFO:tensorflow")] == [
         f"INFO:tensorflow:step {step}" for step in (0, 10, 20, 30)]

@@ -36,6 +36,25 @@ def test_reset_default_graph_replaces_the_global_graph():
     assert after is not before and after.get_operations() == []
 
 
+def test_reset_default_graph_calls_the_hooks_registered_for_it(monkeypatch):
+    from numflow.framework import graph as graph_module
+
+    calls = []
+    monkeypatch.setattr(graph_module, "_reset_hooks", [*graph_module._reset_hooks])
+    graph_module.on_reset_default_graph(lambda: calls.append(tf.get_default_graph()))
+    tf.reset_default_graph()
+    assert calls == [tf.get_default_graph()]
+
+
+def test_reset_default_graph_drops_the_default_sessions():
+    # numflow's choice: TensorFlow keeps a session made default with as_default(), running an old graph.
+    sess = tf.Session(graph=tf.Graph())
+    with sess.as_default():
+        tf.reset_default_graph()
+        assert tf.get_default_session() is None
+    sess.close()
+
+
 def test_reset_default_graph_inside_a_nested_graph_raises():
     with tf.Graph().as_default():
         with pytest.raises(AssertionError, match="Do not use tf.reset_default_graph"):

@@ -4,7 +4,8 @@ and ``numflow_kernels/handle.py`` state it).
 - Nothing under ``numflow_kernels/`` imports ``numflow``.
 - No kernel looks at its op (``ctx.op``) or at a variable's insides: a kernel reaches a variable
   only through the handle's methods, so none names a field of the in-process handle. The kernels
-  the runtime registers itself (checkpoint ops, functional ops, the null device) keep the same rule.
+  numflow registers itself (checkpoint, summary, queue and dataset ops, functional ops) keep the
+  same rule.
 """
 
 import ast
@@ -18,13 +19,21 @@ from numflow.runtime.resources import LocalVariable
 
 KERNELS = Path(numflow_kernels.__file__).parent
 NUMFLOW = Path(numflow.__file__).parent
-RUNTIME_KERNELS = [NUMFLOW / "runtime" / "checkpoint_ops.py", NUMFLOW / "runtime" / "subplan.py"]
 KERNEL_FILES = sorted(KERNELS.rglob("*.py"))
 HANDLE_FIELDS = {name for name in LocalVariable.__slots__ if name.startswith("_")}
 
 
 def _tree(path):
     return ast.parse(path.read_text(), filename=str(path))
+
+
+def _registers_kernels(tree):
+    return any(isinstance(node, ast.ImportFrom) and node.module == "numflow_kernels.registry"
+               and any(alias.name == "register" for alias in node.names) for node in ast.walk(tree))
+
+
+# The modules of numflow that register kernels of their own (checkpoint, summary, queue, dataset ops...).
+RUNTIME_KERNELS = sorted(p for p in NUMFLOW.rglob("*.py") if _registers_kernels(_tree(p)))
 
 
 def _imported_modules(tree):
@@ -55,6 +64,9 @@ def test_the_scan_sees_every_kernel_module():
     names = {p.relative_to(KERNELS).as_posix() for p in KERNEL_FILES}
     assert {"registry.py", "buffer_ops.py", "cpu/training.py", "cuda/training.py", "handle.py"} <= names
     assert HANDLE_FIELDS >= {"_lock", "_value"}
+    runtime = {p.relative_to(NUMFLOW).as_posix() for p in RUNTIME_KERNELS}
+    assert {"runtime/checkpoint_ops.py", "runtime/summary_kernels.py", "runtime/queues.py",
+            "data/datasets.py"} <= runtime
 
 
 @pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: p.relative_to(KERNELS).as_posix())

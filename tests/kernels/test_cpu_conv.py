@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from numflow_kernels import cpu_threads, reference_conv, reference_pool
+from numflow_kernels import cpu_threads, reference_conv, reference_pool, tuning
 from numflow_kernels.cpu import conv, depthwise, pool
 
 
@@ -66,14 +66,14 @@ def test_conv_kernels_match_the_reference(case, dtype):
 @pytest.mark.parametrize("case", [CONVS[0], CONVS[1], CONVS[6]], ids=["nhwc", "one_channel", "3d"])
 def test_blocks_of_one_image_add_up_to_the_whole(case, monkeypatch):
     x, w, dy, ctxs = _conv_case(case, np.float64, seed=1)
-    monkeypatch.setattr(conv, "BLOCK_BYTES", 1)  # one image per block: every sum spans the blocks
+    monkeypatch.setattr(tuning, "CONV_BLOCK_BYTES", 1)  # one image per block: every sum spans the blocks
     for g, r in zip(_all_three(conv, x, w, dy, ctxs), _all_three(reference_conv, x, w, dy, ctxs)):
         np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-12)
 
 
 def test_the_bits_do_not_depend_on_the_threads(monkeypatch):
     x, w, dy, ctxs = _conv_case(((7, 9, 8, 4), (3, 3, 4, 5), "NHWC", [1] * 4, [1] * 4, "SAME", []), np.float32)
-    monkeypatch.setattr(conv, "BLOCK_BYTES", 4000)  # several blocks, so the helper threads take some
+    monkeypatch.setattr(tuning, "CONV_BLOCK_BYTES", 4000)  # several blocks, so the helper threads take some
     spread = _all_three(conv, x, w, dy, ctxs)
     with cpu_threads.one_thread_each():  # the calling thread runs every block, in order
         alone = _all_three(conv, x, w, dy, ctxs)

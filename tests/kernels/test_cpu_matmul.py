@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from numflow_kernels import cpu_threads
+from numflow_kernels import cpu_threads, tuning
 from numflow_kernels.cpu import matmul
 
 rng = np.random.default_rng(5)
@@ -15,13 +15,13 @@ def test_blocks_tile_the_longer_side_of_the_output_and_depend_on_the_shape_alone
     m, k, n = shape
     bounds = matmul.spans(m, k, n)
     if not bounds:
-        assert m * k * n < 2 * matmul.BLOCK_WORK or max(m, n) < 2 * matmul.MIN_SPAN
+        assert m * k * n < 2 * tuning.MATMUL_BLOCK_WORK or max(m, n) < 2 * tuning.MATMUL_MIN_SPAN
         return
     side = max(m, n)
     assert bounds[0][0] == 0 and bounds[-1][1] == side
     assert all(hi == lo for (_, hi), (lo, _) in zip(bounds, bounds[1:]))
-    assert all(hi - lo >= matmul.MIN_SPAN for lo, hi in bounds[:-1])
-    assert all((hi - lo) % matmul.MIN_SPAN == 0 for lo, hi in bounds[:-1])
+    assert all(hi - lo >= tuning.MATMUL_MIN_SPAN for lo, hi in bounds[:-1])
+    assert all((hi - lo) % tuning.MATMUL_MIN_SPAN == 0 for lo, hi in bounds[:-1])
 
 
 def _operands(m, k, n, dtype, transpose_a=False, transpose_b=False):

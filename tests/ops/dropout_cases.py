@@ -29,6 +29,15 @@ def _noise_shape(tf, x):
     return [tf.nn.dropout(x, rate=0.5, noise_shape=[4, 1], seed=7)], None
 
 
+def _noise_shape_of_tensors(tf, x):
+    # A list holding a tensor is packed; random ops infer what they can of the shape it gives.
+    xt = tf.placeholder(tf.float32, [None, x.shape[1]])
+    rows = tf.shape(xt)[0]
+    noise = tf.random_normal([rows, 2], seed=3)
+    assert noise.shape.as_list() == [None, 2]
+    return [tf.nn.dropout(xt, rate=0.5, noise_shape=[rows, 1], seed=7), noise], {xt: x}
+
+
 def _float64(tf, x):
     return [tf.nn.dropout(tf.constant(x.astype(np.float64)), rate=0.4, seed=2)], None
 
@@ -48,7 +57,8 @@ def _gradient(tf, x):
 
 CASES = {
     "keep_prob_graph_seed": _keep_prob_graph_seed, "rate_op_seed": _rate_op_seed, "fed_keep_prob": _fed_keep_prob,
-    "noise_shape": _noise_shape, "float64": _float64, "counter_seeds": _counter_seeds, "gradient": _gradient,
+    "noise_shape": _noise_shape, "noise_shape_of_tensors": _noise_shape_of_tensors, "float64": _float64,
+    "counter_seeds": _counter_seeds, "gradient": _gradient,
 }
 
 

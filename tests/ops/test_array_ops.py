@@ -124,6 +124,20 @@ def test_reshape_names_and_packed_shape():
     np.testing.assert_array_equal(_run(out, {x: np.zeros((2, 6))}).shape, (2, 3, 2))
 
 
+def test_a_list_holding_tensors_packs_under_tensorflows_names():
+    # TensorFlow's autopacking: a scope "packed", its Python elements constants named by position.
+    x = _ph([None, 6], tf.float32)
+    n = tf.shape(x)[0]
+    flat = tf.convert_to_tensor([n, 1, 3])
+    assert flat.op.name == "packed" and [t.op.name for t in flat.op.inputs] == ["strided_slice", "packed/1",
+                                                                                 "packed/2"]
+    nested = tf.convert_to_tensor([[n, 1], [2, 3]])
+    assert nested.op.name == "packed_1"
+    assert [t.op.name for t in nested.op.inputs] == ["packed_1/0", "packed_1/1"]
+    assert [t.op.name for t in nested.op.inputs[0].op.inputs] == ["strided_slice", "packed_1/0/1"]
+    np.testing.assert_array_equal(_run(nested, {x: np.zeros((5, 6))}), [[5, 1], [2, 3]])
+
+
 def test_transpose_of_unknown_rank_reverses_at_run_time():
     x = _ph(None)
     out = tf.transpose(x)

@@ -39,6 +39,18 @@ def test_kept_elements_are_scaled_by_one_over_keep_prob():
     np.testing.assert_allclose(out[kept], x[kept] / np.float32(0.8), rtol=1e-6)
 
 
+def test_a_noise_shape_tensor_is_used_as_it_is():
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [None, 3])
+        noise_shape = tf.stack([tf.shape(x)[0], 1])
+        before = len(graph.get_operations())
+        out = tf.nn.dropout(x, rate=0.5, noise_shape=noise_shape, seed=1)
+        made = [op.type for op in graph.get_operations()[before:]]
+        assert "StridedSlice" not in made  # as TF: the shape is not read element by element
+        value = tf.Session().run(out, {x: np.ones((4, 3), np.float32)})
+    assert all(len(set(row.tolist())) == 1 for row in value)  # one choice per row
+
+
 def test_rate_zero_returns_its_input():
     with tf.Graph().as_default():
         x = tf.ones([2, 2])

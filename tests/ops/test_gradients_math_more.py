@@ -11,7 +11,7 @@ import numflow as tf
 
 def _spd(x):
     """A symmetric positive-definite matrix made of ``x``."""
-    return tf.matmul(x, x, transpose_b=True) + 3.0 * tf.eye(x.shape[-1], dtype=tf.float64)
+    return tf.matmul(x, x, transpose_b=True) + 3.0 * tf.eye(x.shape[-1].value, dtype=tf.float64)
 
 
 CASES = {

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import numflow as tf
-from numflow.runtime import plan
+from numflow_kernels import tuning
 
 rng = np.random.RandomState(42)
 F = rng.randn(3, 4).astype(np.float32)
@@ -294,7 +294,7 @@ def test_from_placeholders_of_unknown_rank(build, ref, inputs, dtype, rank_free,
 
 def test_every_row_in_one_run(pool, monkeypatch):
     # Every op counts as real work, so the plan runs independent ops on the pool (threads or sync).
-    monkeypatch.setattr(plan, "CHEAP_ELEMENTS", 0)
+    monkeypatch.setattr(tuning, "CHEAP_ELEMENTS", 0)
     fetches, wants = [], []
     for param in ROWS:
         build, ref, inputs, dtype, _, _ = param.values

@@ -34,8 +34,10 @@ def test_a_cell_keeps_its_variables_wherever_it_is_called_again():
 
 
 def test_layer_names_and_zero_states_are_tensorflows():
-    assert [rnn_cell.BasicLSTMCell(3).name, rnn_cell.BasicLSTMCell(3).name, rnn_cell.GRUCell(2).name] == [
-        "basic_lstm_cell", "basic_lstm_cell_1", "gru_cell"]
+    # Cells are layers: their names count from 1, per graph, beside the tf.layers layers' (as TensorFlow's).
+    assert [rnn_cell.BasicLSTMCell(3).name, rnn_cell.BasicLSTMCell(3).name, rnn_cell.GRUCell(2).name,
+            tf.layers.Dense(1).name, rnn_cell.GRUCell(2, name="g").name] == [
+        "basic_lstm_cell_1", "basic_lstm_cell_2", "gru_cell_1", "dense_1", "g"]
     zero = rnn_cell.MultiRNNCell([rnn_cell.BasicLSTMCell(3), rnn_cell.GRUCell(2)]).zero_state(4, tf.float32)
     assert isinstance(zero[0], rnn_cell.LSTMStateTuple)
     scope = "MultiRNNCellZeroState/"

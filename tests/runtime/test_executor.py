@@ -10,6 +10,7 @@ import numflow as tf
 from numflow.runtime import executor
 from numflow.runtime import plan as plan_module
 from numflow.runtime.executor import SyncExecutor
+from numflow_kernels import tuning
 
 TWO_THREADS = tf.ConfigProto(inter_op_parallelism_threads=2)
 
@@ -341,12 +342,61 @@ def _measured_ways(one_core_each, all_cores):
 def test_ways_measure_both_ways_in_turn_leaving_out_each_first_run():
     ways = executor.Ways()
     chosen = []
-    for seconds in (9.0, 9.0, 3.0, 1.0, 3.5, 1.5, 2.5, 1.2):  # the first run each way loads kernels: slow
+    for seconds in (9.0, 9.0, 1.2, 1.0, 1.25, 1.05, 1.1, 1.02):  # the first run each way loads kernels: slow
         chosen.append(ways.choose())
         ways.record(chosen[-1], seconds)
     assert chosen == [executor.ONE_CORE_EACH, executor.ALL_CORES] * 4
-    assert ways.seconds == [2.5, 1.0]
+    assert ways.seconds == [1.1, 1.0]
     assert ways.choose() == executor.ALL_CORES
+
+
+def test_a_far_slower_way_is_measured_once():
+    # 30 times as slow (a probe of 0.9 s beside a step of 29 ms): two more runs of it would cost
+    # more than the probes of a thousand steps may.
+    ways = executor.Ways()
+    chosen = []
+    for seconds in (9.0, 9.0, 0.9, 0.029):
+        chosen.append(ways.choose())
+        ways.record(chosen[-1], seconds)
+    for _ in range(10):
+        chosen.append(ways.choose())
+        ways.record(chosen[-1], 0.029)
+    assert chosen == [executor.ONE_CORE_EACH, executor.ALL_CORES] * 2 + [executor.ALL_CORES] * 10
+
+
+def _probes(ways, one_core_each, all_cores, runs):
+    """The indices of the runs, of ``runs`` more, that took the slower way (ONE_CORE_EACH)."""
+    chosen = []
+    for _ in range(runs):
+        chosen.append(ways.choose())
+        ways.record(chosen[-1], one_core_each if chosen[-1] == executor.ONE_CORE_EACH else all_cores)
+    return [i for i, way in enumerate(chosen) if way == executor.ONE_CORE_EACH]
+
+
+def test_close_ways_probe_the_slower_every_probe_every_runs():
+    ways = _measured_ways(one_core_each=1.2, all_cores=1.0)
+    probes = _probes(ways, 1.2, 1.0, 3 * executor.PROBE_EVERY)
+    assert len(probes) == 3 and probes[1] - probes[0] == probes[2] - probes[1] == executor.PROBE_EVERY
+
+
+def test_probes_of_a_far_slower_way_cost_a_bounded_share_of_the_time():
+    ways = _measured_ways(one_core_each=3.0, all_cores=1.0)
+    probes = _probes(ways, 3.0, 1.0, 500)
+    # Each probe costs 2.0 more than a faster run: one every 2.0 / (PROBE_COST * 1.0) runs.
+    every = round(2.0 / tuning.PROBE_COST)
+    assert every > executor.PROBE_EVERY and ways.probe_interval() == every
+    assert [b - a for a, b in zip(probes, probes[1:])] == [every] * (len(probes) - 1)
+    assert len(probes) * 2.0 <= tuning.PROBE_COST * 500 * 1.0
+
+
+def test_a_way_a_thousand_times_slower_is_still_probed_now_and_then():
+    ways = _measured_ways(one_core_each=1000.0, all_cores=1.0)
+    assert ways.probe_interval() == executor.PROBE_MAX_EVERY
+
+
+def test_ways_of_no_measurable_time_are_close():
+    ways = _measured_ways(one_core_each=0.0, all_cores=0.0)
+    assert ways.probe_interval() == executor.PROBE_EVERY
 
 
 def test_a_plan_with_nothing_to_overlap_first_runs_on_every_core(graph):
@@ -359,16 +409,6 @@ def test_a_plan_with_nothing_to_overlap_first_runs_on_every_core(graph):
         sess.run(wide, {"x:0": [1.0], "y:0": [2.0]})
         runs = {p.serial: p.ways.runs for p in sess._plans.values()}
     assert runs == {True: [0, 1], False: [1, 0]}
-
-
-def test_ways_run_the_faster_and_probe_the_other_every_so_often():
-    ways = _measured_ways(one_core_each=3.0, all_cores=1.0)
-    chosen = []
-    for _ in range(2 * executor.PROBE_EVERY):
-        chosen.append(ways.choose())
-        ways.record(chosen[-1], 3.0 if chosen[-1] == executor.ONE_CORE_EACH else 1.0)
-    probes = [i for i, way in enumerate(chosen) if way == executor.ONE_CORE_EACH]
-    assert len(probes) == 2 and probes[1] - probes[0] == executor.PROBE_EVERY
 
 
 def test_one_slow_run_under_load_does_not_change_the_way():
@@ -419,3 +459,69 @@ def test_a_run_on_the_callers_thread_skips_constants_variable_states_and_no_ops(
         plan = next(p for p in sess._plans.values() if any(s.op.name == "y" for s in p.steps))
     assert {s.op.type for s in plan.steps} >= {"Const", "VariableV2", "NoOp"}
     assert [s.op.name for s in plan.alone_steps] == ["v/read", "mul", "y"]
+
+
+# -- hooks ---------------------------------------------------------------------------------------
+class _Recorder(executor.Hook):
+    def __init__(self):
+        self.calls = []
+
+    def start(self, plan):
+        self.calls.append(("start", None))
+
+    def pre_op(self, step):
+        self.calls.append(("pre", step.op.name))
+
+    def post_op(self, step):
+        self.calls.append(("post", step.op.name))
+
+    def finish(self, plan):
+        self.calls.append(("finish", None))
+
+
+def _plan_of(sess, fetch):
+    sess.run(fetch)
+    (plan,) = sess._plans.values()
+    return plan
+
+
+@pytest.mark.parametrize("ways", [executor.ONE_CORE_EACH, executor.ALL_CORES])
+def test_hooks_are_called_around_each_step_the_run_runs(graph, ways, monkeypatch):
+    monkeypatch.setattr(executor.Ways, "choose", lambda self: ways)
+    x = tf.constant([1.0, 2.0], name="x")
+    y = tf.square(tf.placeholder_with_default(x, [None], name="p"), name="y")
+    with tf.Session(pool=SyncExecutor()) as sess:
+        plan = _plan_of(sess, y)
+        hook = _Recorder()
+        values = plan.slots.copy()
+        executor.run(plan, values, SyncExecutor(), [hook])
+    np.testing.assert_array_equal(values[plan.fetch_slots[0]], [1.0, 4.0])
+    assert hook.calls == [("start", None), ("pre", "p"), ("post", "p"), ("pre", "y"), ("post", "y"), ("finish", None)]
+
+
+def test_a_failing_step_is_still_reported_to_the_hooks_and_the_run_finishes(graph, test_ops):
+    bad = test_ops.fail(tf.constant([1.0]), name="bad")
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            sess.run(bad)
+        (plan,) = sess._plans.values()
+        hook = _Recorder()
+        with pytest.raises(tf.errors.InvalidArgumentError, match="boom"):
+            executor.run(plan, plan.slots.copy(), None, [hook])
+    assert hook.calls == [("start", None), ("pre", "bad"), ("post", "bad"), ("finish", None)]
+
+
+def test_a_hook_without_op_callbacks_leaves_the_steps_unwrapped(graph, monkeypatch):
+    seen = []
+    monkeypatch.setattr(executor, "_hooked_steps", lambda hooks: seen.append(hooks))
+
+    class Start(executor.Hook):
+        def start(self, plan):
+            seen.append("start")
+
+    y = tf.square(tf.placeholder_with_default([3.0], [None]))
+    with tf.Session() as sess:
+        plan = _plan_of(sess, y)
+        values = plan.slots.copy()
+        executor.run(plan, values, None, [Start()])
+    assert seen == ["start"] and list(values[plan.fetch_slots[0]]) == [9.0]

@@ -288,3 +288,14 @@ def test_a_fed_scalar_comes_back_as_fed(graph):
         doubled = sess.run(q * 2.0, {q: 1.0})
     assert isinstance(got, np.ndarray) and got.shape == () and got == 1.0
     assert isinstance(doubled, np.float32) and doubled == 2.0
+
+
+def test_fed_strings_reach_ops_as_utf8_bytes_and_come_back_as_fed():
+    """TensorFlow's ops see a fed str as its UTF-8 bytes; the fed tensor itself is fetched as it was given."""
+    p = tf.placeholder(tf.string)
+    n = tf.placeholder(tf.float32)
+    through = tf.identity(p)
+    with tf.Session() as sess:
+        assert sess.run(through, {p: "x"}) == b"x"
+        fed, out, number = sess.run([p, through, n], {n: 2.0, p: ["é", b"y"]})
+    assert fed.tolist() == ["é", b"y"] and out.tolist() == ["é".encode(), b"y"] and number == 2.0

@@ -132,3 +132,37 @@ def test_no_placement_log_by_default(graph, capsys):
     with tf.Session() as sess:
         sess.run(tf.constant(1.0))
     assert capsys.readouterr().out == ""
+
+
+def test_a_traced_loop_records_its_body_once_per_iteration_and_a_cond_its_taken_branch(graph):
+    i = tf.while_loop(lambda i: i < 3, lambda i: tf.add(i, 1, name="step"), [0], name="loop")
+    pick = tf.placeholder(tf.bool, [], name="pick")
+    c = tf.cond(pick, lambda: tf.multiply(tf.constant(1.0), 2.0, name="taken"),
+                lambda: tf.add(tf.constant(3.0), 1.0, name="skipped"), name="choice")
+    with tf.Session() as sess:
+        value, metadata = _traced(sess, [i, c], feed_dict={pick: True})
+    assert value == [3, 2.0]
+    counts = {}
+    for ns in _node_stats(metadata):
+        counts[ns.node_name] = counts.get(ns.node_name, 0) + 1
+    assert counts["loop/step"] == 3 and counts["loop/Less"] == 4  # the condition once more, false
+    assert counts["choice/taken"] == 1 and "choice/skipped" not in counts
+    assert counts["loop/While"] == counts["choice/If"] == 1
+
+
+def test_a_traced_run_takes_the_way_an_untraced_run_would(graph):
+    a = tf.square(tf.placeholder(tf.float32, [None], name="x"), name="a")
+    b = tf.square(tf.placeholder(tf.float32, [None], name="y"), name="b")
+    total = a + b
+    feed = {"x:0": [1.0, 2.0], "y:0": [3.0, 4.0]}
+    with tf.Session(config=tf.ConfigProto(inter_op_parallelism_threads=2)) as sess:
+        for _ in range(10):
+            sess.run(total, feed)
+        (plan,) = sess._plans.values()
+        for _ in range(3):
+            way, runs = plan.ways.choose(), list(plan.ways.runs)
+            value, metadata = _traced(sess, total, feed_dict=feed)
+            runs[way] += 1
+            assert plan.ways.runs == runs
+            assert list(value) == [10.0, 20.0]
+            assert {ns.node_name for ns in _node_stats(metadata)} == {"a", "b", "add"}

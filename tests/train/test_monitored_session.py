@@ -209,6 +209,33 @@ def test_hook_argument_errors():
             tf.train.MonitoredSession(hooks=[tf.train.StopAtStepHook(num_steps=1)])
 
 
+def test_step_counter_and_summary_saver_hooks(tmp_path, caplog):
+    """The rate is logged and written under ``global_step/sec``; summaries every 2 steps after a START log:
+    the event sequence TensorFlow 2.21 writes for this loop (and beside a CheckpointSaverHook, in
+    tests/programs)."""
+    with pytest.raises(ValueError, match="^exactly one of every_n_steps and every_n_secs should be provided.$"):
+        tf.train.StepCounterHook(every_n_steps=None)
+    with pytest.raises(ValueError, match="^Exactly one of scaffold or summary_op must be provided.$"):
+        tf.train.SummarySaverHook(save_steps=1)
+    gs, w, train_op = _model()
+    summary = tf.summary.scalar("w0", w[0])
+    writer = tf.summary.FileWriter(str(tmp_path))
+    hooks = [tf.train.StepCounterHook(every_n_steps=2, summary_writer=writer),
+             tf.train.SummarySaverHook(save_steps=2, summary_writer=writer, summary_op=summary)]
+    with caplog.at_level(logging.INFO, logger="tensorflow"), tf.train.MonitoredSession(hooks=hooks) as sess:
+        for _ in range(5):
+            sess.run(train_op)
+    writer.close()
+    rates = [r.getMessage() for r in caplog.records if r.getMessage().startswith("global_step/sec: ")]
+    assert len(rates) == 2 and all(float(r.split(": ")[1]) > 0 for r in rates)
+    events = [e for path in tmp_path.iterdir() for e in tf.train.summary_iterator(str(path))][1:]
+    seen = [(e.step, e.session_log.status if e.HasField("session_log") else e.summary.value[0].tag) for e in events]
+    assert seen == [(1, tf.SessionLog.START), (1, "w0"), (3, "global_step/sec"), (3, "w0"), (5, "global_step/sec"),
+                    (5, "w0")]
+    np.testing.assert_allclose([e.summary.value[0].simple_value for e in events if e.summary.value[:1] and
+                                e.summary.value[0].tag == "w0"], [_w_at(s)[0] for s in (0, 2, 4)], rtol=1e-6)
+
+
 def test_scaffold_and_singular_session(tmp_path):
     with tf.Graph().as_default() as graph:
         gs, w, train = _model()

@@ -479,3 +479,17 @@ def test_restore_reuses_a_released_buffer_only_when_nothing_else_holds_it(tmp_pa
         assert [float(v[0]) for v in sess.run(variables)] == [0.0, 1.0, 2.0]
         saver.restore(sess, path)  # and again, every buffer now unshared
         assert [float(v[-1]) for v in sess.run(variables)] == [0.0, 1.0, 2.0]
+
+
+def test_a_graph_without_a_graph_def_form_still_saves_its_checkpoint(tmp_path):
+    flag = tf.placeholder(tf.bool, [])
+    v = tf.Variable(1.0, name="v")
+    tf.cond(flag, lambda: v * 2.0, lambda: v - 1.0)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        with pytest.warns(RuntimeWarning, match="saved without its .meta file: .*cond/If"):
+            path = tf.train.Saver().save(sess, str(tmp_path / "m"))
+        sess.run(v.assign(5.0))
+        tf.train.Saver().restore(sess, path)
+        assert sess.run(v) == 1.0
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m.data-00000-of-00001", "m.index"]

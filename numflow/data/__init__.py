@@ -1,0 +1,24 @@
+"""``tf.data`` as TensorFlow 1.x programs use it in graph mode: datasets, their transformations and
+iterators (``numflow.data.dataset_ops``, ``iterator_ops``); loaded when ``tf.data`` is first used."""
+
+from types import SimpleNamespace
+
+from numflow.data import graph_export  # noqa: F401  (GraphDef forms of the ops with functions)
+from numflow.data.dataset_ops import AUTOTUNE, Dataset, DatasetV1
+from numflow.data.iterator_ops import (
+    Iterator,
+    get_output_classes,
+    get_output_shapes,
+    get_output_types,
+    make_initializable_iterator,
+    make_one_shot_iterator,
+)
+from numflow.data.readers import TextLineDataset, TFRecordDataset
+
+experimental = SimpleNamespace(AUTOTUNE=AUTOTUNE)
+
+__all__ = [
+    "AUTOTUNE", "Dataset", "DatasetV1", "Iterator", "TFRecordDataset", "TextLineDataset", "experimental",
+    "get_output_classes", "get_output_shapes", "get_output_types", "make_initializable_iterator",
+    "make_one_shot_iterator",
+]

@@ -1,0 +1,37 @@
+"""tf.data pipelines against TensorFlow 2.21's compat.v1: the elements each reads (shuffles with seeds
+included, in TensorFlow's order), the end of sequence, the op names and the elements' static shapes
+and dtypes, for the pipelines of ``pipeline_cases.py``.
+
+``data/tf_data_golden.json`` holds TensorFlow's results; regenerate it with
+``python tests/data/data/make_tf_data_golden.py`` in an environment with TensorFlow installed.
+"""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from pipeline_cases import CASES, TRAINING
+
+import numflow as tf
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tf_data_golden.json").read_text())
+HOW = "regenerate with: python tests/data/data/make_tf_data_golden.py (TensorFlow installed)"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_pipeline_reads_what_tensorflow_reads(case):
+    got = CASES[case](tf)
+    want = GOLDEN[case]
+    assert sorted(got) == sorted(want), HOW
+    for key in sorted(want):
+        assert got[key] == want[key], f"{case}/{key}; {HOW}"
+
+
+@pytest.mark.parametrize("case", sorted(TRAINING))
+def test_training_from_a_pipeline_gives_tensorflows_losses_and_weights(case):
+    got = TRAINING[case](tf)
+    want = GOLDEN[case]
+    assert len(got["losses"]) == len(want["losses"]) == 19, HOW
+    for key in ("losses", "w", "b"):
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-5, atol=1e-6, err_msg=f"{case}/{key}; {HOW}")

@@ -1,0 +1,48 @@
+"""Regenerate tf_layers_golden.npz and .json with real TensorFlow and its legacy Keras layers (not a numflow
+dependency; run it by hand).
+
+    TF_USE_LEGACY_KERAS=1 python tests/layers/data/make_tf_layers_golden.py   # where tensorflow is installed
+
+The graphs are those of ``tests/layers/layer_cases.py``. The .npz holds the inputs and, per case,
+``<case>/<result>`` (initial values, outputs in training and in inference, gradients, variables after the
+updates); the .json holds each case's names (variables, collections, fetches, layers, ops), and under
+``errors`` the class and message of each bad use of ``tests/layers/error_cases.py``.
+"""
+
+import json
+import os
+import pathlib
+import sys
+import warnings
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
+import tensorflow.compat.v1 as tf  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+import error_cases  # noqa: E402
+from layer_cases import CASES, inputs, run_case  # noqa: E402
+
+tf.disable_v2_behavior()
+warnings.filterwarnings("ignore")
+
+
+def main():
+    a = inputs()
+    arrays = dict(a)
+    names = {}
+    for case in CASES:
+        names[case], results = run_case(tf, case, a)
+        arrays.update({f"{case}/{k}": v for k, v in results.items()})
+    names["errors"] = {case: error_cases.raised(tf, case) for case in error_cases.CASES}
+    here = pathlib.Path(__file__).parent
+    import numpy as np
+
+    np.savez_compressed(here / "tf_layers_golden.npz", **arrays)
+    (here / "tf_layers_golden.json").write_text(json.dumps(names, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
