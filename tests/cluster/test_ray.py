@@ -132,15 +132,20 @@ def test_a_killed_ps_is_unavailable_and_its_restart_aborts_the_stale_session(job
     assert worker.wait(30) == 0
 
 
-def test_a_killed_worker_leaves_the_others_training(job):
+def test_a_killed_worker_leaves_the_others_training_and_its_restart_rejoins(job):
     j = job(1, 2)
     j.start("ps", 0, [str(TASK), "ps"])
     survivor = j.start("worker", 0, [str(TASK), "count", "300", "1"])
     victim = j.start("worker", 1, [str(TASK), "loop"])
     _wait_for_line(victim, "value")
     victim.stop(signal.SIGKILL)
+    restarted = j.start("worker", 1, [str(TASK), "loop"])
     assert survivor.wait(180) == 0, "\n".join(survivor.lines[-20:])
     assert int(_wait_for_line(survivor, "total").split()[1]) >= 300
+    # The restarted worker goes on from the shared value, past what the first one had added.
+    killed_at = max(int(line.split()[1]) for line in victim.lines if line.startswith("value"))
+    first = int(_wait_for_line(restarted, "value").split()[1])
+    assert first > killed_at
 
 
 def test_the_launcher_runs_a_job_and_leaves_no_process(ray_address, tmp_path):
