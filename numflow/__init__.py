@@ -160,3 +160,5 @@ def __getattr__(name):
     from numflow.framework.graph_io import message_class
 
     return message_class(name)
+from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature  # noqa: E402, I001
+from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
