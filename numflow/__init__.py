@@ -162,3 +162,5 @@ def __getattr__(name):
     return message_class(name)
 from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature  # noqa: E402, I001
 from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
+from numflow.ops.decode_ops import decode_csv, decode_raw  # noqa: E402, I001
+from numflow.ops.string_ops import string_split  # noqa: E402, I001

@@ -193,6 +193,55 @@ def dataset_map(tf):
     return out
 
 
+def _errors(tf, builds):
+    out = []
+    for build in builds:
+        with tf.Graph().as_default():
+            try:
+                out.append(_run(tf, build()).get("error"))
+            except (ValueError, TypeError) as e:
+                out.append([type(e).__name__, str(e).splitlines()[0].split(" for '{{node")[0]])
+    return out
+
+
+def decode_raw(tf):
+    return [_run(tf, [tf.decode_raw(tf.constant([b"\x01\x00\x02\x00", b"\x03\x00\xff\xff"]), tf.int16),
+                      tf.io.decode_raw(tf.constant(b"\x00\x01"), tf.uint16, little_endian=False),
+                      tf.decode_raw([b"\x00\x00\x80\x3f"], tf.float32, name="floats")]),
+            _errors(tf, [lambda: tf.decode_raw(tf.constant([b"\x01\x00\x02", b"\x03\x00\x04\x00"]), tf.int16),
+                         lambda: tf.decode_raw(tf.constant([b"\x01\x00\x02"]), tf.int16),
+                         lambda: tf.decode_raw(tf.constant([b"\x01"]), tf.string)])]
+
+
+def decode_csv(tf):
+    lines = tf.placeholder(tf.string, [None])
+    feed = {lines: ["1,2.5,a", '3,,"b,""c"""', "-4,1e3,"]}
+    plain = _run(tf, tf.decode_csv(lines, [[0], [1.0], ["z"]]), feed)
+    with tf.Graph().as_default():
+        chosen = _run(tf, tf.io.decode_csv(["1;x;2", "NA;y;3"], [[7], tf.constant([], tf.int64)], field_delim=";",
+                                           na_value="NA", select_cols=[0, 2], name="picked"))
+    return [plain, chosen, _errors(tf, [
+        lambda: tf.decode_csv(["1,2"], [[0], [1.0], ["z"]]),
+        lambda: tf.decode_csv(["x,2"], [[0], [1.0]]),
+        lambda: tf.decode_csv(["1,"], [[0], tf.constant([], tf.float32)]),
+        lambda: tf.decode_csv(['"a,1'], [[""], [0]]),
+        lambda: tf.decode_csv(["1"], [[0]], select_cols=[1, 0]),
+        lambda: tf.decode_csv(["1"], [[0], [0]], select_cols=[0]),
+        lambda: tf.decode_csv(["1"], [[0, 1]]),
+        lambda: tf.decode_csv(["1,2"], [[0], [1.5]], field_delim=" ", use_quote_delim=False)])]
+
+
+def string_split(tf):
+    return [_run(tf, [tf.string_split(tf.constant(["a b  c", "", "d"])),
+                      tf.string_split(["a,b;c", "x"], sep=",;"),
+                      tf.string_split(["a  b"], skip_empty=False),
+                      tf.string_split(["ab", "c"], delimiter=""),
+                      tf.strings.split(tf.constant(["a,b,,c", "d"]), sep=","),
+                      tf.strings.split([" a  b ", "c"]),
+                      tf.strings.split(["a,b,c"], sep=",", maxsplit=1)]),
+            _errors(tf, [lambda: tf.string_split(tf.constant([["a"]]))])]
+
+
 CASES = {f.__name__: f for f in (serialized_bytes, parse_batch, parse_batch_static_size, parse_single,
                                  parse_single_dense_only, parse_single_named, parse_empty_batch, run_errors,
-                                 build_errors, dataset_map)}
+                                 build_errors, dataset_map, decode_raw, decode_csv, string_split)}
