@@ -164,3 +164,6 @@ from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature,
 from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
 from numflow.ops.decode_ops import decode_csv, decode_raw  # noqa: E402, I001
 from numflow.ops.string_ops import string_split  # noqa: E402, I001
+from numflow.ops.reader_ops import (  # noqa: E402, I001
+    FixedLengthRecordReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
+)
