@@ -90,6 +90,12 @@ def string_length(input, name=None, unit="BYTE"):  # noqa: A002 - TensorFlow's a
         return _out("StringLength", [x], {"unit": unit}, name=scope)[0]
 
 
+@declare("StaticRegexFullMatch")
+def _static_regex_full_match_infer(op):
+    check_dtype(op.inputs[0], (dtypes.string,), "input")
+    return [(dtypes.bool, op.inputs[0].shape)]
+
+
 @declare("StringSplit")
 @declare("StringSplitV2")
 def _string_split_infer(op):
@@ -139,4 +145,5 @@ def strings_split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor",
                          {"maxsplit": int(maxsplit)}, name)
 
 
-not_differentiable("AsString", "StringJoin", "StringLength", "StringFormat", "StringSplit", "StringSplitV2")
+not_differentiable("AsString", "StringJoin", "StringLength", "StringFormat", "StringSplit", "StringSplitV2",
+                   "StaticRegexFullMatch")
