@@ -11,7 +11,8 @@ _FUNCTION_ATTR = {"MapDataset": "f", "ParallelMapDatasetV2": "f", "FilterDataset
 _OP_TYPES = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
              "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
              "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
-             "TextLineDataset", "IteratorV2", "IteratorGetNext", "IteratorFromStringHandleV2", *_FUNCTION_ATTR)
+             "TextLineDataset", "FixedLengthRecordDatasetV2",
+             "IteratorV2", "IteratorGetNext", "IteratorFromStringHandleV2", *_FUNCTION_ATTR)
 
 
 def _export(writer, op):

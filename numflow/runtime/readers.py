@@ -53,24 +53,31 @@ def _text_lines(attrs):
 
 def _whole_files(attrs):
     def records_of(path):
-        with _open(path) as file:
-            yield path.encode(), file.read()
+        yield path.encode(), read_file(path)
 
     return records_of
 
 
-def _fixed_length(attrs):
-    header, size, footer = attrs["header_bytes"], attrs["record_bytes"], attrs["footer_bytes"]
-    hop = attrs["hop_bytes"] or size
+def fixed_length_records(data, header, size, footer, hop=0):
+    """The records of ``size`` bytes in ``data`` between its header and footer, each ``hop`` bytes
+    (``size`` when 0) after the last; a last, shorter piece is left out, as TensorFlow leaves it."""
+    hop = hop or size
+    body = data[header:max(header, len(data) - footer)]
+    return [body[start:start + size] for start in range(0, len(body) - size + 1, hop)]
 
+
+def read_file(path):
+    """The bytes of file ``path``; NotFoundError naming it when it does not exist."""
+    with _open(path) as file:
+        return file.read()
+
+
+def _fixed_length(attrs):
     def records_of(path):
-        with _open(path) as file:
-            data = file.read()
-        body = data[header:max(header, len(data) - footer)]
-        index = 0
-        while index * hop + size <= len(body):
-            yield f"{path}:{index}".encode(), body[index * hop:index * hop + size]
-            index += 1
+        pieces = fixed_length_records(read_file(path), attrs["header_bytes"], attrs["record_bytes"],
+                                      attrs["footer_bytes"], attrs["hop_bytes"])
+        for index, piece in enumerate(pieces):
+            yield f"{path}:{index}".encode(), piece
 
     return records_of
 

@@ -7,7 +7,7 @@ and the end's error, with the folder's path taken out of the keys.
 import numpy as np
 
 TEXT = {"a.txt": b"header\nl1\r\n\nl2\n", "b.txt": b"head b\nx1\nx2"}
-FIXED = {"f.bin": b"HHabcdefghFF", "g.bin": b"HHxyFF"}
+FIXED = {"f.bin": b"HHabcdefghFF", "g.bin": b"HHxyzwvFF"}
 RECORDS = [b"one", b"two!", b""]
 
 
@@ -74,5 +74,26 @@ def whole_files(tf, folder):
     return _drain(tf, folder, tf.WholeFileReader(), ["a.txt", "f.bin"])
 
 
+def fixed_length_dataset(tf, folder):
+    """tf.data's reader of the same files: the elements, their static shape, and the error of a file
+    whose body is no whole number of records or of a missing file."""
+    return [_read_dataset(tf, folder, names) for names in (["f.bin", "g.bin"], ["f.bin", "absent.bin"])]
+
+
+def _read_dataset(tf, folder, names):
+    files = [str(folder / n) for n in names]
+    dataset = tf.data.FixedLengthRecordDataset(files, 4, header_bytes=2, footer_bytes=2)
+    element = tf.data.make_one_shot_iterator(dataset).get_next()
+    result = {"static": [str(element.shape), element.dtype.name], "reads": []}
+    with tf.Session() as sess:
+        try:
+            while True:
+                result["reads"].append(sess.run(element).decode("latin-1"))
+        except tf.errors.OpError as e:
+            lines = [line for line in e.message.splitlines() if line.strip() and "[[" not in line]
+            result["end"] = [type(e).__name__, lines[-1].replace(str(folder), "DIR")]
+    return result
+
+
 CASES = {f.__name__: f for f in (text_lines, text_lines_no_header, tf_records, tf_records_up_to, fixed_length,
-                                 fixed_length_hops, whole_files)}
+                                 fixed_length_hops, whole_files, fixed_length_dataset)}
