@@ -90,10 +90,27 @@ def parse_single_example(serialized, features, name=None, example_names=None):
     if not features:
         raise ValueError("Invalid argument: features cannot be empty.")
     with get_default_graph().name_scope(name or "ParseSingleExample"):
-        serialized = convert_to_tensor(serialized, name="serialized")
-        if serialized.shape.ndims is not None and serialized.shape.ndims != 0:
-            raise ValueError("Input serialized must be a scalar")
+        serialized = _assert_scalar(convert_to_tensor(serialized, name="serialized"), "serialized")
         return parse_example(serialized, features, name, example_names)
+
+
+def _assert_scalar(value, name):
+    """``value``, checked to be a scalar: when built if its rank is known, else when run (an ``Assert``
+    named ``<Name>IsScalar`` before an ``Identity``, as TensorFlow checks it)."""
+    rank = value.shape.ndims
+    if rank == 0:
+        return value
+    if rank is not None:
+        raise ValueError(f"Input {name} must be a scalar")
+    from numflow.ops.array_ops import rank as rank_of
+    from numflow.ops.check_ops import Assert
+    from numflow.ops.control_flow_ops import with_dependencies
+    from numflow.ops.math_ops import equal
+
+    check = Assert(equal(rank_of(value), 0), [f"Input {name} must be a scalar"], name=f"{name.capitalize()}IsScalar")
+    result = with_dependencies([check], value, name=f"{name}Dependencies")
+    result.set_shape([])
+    return result
 
 
 not_differentiable("ParseExampleV2")

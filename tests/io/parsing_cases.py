@@ -115,6 +115,13 @@ def parse_single_dense_only(tf):
     return _run(tf, tf.parse_single_example(records(tf)[0], {"a": tf.FixedLenFeature([2], tf.float32)}))
 
 
+def parse_single_of_unknown_rank(tf):
+    """A serialized record of unknown rank is checked when run: a scalar parses, a vector fails."""
+    serialized = tf.placeholder(tf.string)
+    parsed = tf.parse_single_example(serialized, {"a": tf.FixedLenFeature([2], tf.float32)})
+    return [_run(tf, parsed, {serialized: records(tf)[0]}), _run(tf, parsed, {serialized: records(tf)[:1]})]
+
+
 def parse_single_named(tf):
     return _run(tf, tf.io.parse_single_example(records(tf)[0], {"b": tf.VarLenFeature(tf.int64)}, name="one"))
 
@@ -243,5 +250,6 @@ def string_split(tf):
 
 
 CASES = {f.__name__: f for f in (serialized_bytes, parse_batch, parse_batch_static_size, parse_single,
-                                 parse_single_dense_only, parse_single_named, parse_empty_batch, run_errors,
-                                 build_errors, dataset_map, decode_raw, decode_csv, string_split)}
+                                 parse_single_dense_only, parse_single_of_unknown_rank, parse_single_named,
+                                 parse_empty_batch, run_errors, build_errors, dataset_map, decode_raw, decode_csv,
+                                 string_split)}
