@@ -1,10 +1,11 @@
 """Op kernels written once for every device: fills, random streams, and writes into variables.
 
 A device brings its memory (``ctx.device.alloc`` and ``copy``) and two kernel modules with the
-same functions: ``init`` (``fill``, ``random_normal``...) and ``update`` (``assign``,
+same functions: ``init`` (``fill``, ``random_normal``...) and ``assign`` (``assign``,
 ``assign_add``, ``scatter_add``...), e.g. ``numflow_kernels.cpu.init`` and ``numflow_kernels.cuda.init``.
 ``register_for(device_type, modules)`` registers the kernels below for that device. Every write
-into a variable holds its lock; a scatter checks all indices before it writes anything.
+into a variable goes through its handle (``numflow_kernels.handle``), which holds its lock and
+decides whether to copy on write; a scatter checks all indices before it writes anything.
 """
 
 import math
@@ -13,8 +14,8 @@ import threading
 
 import numpy as np
 
-from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.context import compatible
+from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import register
 
 # Philox draws TensorFlow reserves per output and op run (philox.RESERVED_PER_OUTPUT, which imports
@@ -69,46 +70,37 @@ def _flat(array):
 
 def _writeable_owner(view):
     owner = view.base
-    return isinstance(owner, np.ndarray) and owner.flags.writeable and owner.base is None
+    return isinstance(owner, np.ndarray) and owner.flags.writeable
 
 
-def update_buffers(ctx, states, names, grad, grad_name="grad"):
-    """The flat buffers an optimizer's apply kernel updates: each state's (var first; see
-    ``VariableState.writable``), then ``grad``'s in the device's memory, after TensorFlow's checks.
-
-    Call with every state's lock held.
-    """
-    shape = checked_shape(states, names)
+def update_buffers(ctx, buffers, names, grad, grad_name="grad"):
+    """The flat buffers an optimizer's apply kernel updates, given to it by ``VariableHandle.update``
+    (the variable's first, then its slots'), then ``grad``'s in the device's memory, after
+    TensorFlow's checks of their shapes."""
+    shape = checked_shape(buffers, names)
     grad = ctx.device.copy_in(grad)
     if tuple(grad.shape) != shape:
-        raise errors.InvalidArgumentError(
-            None, None, f"var and {grad_name} do not have the same shape{dims_text(shape)} {dims_text(grad.shape)}")
-    dtype = states[0].value.dtype
+        raise ValueError(f"var and {grad_name} do not have the same shape{dims_text(shape)} {dims_text(grad.shape)}")
+    dtype = buffers[0].dtype
     if isinstance(grad, np.ndarray) and grad.dtype != dtype:
         grad = grad.astype(dtype)
-    return [_flat(state.writable()) for state in states] + [_flat(grad)]
+    return [_flat(buffer) for buffer in buffers] + [_flat(grad)]
 
 
-def checked_shape(states, names):
-    """The shape of the variable ``states[0]``, once every state is initialized and of that shape
-    (TensorFlow's checks and messages). Holds no reference to a buffer, which ``writable`` would
-    take for a snapshot."""
-    for state in states:
-        if state.value is None:
-            raise state.uninitialized_error()
-    shape = tuple(states[0].value.shape)
-    for state, name in zip(states[1:], names[1:]):
-        if tuple(state.value.shape) != shape:
-            raise errors.InvalidArgumentError(
-                None, None, f"var and {name} do not have the same shape{dims_text(shape)} "
-                            f"{dims_text(state.value.shape)}")
+def checked_shape(buffers, names):
+    """The shape of the variable's buffer ``buffers[0]``, once its slots' ``buffers[1:]`` are all of
+    that shape (TensorFlow's checks and messages)."""
+    shape = tuple(buffers[0].shape)
+    for buffer, name in zip(buffers[1:], names[1:]):
+        if tuple(buffer.shape) != shape:
+            raise ValueError(f"var and {name} do not have the same shape{dims_text(shape)} {dims_text(buffer.shape)}")
     return shape
 
 
 def register_for(device_type, modules):
     """Register the kernels of this module for ``device_type``.
 
-    ``modules()`` returns the device's ``(init, update)`` kernel modules; it is called when a
+    ``modules()`` returns the device's ``(init, assign)`` kernel modules; it is called when a
     kernel first runs, so that importing the kernels touches no device library.
     """
 
@@ -118,12 +110,11 @@ def register_for(device_type, modules):
     @kernel("FillValue")
     def fill_value(ctx):
         a = ctx.attrs
-        np_dtype = a["dtype"].as_numpy_dtype
-        if np_dtype is np.object_:  # strings: TensorFlow's zero is b""
+        if a["dtype"].kind == "O":  # strings: TensorFlow's zero is b""
             value = a["value"]
             value = value.encode() if isinstance(value, str) else value if isinstance(value, bytes) else b""
-            return ctx.device.copy_in(np.full(a["shape"].as_list(), value, dtype=object))
-        out = ctx.device.alloc(tuple(a["shape"].as_list()), np.dtype(np_dtype))
+            return ctx.device.copy_in(np.full(a["shape"], value, dtype=object))
+        out = ctx.device.alloc(a["shape"], a["dtype"])
         modules()[0].fill(_flat(out), a["value"])
         return out
 
@@ -133,9 +124,9 @@ def register_for(device_type, modules):
             a = ctx.attrs
             if op_type == "RandomUniformInt" and a["minval"] >= a["maxval"]:
                 raise ValueError(f"Need minval < maxval, got {a['minval']} >= {a['maxval']}")
-            shape = a["shape"].as_list() if a["shape"] is not None else [
-                int(d) for d in ctx.device.copy_out(shape_input[0])]
-            out = ctx.device.alloc(tuple(shape), np.dtype(a["dtype"].as_numpy_dtype))
+            shape = a["shape"] if a["shape"] is not None else tuple(
+                int(d) for d in ctx.device.copy_out(shape_input[0]))
+            out = ctx.device.alloc(shape, a["dtype"])
             stream = random_stream(ctx)
             start = stream.reserve(out.size)
             getattr(modules()[0], fn_name)(_flat(out), stream.seed, stream.seed2, *(a[p] for p in params),
@@ -149,64 +140,59 @@ def register_for(device_type, modules):
 
     @kernel("Assign")
     def assign(ctx, ref, value):
-        with ref.lock:
-            shape = None if ref.value is None else ref.value.shape
-            if shape == value.shape and not ctx.donated and not ref.in_use():
-                modules()[1].assign(_flat(ref.value), _flat(value))
-                return ref
+        def check(shape):
             if shape != value.shape and ctx.attrs["validate_shape"]:
-                declared = ctx.op._inputs[0].shape
-                if shape is not None or not declared.is_compatible_with(value.shape):
-                    raise errors.InvalidArgumentError(
-                        None, None, "Assign requires shapes of both tensors to match. "
-                        f"lhs shape= {dims_text(declared if shape is None else shape)} "
-                        f"rhs shape= {dims_text(value.shape)}")
-            # A fresh buffer only this op reads (the plan says) is kept rather than copied.
-            ref.value = value if ctx.donated else ctx.device.copy(value)
+                declared = ctx.input_shapes[0]
+                if shape is not None or not compatible(declared, value.shape):
+                    raise ValueError("Assign requires shapes of both tensors to match. "
+                                     f"lhs shape= {dims_text(declared if shape is None else shape)} "
+                                     f"rhs shape= {dims_text(value.shape)}")
+
+        # A fresh buffer only this op reads (the plan says) is kept rather than copied.
+        ref.assign(value, donate=ctx.donated, write=write_into, check=check)
         return ref
 
+    def write_into(buffer, value):
+        modules()[1].assign(_flat(buffer), _flat(value))
+
     def in_place(op_type, fn_name):
+        def step(buffer, value):
+            if buffer.shape != value.shape:
+                raise ValueError(f"Parameters and update must be the same size: {dims_text(buffer.shape)} "
+                                 f"vs {dims_text(value.shape)}")
+            getattr(modules()[1], fn_name)(_flat(buffer), _flat(value))
+
         @kernel(op_type)
         def run(ctx, ref, value):
-            with ref.lock:
-                if ref.value is None:
-                    raise ref.uninitialized_error()
-                if ref.value.shape != value.shape:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Parameters and update must be the same size: {dims_text(ref.value.shape)} "
-                        f"vs {dims_text(value.shape)}")
-                getattr(modules()[1], fn_name)(_flat(ref.writable()), _flat(value))
+            ref.update(step, value)
             return ref
 
     in_place("AssignAdd", "assign_add")
     in_place("AssignSub", "assign_sub")
 
     def scatter(op_type, fn_name):
+        def step(buffer, ctx, indices, updates):
+            shape = tuple(buffer.shape)
+            rows = shape[0] if shape else 0
+            expected = tuple(indices.shape) + shape[1:]
+            if updates.ndim == 0:  # a scalar goes to every row named, as in TF
+                updates = ctx.device.copy_in(np.broadcast_to(ctx.device.copy_out(updates), expected).copy())
+            if tuple(updates.shape) != expected:
+                raise ValueError("Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
+                                 f"[], got updates.shape {dims_text(updates.shape)}, indices.shape "
+                                 f"{dims_text(indices.shape)}, params.shape {dims_text(shape)}")
+            flat_indices = _flat(indices)
+            width = math.prod(shape) // max(rows, 1)
+            bad = getattr(modules()[1], fn_name)(buffer.reshape(rows, width), flat_indices,
+                                                 _flat(updates).reshape(len(flat_indices), width))
+            if bad >= 0:  # nothing was written
+                host_indices = ctx.device.copy_out(indices)
+                where = ",".join(str(int(i)) for i in np.unravel_index(bad, host_indices.shape))
+                raise ValueError(f"indices[{where}] = {int(host_indices.reshape(-1)[bad])} is not in [0, {rows})")
+
         @kernel(op_type)
         def run(ctx, ref, indices, updates):
-            with ref.lock:
-                if ref.value is None:
-                    raise ref.uninitialized_error()
-                shape = tuple(ref.value.shape)
-                rows = shape[0] if shape else 0
-                expected = tuple(indices.shape) + shape[1:]
-                if updates.ndim == 0:  # a scalar goes to every row named, as in TF
-                    updates = ctx.device.copy_in(np.broadcast_to(ctx.device.copy_out(updates), expected).copy())
-                if tuple(updates.shape) != expected:
-                    raise errors.InvalidArgumentError(
-                        None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
-                        f"[], got updates.shape {dims_text(updates.shape)}, indices.shape "
-                        f"{dims_text(indices.shape)}, params.shape {dims_text(shape)}")
-                flat_indices = _flat(indices)
-                width = math.prod(shape) // max(rows, 1)
-                table = ref.writable().reshape(rows, width)
-                rows_in = _flat(updates).reshape(len(flat_indices), width)
-                bad = getattr(modules()[1], fn_name)(table, flat_indices, rows_in)
-                if bad >= 0:  # nothing was written
-                    host_indices = ctx.device.copy_out(indices)
-                    where = ",".join(str(int(i)) for i in np.unravel_index(bad, host_indices.shape))
-                    raise errors.InvalidArgumentError(
-                        None, None, f"indices[{where}] = {int(host_indices.reshape(-1)[bad])} is not in [0, {rows})")
+            ref.update(step, ctx, indices, updates)
             return ref
 
     scatter("ScatterUpdate", "scatter_update")

@@ -4,7 +4,8 @@ The same program, seeds and config give the same bits whatever the load, the exe
 running a plan, and ``inter_op_parallelism_threads`` or ``intra_op_parallelism_threads``. Three
 rules give that:
 
-- **BLAS runs on one thread** in every run whose ops call it or LAPACK (``BLAS_OP_TYPES``):
+- **BLAS runs on one thread** in every run whose ops call it or LAPACK (their kernels are
+  registered with ``calls_blas=True``):
   ``one_blas_thread()``, counted over the runs in flight, restores BLAS's own count when the last
   one ends. BLAS rounds a product differently with one thread and with several: OpenBLAS 0.3 on an
   AVX-512 machine takes another kernel for a (64, 784) x (784, 200) float32 product once it may use
@@ -27,11 +28,6 @@ imports no Numba.
 import itertools
 import os
 import threading
-
-# Op types whose CPU kernels call BLAS (numpy's matmul) or LAPACK (numpy.linalg).
-BLAS_OP_TYPES = frozenset({"MatMul", "BatchMatMulV2", "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput",
-                           "Conv3D", "Conv3DBackpropFilterV2", "Conv3DBackpropInputV2", "Einsum", "Orthogonal",
-                           "MatrixInverse", "MatrixDeterminant", "Cholesky", "MatrixSolve", "Svd"})
 
 _lock = threading.Lock()
 _one_each = 0  # runs in flight scheduling ops on the pool

@@ -16,7 +16,6 @@ The convolutions' backprops are in ``reference_conv.py``.
 
 import numpy as np
 
-from numflow.framework import errors
 from numflow_kernels import reference  # its registrations come first
 from numflow_kernels.registry import _KERNELS, REFERENCE, register
 
@@ -33,7 +32,7 @@ def kernel(op_type):
 
 
 def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+    return ValueError(message)
 
 
 # -- broadcasting ------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import numpy as np
 from numflow_kernels import cpu_threads
 from numflow_kernels.tuning import PARALLEL_THRESHOLD
 
-__all__ = ["PARALLEL_THRESHOLD", "twin", "launch", "launch_lock", "threading_layer"]
+__all__ = ["PARALLEL_THRESHOLD", "twin", "variant", "launch", "launch_lock", "threading_layer"]
 
 
 # OpenMP's threads spin while they wait for work by default. Beside the executor's own threads on a
@@ -81,6 +81,24 @@ def twin(fn):
     copy.__qualname__ = fn.__qualname__ + "_parallel"
     copy.__module__ = fn.__module__
     return serial, numba.njit(nogil=True, cache=True, parallel=True)(copy)
+
+
+def variant(template, suffix, **bindings):
+    """The ``twin`` of a copy of ``template`` that reads ``bindings`` (``combine=_plus``) as globals,
+    named ``<template name>_<suffix>``.
+
+    One template makes a kernel's per-dtype or per-operator variants. Each needs a name of its own:
+    Numba caches a function in a file named after it and keys an entry by its code and argument
+    types, not by the globals it reads, so copies of one template under one name would load each
+    other's machine code. Named apart, each compiles once per machine, as any cached kernel does.
+    Every global ``template`` reads must exist when this is called (the copy's globals are a copy).
+    """
+    name = f"{template.__name__}_{suffix}"
+    fn = types.FunctionType(template.__code__, {**template.__globals__, **bindings}, name, template.__defaults__,
+                            template.__closure__)
+    fn.__qualname__ = name
+    fn.__module__ = template.__module__
+    return twin(fn)
 
 
 def launch(kernels, size, *args):

@@ -2,7 +2,7 @@
 
 A function decorated with :func:`shared` is plain Numba-compatible Python, compiled for the CPU
 (``numba.njit``) where it is defined. :func:`device_functions` recompiles every such function, of
-this module, ``philox.py`` and ``apply_steps.py``, as CUDA device functions (or runs it under
+this module, ``philox.py`` and ``training_steps.py``, as CUDA device functions (or runs it under
 Numba's CUDA simulator), with the names they call bound to each other's device versions. The few
 operations whose meaning differs by target are injected as primitives: an exact fused multiply-add,
 float32 bit casts, and multiplies that the CUDA compiler may not fuse into a following add (NVVM
@@ -297,15 +297,15 @@ def _simulator_primitives():
 
 @once
 def device_functions():
-    """A module holding every shared function (this module's, philox.py's and apply_steps.py's) as device functions.
+    """A module holding every shared function (this module's, philox.py's and training_steps.py's) as device functions.
 
     Under ``NUMBA_ENABLE_CUDASIM=1`` they are the simulator's (plain Python, same arithmetic).
     Nothing compiles until a kernel that calls them does, so this works without a GPU.
     """
     from numba import config, cuda
 
-    import numflow_kernels.apply_steps  # noqa: F401  (these register their shared functions before they are listed)
     import numflow_kernels.philox  # noqa: F401
+    import numflow_kernels.training_steps  # noqa: F401  (these register their shared functions before they are listed)
 
     space = {}
     for module_name in dict.fromkeys(module for module, _ in _SHARED):

@@ -10,13 +10,12 @@ import math
 
 import numpy as np
 
-from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import REFERENCE, register
 
 
-def kernel(op_type):
-    return register(op_type, REFERENCE)
+def kernel(op_type, **flags):
+    return register(op_type, REFERENCE, **flags)
 
 
 @kernel("Const")
@@ -27,16 +26,13 @@ def const(ctx):
 @kernel("Placeholder")
 def placeholder(ctx):
     dtype, shape = ctx.attrs["dtype"], ctx.attrs["shape"]
-    shape_text = "unknown" if shape.ndims is None else str([-1 if d is None else d for d in shape.as_list()])
-    raise errors.InvalidArgumentError(
-        None, None,
-        f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
-        f"and shape {shape_text}",
-    )
+    shape_text = "unknown" if shape is None else str([-1 if d is None else d for d in shape])
+    raise ValueError(f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
+                     f"and shape {shape_text}")
 
 
 def _tf_name(dtype):
-    return {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)
+    return {"float32": "float", "float64": "double", "object": "string"}.get(dtype.name, dtype.name)
 
 
 @kernel("PlaceholderWithDefault")
@@ -52,7 +48,7 @@ def no_op(ctx):
 
 @kernel("Shape")
 def shape(ctx, x):
-    return np.array(np.shape(x), dtype=ctx.attrs["out_type"].as_numpy_dtype)
+    return np.array(np.shape(x), dtype=ctx.attrs["out_type"])
 
 
 def _elementwise(op_type, fn):
@@ -70,7 +66,7 @@ def _is_int(x):
 
 def _check_int_divisor(x, y):
     if _is_int(x) and not np.asarray(y).all():
-        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
+        raise ValueError("Integer division by zero")
 
 
 def _floordiv(x, y):
@@ -103,7 +99,7 @@ def _div_no_nan(x, y):
 
 def _pow(x, y):
     if _is_int(x) and np.any(np.asarray(y) < 0):
-        raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed")
+        raise ValueError("Integers to negative integer powers are not allowed")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return np.power(x, y)
 
@@ -140,7 +136,7 @@ for _op_type, _fn in {
 
 @kernel("Cast")
 def cast(ctx, x):
-    dst = ctx.attrs["DstT"].as_numpy_dtype
+    dst = ctx.attrs["DstT"]
     with np.errstate(invalid="ignore", over="ignore"):
         return np.asarray(x).astype(dst)
 
@@ -152,13 +148,11 @@ def matmul_operands(ctx, a, b):
     if ctx.attrs["transpose_b"]:
         b = b.T
     if a.shape[1] != b.shape[0]:
-        raise errors.InvalidArgumentError(
-            None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
-        )
+        raise ValueError(f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}")
     return a, b
 
 
-@kernel("MatMul")
+@kernel("MatMul", calls_blas=True)
 def matmul(ctx, a, b):
     a, b = matmul_operands(ctx, a, b)
     with np.errstate(invalid="ignore", over="ignore"):  # 0 * inf and overflows: NaN and inf, as in TF
@@ -173,16 +167,13 @@ def _reduction(op_type, fn):
             axis = tuple(int(a) for a in np.ravel(axes))
             bad = [a for a in axis if not -max(x.ndim, 1) <= a < max(x.ndim, 1)]
             if bad:
-                raise errors.InvalidArgumentError(
-                    None, None, f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
+                raise ValueError(f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
             axis = tuple(a % max(x.ndim, 1) for a in axis)
         if axis is not None:
             seen = set()
             for a in axis:
                 if a % max(x.ndim, 1) in seen:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Invalid reduction arguments: Axes contains duplicate dimension: {a % x.ndim}"
-                    )
+                    raise ValueError(f"Invalid reduction arguments: Axes contains duplicate dimension: {a % x.ndim}")
                 seen.add(a % max(x.ndim, 1))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = fn(x, axis=axis, keepdims=keepdims)
@@ -229,14 +220,12 @@ def _arg(op_type, fn):
     def arg(ctx, x, axis):
         a = int(axis)
         if not -x.ndim <= a < max(x.ndim, 1):
-            raise errors.InvalidArgumentError(
-                None, None, f"Expected dimension in the range [{-x.ndim}, {x.ndim}), but got {a}"
-            )
+            raise ValueError(f"Expected dimension in the range [{-x.ndim}, {x.ndim}), but got {a}")
         if x.shape[a] == 0:
-            raise errors.InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape {list(x.shape)}")
+            raise ValueError(f"Reduction axis {a} is empty in shape {list(x.shape)}")
         if x.dtype.kind == "f":
             x = _skip_nan(x, op_type)
-        return fn(x, axis=a).astype(ctx.attrs["output_type"].as_numpy_dtype)
+        return fn(x, axis=a).astype(ctx.attrs["output_type"])
 
 
 def _skip_nan(x, op_type):
@@ -262,34 +251,29 @@ def add_n(ctx, *inputs):
     return out
 
 
-@kernel("BatchMatMulV2")
+@kernel("BatchMatMulV2", calls_blas=True)
 def batch_matmul(ctx, a, b):
     if ctx.attrs["adj_x"]:
         a = np.swapaxes(a, -1, -2)
     if ctx.attrs["adj_y"]:
         b = np.swapaxes(b, -1, -2)
     if a.shape[-1] != b.shape[-2]:
-        raise errors.InvalidArgumentError(
-            None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}"
-        )
+        raise ValueError(f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}")
     try:
         return np.matmul(a, b)
     except ValueError:
-        raise errors.InvalidArgumentError(
-            None, None, f"In[0] and In[1] must have compatible batch dimensions: {list(a.shape)} vs. {list(b.shape)}"
-        ) from None
+        raise ValueError(f"In[0] and In[1] must have compatible batch dimensions: {list(a.shape)} vs. "
+                         f"{list(b.shape)}") from None
 
 
 @kernel("Range")
 def range_(ctx, start, limit, delta):
     start, limit, delta = start[()], limit[()], delta[()]
     if delta == 0:
-        raise errors.InvalidArgumentError(None, None, "Requires delta != 0")
+        raise ValueError("Requires delta != 0")
     if (delta > 0 and start > limit) or (delta < 0 and start < limit):
         relation, sign = ("<=", ">") if delta > 0 else (">=", "<")
-        raise errors.InvalidArgumentError(
-            None, None, f"Requires start {relation} limit when delta {sign} 0: {start}/{limit}"
-        )
+        raise ValueError(f"Requires start {relation} limit when delta {sign} 0: {start}/{limit}")
     if np.issubdtype(start.dtype, np.integer):
         n = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
     else:
@@ -300,7 +284,7 @@ def range_(ctx, start, limit, delta):
 
 # -- array ops ----------------------------------------------------------------------------------
 def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+    return ValueError(message)
 
 
 @kernel("StopGradient")

@@ -13,7 +13,7 @@ from numflow_kernels.reference_math import dims_text, kernel, ufunc_at
 
 @kernel("Size")
 def size(ctx, x):
-    return np.array(np.size(x), dtype=ctx.attrs["out_type"].as_numpy_dtype)
+    return np.array(np.size(x), dtype=ctx.attrs["out_type"])
 
 
 def _tuples(indices, shape):

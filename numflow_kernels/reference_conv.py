@@ -19,8 +19,8 @@ from numflow_kernels import window as wn
 from numflow_kernels.registry import REFERENCE, register
 
 
-def kernel(op_type):
-    return register(op_type, REFERENCE)
+def kernel(op_type, **flags):
+    return register(op_type, REFERENCE, **flags)
 
 
 class Conv:
@@ -187,14 +187,14 @@ def shape_of(sizes):
     return tuple(int(d) for d in np.asarray(sizes).reshape(-1))
 
 
-@kernel("Conv2D")
-@kernel("Conv3D")
+@kernel("Conv2D", calls_blas=True)
+@kernel("Conv3D", calls_blas=True)
 def conv(ctx, x, w):
     return conv_forward(x, w, Conv(ctx.attrs, x.shape, w.shape, ctx.op_type))
 
 
-@kernel("Conv2DBackpropFilter")
-@kernel("Conv3DBackpropFilterV2")
+@kernel("Conv2DBackpropFilter", calls_blas=True)
+@kernel("Conv3DBackpropFilterV2", calls_blas=True)
 def conv_filter_grad(ctx, x, filter_sizes, dy):
     conv = Conv(ctx.attrs, x.shape, shape_of(filter_sizes), ctx.op_type)
     conv.check_backprop(dy.shape, ctx.op_type)
@@ -213,8 +213,8 @@ def input_sizes(sizes, w_shape, dy_shape, data_format):
     raise ValueError(f"input_sizes must hold {len(dy_shape)} values or {len(dy_shape) - 2}, got {len(sizes)}")
 
 
-@kernel("Conv2DBackpropInput")
-@kernel("Conv3DBackpropInputV2")
+@kernel("Conv2DBackpropInput", calls_blas=True)
+@kernel("Conv3DBackpropInputV2", calls_blas=True)
 def conv_input_grad(ctx, sizes, w, dy):
     conv = Conv(ctx.attrs, input_sizes(sizes, w.shape, dy.shape, ctx.attrs["data_format"]), w.shape, ctx.op_type)
     conv.check_backprop(dy.shape, ctx.op_type)

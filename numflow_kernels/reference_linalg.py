@@ -5,7 +5,8 @@ Errors are plain ``ValueError`` (InvalidArgumentError to the user) in TensorFlow
 
 import numpy as np
 
-from numflow_kernels.reference_math import dims_text, kernel
+from numflow_kernels.errors import dims_text
+from numflow_kernels.reference_math import kernel
 
 
 def _square(x, what="Input matrix"):
@@ -19,7 +20,7 @@ def _adjoint(x):
     return np.swapaxes(x, -1, -2)
 
 
-@kernel("MatrixInverse")
+@kernel("MatrixInverse", calls_blas=True)
 def matrix_inverse(ctx, x):
     _square(x)
     if ctx.attrs["adjoint"]:
@@ -30,13 +31,13 @@ def matrix_inverse(ctx, x):
         raise ValueError("Input is not invertible.") from None
 
 
-@kernel("MatrixDeterminant")
+@kernel("MatrixDeterminant", calls_blas=True)
 def matrix_determinant(ctx, x):
     _square(x)
     return np.asarray(np.linalg.det(x), dtype=x.dtype)
 
 
-@kernel("Cholesky")
+@kernel("Cholesky", calls_blas=True)
 def cholesky(ctx, x):
     """``L`` of each matrix; a matrix that is not positive definite gets NaN in its lower triangle (TF 2.21)."""
     _square(x)
@@ -60,7 +61,7 @@ def _check_solve(matrix, rhs):
         raise ValueError("Input matrix and rhs are incompatible.")
 
 
-@kernel("MatrixSolve")
+@kernel("MatrixSolve", calls_blas=True)
 def matrix_solve(ctx, matrix, rhs):
     _check_solve(matrix, rhs)
     if matrix.shape[:-2] != rhs.shape[:-2]:
@@ -95,7 +96,7 @@ def matrix_triangular_solve(ctx, matrix, rhs):
     return out
 
 
-@kernel("Svd")
+@kernel("Svd", calls_blas=True)
 def svd(ctx, x):
     if x.ndim < 2:
         raise ValueError(f"Input tensor 0 must have rank >= 2, got {x.ndim}")
@@ -204,7 +205,7 @@ def matrix_band_part(ctx, x, num_lower, num_upper):
     return np.where(keep, x, np.zeros((), x.dtype))
 
 
-@kernel("Einsum")
+@kernel("Einsum", calls_blas=True)
 def einsum(ctx, *inputs):
     """Two operands as one batched matrix product (BLAS, as TensorFlow's kernel reduces an einsum to one);
     numpy's einsum for one operand or a repeated letter."""

@@ -10,16 +10,12 @@ import math
 
 import numpy as np
 
+from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import REFERENCE, register
 
 
-def kernel(op_type):
-    return register(op_type, REFERENCE)
-
-
-def dims_text(shape):
-    """A shape as TensorFlow prints it in messages: ``[2,3]``."""
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+def kernel(op_type, **flags):
+    return register(op_type, REFERENCE, **flags)
 
 
 def _check_int_divisor(x, y):

@@ -7,7 +7,7 @@ TensorFlow's kernels do. The convolutions' kernels are in ``reference_conv.py``.
 
 import numpy as np
 
-from numflow.framework.shapes import dims_text
+from numflow_kernels.errors import dims_text
 from numflow_kernels.reference import _invalid, kernel
 
 

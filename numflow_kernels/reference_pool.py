@@ -190,7 +190,7 @@ def max_pool_with_argmax(ctx, x):
     argmax = index * c + np.arange(c)
     if ctx.attrs["include_batch_in_index"]:
         argmax = argmax + np.arange(n).reshape(-1, 1, 1, 1, 1) * (int(np.prod(win.sizes)) * c)
-    dtype = ctx.attrs["Targmax"].as_numpy_dtype
+    dtype = ctx.attrs["Targmax"]
     return wn.restore_layout(out, "NHWC", 4), wn.restore_layout(argmax.astype(dtype), "NHWC", 4)
 
 

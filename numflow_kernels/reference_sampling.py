@@ -36,7 +36,7 @@ import math
 import numpy as np
 
 from numflow_kernels.buffer_ops import RESERVED_PER_OUTPUT, random_stream
-from numflow_kernels.cpu.initializers import philox_calls
+from numflow_kernels.cpu.init_numpy import philox_calls
 from numflow_kernels.registry import REFERENCE, register
 
 SAMPLES_PER_CANDIDATE = 2048  # 32-bit samples TF reserves per sampled candidate and run

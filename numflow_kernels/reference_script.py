@@ -54,7 +54,7 @@ def py_func(ctx, *args):
         values = list(result)
     else:
         values = [result]
-    wants = [np.dtype(t.as_numpy_dtype) for t in ctx.attrs["Tout"]]
+    wants = list(ctx.attrs["Tout"])
     if len(values) != len(wants):
         raise ValueError(f"{token} returns {len(values)} values, but expects to see {len(wants)} values.")
     outputs = tuple(_result(v, i, token, want) for i, (v, want) in enumerate(zip(values, wants)))

@@ -50,7 +50,7 @@ def top_k(ctx, x, k):
             indices[r] = heap[:k]
     values = np.take_along_axis(rows, indices, axis=-1)
     shape = x.shape[:-1] + (k,)
-    return values.reshape(shape), indices.astype(ctx.attrs["index_type"].as_numpy_dtype).reshape(shape)
+    return values.reshape(shape), indices.astype(ctx.attrs["index_type"]).reshape(shape)
 
 
 @register("InTopKV2", REFERENCE)

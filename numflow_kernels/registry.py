@@ -1,74 +1,94 @@
 """The kernel registry: (op type, device type) -> the function that computes the op there.
 
 A kernel is called as ``kernel(ctx, *inputs)`` and returns one array, or a tuple of arrays for an op
-with several outputs. ``ctx`` carries the op's name and attrs, its device and the resource container
-of the session running it (see ``numflow.runtime.plan.KernelContext``). Kernels never mutate their
-inputs: several consumers may share one array.
+with several outputs. ``ctx`` is a ``numflow_kernels.context.KernelContext``: the op's name, attrs
+and static shapes and dtypes as plain values, the device it runs on and the session's resources.
+An input that is a variable taken by reference (an Assign's first) is the variable's handle
+(``numflow_kernels.handle``), the only way to its value. Kernels never mutate their inputs (several
+consumers may share one array), never see the op or the graph, import nothing from ``numflow``, and
+raise the plain exceptions of ``numflow_kernels.errors``.
 
-The numpy kernels of ``reference.py`` are registered under the device type ``"reference"``; a device
-without a kernel of its own for an op type falls back to them when it runs on the host (CPU).
+The registry knows no device: a device (``numflow.devices``, one module per device type) names the
+modules that register its kernels (``load``), and whether its op types without a kernel of their
+own fall back to the numpy kernels of ``reference.py``, registered under the device type
+``"reference"`` (the host devices' do).
 """
 
+import importlib
 import os
 import threading
 
 REFERENCE = "reference"
-_HOST_DEVICE_TYPES = ("CPU",)
 _KERNELS = {}
+_CALLS_BLAS = set()  # the (op type, device type) keys whose kernels call BLAS or LAPACK
 
 
-def register(op_type, device_type="CPU"):
-    """Register the decorated function as ``op_type``'s kernel on ``device_type``."""
+def register(op_type, device_type="CPU", *, calls_blas=False):
+    """Register the decorated function as ``op_type``'s kernel on ``device_type``.
+
+    ``calls_blas``: the kernel calls BLAS or LAPACK (numpy's matmul, ``numpy.linalg``). The kernel
+    states the fact; the runtime decides what to do about it (it holds BLAS to one thread in every
+    run that calls it, ``cpu_threads.one_blas_thread``, so that products round alike).
+    """
 
     def wrap(fn):
         key = (op_type, device_type)
         if key in _KERNELS:
             raise KeyError(f"A kernel for op {op_type!r} on {device_type} is registered twice")
         _KERNELS[key] = fn
+        if calls_blas:
+            _CALLS_BLAS.add(key)
         return fn
 
     return wrap
 
 
-def lookup(op_type, device_type):
-    """The kernel computing ``op_type`` on ``device_type``, or None when there is none."""
-    _load(device_type)
+def load(modules):
+    """Import ``modules`` (a tuple of module names, whose import registers kernels), once."""
+    if modules in _loaded:
+        return
+    with _load_lock:
+        if modules not in _loaded:
+            for name in modules:
+                importlib.import_module(name)
+            _loaded.add(modules)
+
+
+def lookup(op_type, device_type, fallback=None):
+    """The kernel computing ``op_type`` on ``device_type`` (else ``fallback``'s), or None when there is none.
+
+    With NUMFLOW_VALIDATE=1, a kernel that has a ``fallback`` twin runs it alongside and compares.
+    """
     kernel = _KERNELS.get((op_type, device_type))
-    if kernel is None and device_type in _HOST_DEVICE_TYPES:
-        kernel = _KERNELS.get((op_type, REFERENCE))
-    elif kernel is not None and device_type in _HOST_DEVICE_TYPES and _VALIDATE:
-        reference = _KERNELS.get((op_type, REFERENCE))
-        if reference is not None and reference is not kernel:
-            kernel = _validated(kernel, reference, op_type)
+    if fallback is None:
+        return kernel
+    if kernel is None:
+        return _KERNELS.get((op_type, fallback))
+    if _VALIDATE:
+        twin = _KERNELS.get((op_type, fallback))
+        if twin is not None and twin is not kernel:
+            return _validated(kernel, twin, op_type)
     return kernel
 
 
-def device_types_for(op_type):
-    """The device types with a kernel for ``op_type`` (host types included via the reference)."""
-    _load("GPU")
-    types = {d for (t, d) in _KERNELS if t == op_type and d != REFERENCE}
-    if (op_type, REFERENCE) in _KERNELS:
-        types.update(_HOST_DEVICE_TYPES)
-    return types
+def calls_blas(op_type, device_type, fallback=None):
+    """Whether the kernel ``lookup`` gives was registered with ``calls_blas=True``."""
+    key = (op_type, device_type)
+    if key not in _KERNELS and fallback is not None:
+        key = (op_type, fallback)
+    return key in _CALLS_BLAS
 
 
+def reference(op_type):
+    """The numpy kernel of ``op_type`` (the living spec), or None."""
+    load(_REFERENCE_MODULES)
+    return _KERNELS.get((op_type, REFERENCE))
+
+
+_REFERENCE_MODULES = ("numflow_kernels.reference",)
 _VALIDATE = os.environ.get("NUMFLOW_VALIDATE", "") not in ("", "0")
 _loaded = set()
 _load_lock = threading.Lock()
-
-
-def _load(device_type):
-    """Import the kernel modules of ``device_type`` (GPU kernels only once a GPU is used)."""
-    group = "GPU" if device_type == "GPU" else "host"
-    if group in _loaded:
-        return
-    with _load_lock:
-        if group not in _loaded:
-            if group == "host":
-                from numflow_kernels import cpu, reference  # noqa: F401  (registration by import)
-            else:
-                from numflow_kernels.cuda import ops  # noqa: F401
-            _loaded.add(group)
 
 
 def _validated(kernel, reference, op_type):

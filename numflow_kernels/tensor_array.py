@@ -144,7 +144,7 @@ def kernel(op_type):
 @kernel("TensorArrayV3")
 def create(ctx, size):
     attrs = ctx.attrs
-    array = TensorArray(attrs["tensor_array_name"] or ctx.op_name, attrs["dtype"].as_numpy_dtype, _index(size),
+    array = TensorArray(attrs["tensor_array_name"] or ctx.op_name, attrs["dtype"], _index(size),
                         attrs["dynamic_size"], attrs["clear_after_read"], attrs["identical_element_shapes"],
                         attrs["element_shape_dims"])
     return array, _FLOW

@@ -11,7 +11,7 @@ and so does this file on its own, printing the table and the targets::
   threads), numpy's ``Generator`` into a preallocated array (one thread; ziggurat normals, so
   different values), and TensorFlow's ``tf.random.*`` in eager mode (its intra-op threads; a new
   output tensor per call). All three scale by mean/stddev or minval/maxval as their APIs do.
-- ``AssignAdd``: ``a += b`` in place: ``numflow_kernels.cpu.update.assign_add``, numpy's ``a += b``,
+- ``AssignAdd``: ``a += b`` in place: ``numflow_kernels.cpu.assign.assign_add``, numpy's ``a += b``,
   and a TensorFlow variable's ``assign_add``. Target: numflow within 1.15x of numpy.
 - ``FirstCall``: a fresh interpreter importing the kernels and filling 1,000 normals, with Numba's
   cache empty (it compiles) and with the cache this checkout already has (it must only load).
@@ -122,9 +122,9 @@ class AssignAdd:
         self.a = np.ones(SIZE, np.float32)
         self.b = np.full(SIZE, 1e-3, np.float32)
         if library == "numflow":
-            from numflow_kernels.cpu import update
+            from numflow_kernels.cpu import assign
 
-            self.run = lambda: update.assign_add(self.a, self.b)
+            self.run = lambda: assign.assign_add(self.a, self.b)
         elif library == "numpy":
             self.run = lambda: np.add(self.a, self.b, out=self.a)
         else:

@@ -111,14 +111,14 @@ class CudaBandwidth:
 
         if not cuda.is_available():
             raise NotImplementedError("no CUDA GPU")
-        from numflow_kernels.cuda import init, update
+        from numflow_kernels.cuda import assign, init
 
         n = (16 if QUICK else 64) * 1024 * 1024
         self.a = cuda.to_device(np.ones(n, np.float32))
         self.b = cuda.to_device(np.ones(n, np.float32))
         self.sync = cuda.synchronize
         self.calls = {
-            "assign_add": lambda: update.assign_add(self.a, self.b),
+            "assign_add": lambda: assign.assign_add(self.a, self.b),
             "random_normal": lambda: init.random_normal(self.a, 1, 2),
             "copy": lambda: self.a.copy_to_device(self.b),
         }

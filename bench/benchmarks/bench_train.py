@@ -6,7 +6,7 @@ slots: 7 x 256 MB for 64M float32 parameters. ``TrafficFloor`` measures those by
 (one copy each of var, m and v into spare buffers, and one read of the gradient); the target is an
 Adam update within 1.2x of that time.
 
-- ``AdamApply.time_kernel``: numflow's CPU kernel alone (``numflow_kernels.cpu.apply.adam``).
+- ``AdamApply.time_kernel``: numflow's CPU kernel alone (``numflow_kernels.cpu.training.adam``).
 - ``AdamApply.time_step``: one ``sess.run`` of ``AdamOptimizer.apply_gradients`` on one variable
   (the ``ApplyAdam`` op under the locks, and the beta-power updates); the gradient is fed through a
   placeholder (no copy). TensorFlow: the same graph in ``tensorflow.compat.v1``, the gradient held in
@@ -15,6 +15,8 @@ Adam update within 1.2x of that time.
 - ``TrainingExample.time_train_step``: one step (forward, backward, Adam) of examples/train_mlp.py's
   MLP at batch 64 (the target: at least TensorFlow's steps per second) and 1024, the example's own
   graph code run on numflow and on TensorFlow.
+- ``NullDeviceStep.time_train_step``: the batch-64 step on the null device (``numflow/devices/null.py``):
+  the engine's own cost per step, with kernels that compute nothing.
 
 Run with the other suites (``python bench/run.py --filter bench_train``), with asv, or alone:
 ``python bench/benchmarks/bench_train.py`` prints the table and the targets. ``NUMFLOW_BENCH_QUICK=1``
@@ -82,9 +84,9 @@ class AdamApply:
             return
         tf = graph_library(library)
         if library == "numflow":
-            from numflow_kernels.cpu import apply
+            from numflow_kernels.cpu import training
 
-            self.kernel = apply
+            self.kernel = training
             self.arrays = [rng.random(SIZE, dtype=np.float32), np.zeros(SIZE, np.float32),
                            np.zeros(SIZE, np.float32)]
         graph = tf.Graph()
@@ -157,6 +159,10 @@ def summarize(results):
             target = " (target >= 1.0x)" if batch == 64 else ""
             lines.append(f"example MLP training step at batch {batch}: numflow {ours * 1e3:.2f} ms, TensorFlow "
                          f"{theirs * 1e3:.2f} ms: {theirs / ours:.2f}x TensorFlow's steps per second{target}")
+    null = results.get(("NullDeviceStep", "time_train_step", (("batch", 64),), "numflow"))
+    if null is not None:
+        lines.append(f"example MLP training step at batch 64 on the null device (the engine's cost around the "
+                     f"kernels): {null * 1e6:.0f} us")
     return lines
 
 
@@ -180,15 +186,16 @@ class TrainingExample:
 
     params = [["numflow", "tensorflow"], [64, 1024]]
     param_names = ["library", "batch"]
+    device = None  # where the graph's ops are placed (None: where the library places them)
 
     def setup(self, library, batch):
         tf = graph_library(library)
         example = self._example(tf)
         self.graph = tf.Graph()
-        with self.graph.as_default():
+        with self.graph.as_default(), tf.device(self.device):
             x, y, self.train_op, self.loss, _, _, self.step = example["build"]()
             init = tf.global_variables_initializer()
-        self.sess = tf.Session(graph=self.graph)
+        self.sess = tf.Session(graph=self.graph, config=self._config(tf))
         self.sess.run(init)
         data_x, data_y = example["make_data"](2048, seed=1)
         rng = np.random.default_rng(0)
@@ -201,12 +208,28 @@ class TrainingExample:
         """The example's namespace (a subclass may change its model)."""
         return example_module(tf)
 
+    def _config(self, tf):
+        """The session's ConfigProto (a subclass may ask for devices)."""
+        return None
+
     def teardown(self, library, batch):
         self.sess.close()
 
     def time_train_step(self, library, batch):
         self.i = (self.i + 1) % len(self.feeds)
         self.sess.run([self.train_op, self.loss, self.step], self.feeds[self.i])
+
+
+class NullDeviceStep(TrainingExample):
+    """The same step with every op on the null device, whose kernels compute nothing: what
+    ``Session.run`` costs around the kernels of a real step (plan lookup, feeds, executor, kernel
+    calls, fetches)."""
+
+    params = [["numflow"], [64]]
+    device = "/device:NULL:0"
+
+    def _config(self, tf):
+        return tf.ConfigProto(device_count={"NULL": 1})
 
 
 if __name__ == "__main__":

@@ -20,15 +20,16 @@ import itertools
 
 import numpy as np
 
-from numflow.framework import errors
-from numflow.runtime.resources import VariableState
+from numflow.framework import dtypes, errors
+from numflow_kernels.context import compatible
+from numflow_kernels.handle import VariableHandle
 from numflow_kernels.padding import padded_batch
 from numflow_kernels.philox_words import PhiloxWords, seeds_or_fresh
 from numflow_kernels.registry import register
 
 
 def _value(x):
-    return x.read() if type(x) is VariableState else x
+    return x.read() if isinstance(x, VariableHandle) else x
 
 
 def _scalar(x, name):
@@ -173,17 +174,17 @@ class GeneratorDataset(Dataset):
     def _component(self, value, i):
         from numflow.ops.constant_op import to_numpy
 
-        dtype, shape = self.types[i], self.shapes[i]
+        dtype, shape = dtypes.as_dtype(self.types[i]), self.shapes[i]
         try:
             array = to_numpy(value, dtype)
         except (TypeError, ValueError) as e:
             raise errors.InvalidArgumentError(
                 None, None, f"TypeError: `generator` yielded an element that could not be converted to the expected "
                 f"type. The expected type was {dtype.name}, but the yielded element was {value!r}. ({e})") from None
-        if not shape.is_compatible_with(array.shape):
+        if not compatible(shape, array.shape):
             raise errors.InvalidArgumentError(
                 None, None, f"`generator` yielded an element of shape {array.shape} where an element of shape "
-                f"{tuple(shape.as_list()) if shape.ndims is not None else shape} was expected.")
+                f"{shape} was expected.")
         return array
 
 
@@ -385,7 +386,7 @@ def _tensor(ctx, *components):
 
 @register("RangeDataset")
 def _range(ctx, start, stop, step):
-    dtype = ctx.attrs["output_types"][0].as_numpy_dtype
+    dtype = ctx.attrs["output_types"][0]
     return RangeDataset(_scalar(start, "start"), _scalar(stop, "stop"), _scalar(step, "step"), dtype)
 
 

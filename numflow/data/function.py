@@ -23,8 +23,9 @@ from numflow.framework.graph import Graph, Tensor, get_default_graph
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.runtime import executor, subplan
 from numflow.runtime import plan as _plan
-from numflow.runtime.resources import ResourceContainer, VariableState
+from numflow.runtime.resources import ResourceContainer
 from numflow_kernels import cpu_threads
+from numflow_kernels.handle import VariableHandle
 
 
 class FunctionGraph(Graph):
@@ -159,7 +160,7 @@ class Instantiator:
 
 
 def _value(x):
-    return x.read() if type(x) is VariableState else x
+    return x.read() if isinstance(x, VariableHandle) else x
 
 
 class Instance:

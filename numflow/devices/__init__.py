@@ -1,22 +1,46 @@
-"""Devices: one module per device type, each with the interface of ``base.Device``."""
+"""Devices: one module per device type, found by rule.
+
+Every module of this package but ``base`` holds one device type: a subclass of ``base.Device``,
+named ``DEVICE`` at module level, with the memory methods and the names of the modules that
+register its kernels (``numflow_kernels/``). ``cpu.py`` is the host, ``cuda.py`` the GPUs
+(``numba.cuda``), ``null.py`` a device whose kernels do nothing. Adding a device type is adding a
+module here and its kernels; nothing else names it.
+
+A session on this machine gets the host CPU first, then, by device type, as many of each as the
+machine has, at most ``ConfigProto.device_count[type]`` (TensorFlow's setting), or the type's
+``default_count`` when the config does not say (the null device's is 0: a session asks for it).
+"""
 
 import functools
+import importlib
+import pkgutil
 
-from numflow.devices.cpu import CPUDevice
+HOST = "CPU"
 
 
 @functools.cache
-def _gpu_count():
-    from numflow.devices.cuda import gpu_count
+def device_classes():
+    """The Device class of each device type, the host's first: ``{"CPU": CPUDevice, ...}``."""
+    found = {}
+    for module in pkgutil.iter_modules(__path__):
+        if module.name != "base":
+            cls = importlib.import_module(f"{__name__}.{module.name}").DEVICE
+            found[cls.device_type] = cls
+    return {t: found[t] for t in sorted(found, key=lambda t: (t != HOST, t))}
 
-    return gpu_count()
 
-
-def local_devices(job="localhost", task=0):
-    """The devices of one task on this machine: CPU:0 always, then GPU:i for each CUDA GPU."""
-    from numflow.devices.cuda import CUDADevice
-
-    return [CPUDevice(0, job=job, task=task)] + [CUDADevice(i, job=job, task=task) for i in range(_gpu_count())]
+def local_devices(job="localhost", task=0, device_count=None):
+    """The devices of one task on this machine: CPU:0, then GPU:i for each CUDA GPU, and any other
+    type's that ``device_count`` (type -> at most how many) asks for."""
+    device_count = device_count or {}
+    devices = []
+    for device_type, cls in device_classes().items():
+        wanted = device_count.get(device_type, cls.default_count)
+        number = cls.count() if wanted is None else min(wanted, cls.count())
+        if device_type == HOST:
+            number = 1  # a task always has its CPU
+        devices += [cls(i, job=job, task=task) for i in range(number)]
+    return devices
 
 
 def list_local_devices():

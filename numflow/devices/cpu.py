@@ -7,6 +7,7 @@ from numflow.devices.base import Device
 
 class CPUDevice(Device):
     device_type = "CPU"
+    kernel_modules = ("numflow_kernels.cpu", "numflow_kernels.reference")
     is_host = True
 
     def alloc(self, shape, dtype):
@@ -20,3 +21,6 @@ class CPUDevice(Device):
 
     def copy(self, array):
         return np.array(array, order="C", copy=True)
+
+
+DEVICE = CPUDevice

@@ -1,5 +1,6 @@
 """CUDA GPUs through ``numba.cuda`` (and Numba's CUDA simulator when NUMBA_ENABLE_CUDASIM=1)."""
 
+import functools
 import os
 import sys
 
@@ -12,6 +13,11 @@ class CUDADevice(Device):
     """GPU:i. Memory is ``numba.cuda`` device arrays; kernels are ``numba.cuda.jit`` kernels."""
 
     device_type = "GPU"
+    kernel_modules = ("numflow_kernels.cuda.ops",)
+
+    @classmethod
+    def count(cls):
+        return gpu_count()
 
     def __init__(self, index=0, job="localhost", replica=0, task=0):
         super().__init__(index, job, replica, task)
@@ -60,6 +66,7 @@ def _no_nvidia_driver():
     return not any(os.path.exists(p) for p in ("/proc/driver/nvidia", "/dev/nvidiactl", "/dev/dxg"))
 
 
+@functools.cache
 def gpu_count():
     """How many GPUs numba.cuda sees (the simulator's one when NUMBA_ENABLE_CUDASIM=1), 0 without CUDA."""
     if _no_nvidia_driver():
@@ -72,3 +79,6 @@ def gpu_count():
         return len(cuda.gpus)
     except Exception:  # noqa: BLE001 - a broken CUDA install means no GPU, not a crash at import
         return 0
+
+
+DEVICE = CUDADevice

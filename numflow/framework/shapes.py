@@ -9,6 +9,8 @@ reads shapes as ints whatever the switch says: through ``as_list()``, ``dim_valu
 
 import operator
 
+from numflow_kernels.errors import dims_text  # noqa: F401  (TensorFlow's way of printing dims, shared)
+
 _v2_behavior = False
 
 
@@ -370,15 +372,6 @@ def _unknown_slice(key):
     if key.stop is None or start < 0 or key.stop < 0:
         return TensorShape(None)
     return TensorShape([None] * (key.stop - start))
-
-
-def dims_text(dims):
-    """Dimensions as TensorFlow's messages print them: ``[2,3]``, an unknown one as ``?``.
-
-    >>> dims_text((2, None, 3))
-    '[2,?,3]'
-    """
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def as_shape(shape):

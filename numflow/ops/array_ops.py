@@ -16,6 +16,7 @@ from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.registry import declare
 from numflow.framework.shapes import Dimension, TensorShape, as_shape, dims_text
+from numflow.framework.sparse_tensor import SparseTensor
 from numflow.ops.constant_op import constant, convert_to_tensor, index_dtype, is_tensor
 from numflow.ops.op_util import (
     INDEX_TYPES,
@@ -107,11 +108,17 @@ def _shape_infer(op):
 
 
 def shape(input, name=None, out_type=dtypes.int32):  # noqa: A002 - TensorFlow's argument name
-    """The run-time shape of ``input`` as a 1-D integer tensor."""
-    x = convert_to_tensor(input)
-    return get_default_graph().create_op(
-        "Shape", [x], {"out_type": dtypes.as_dtype(out_type)}, name=name or "Shape"
-    ).outputs[0]
+    """The shape of ``input`` as a 1-D integer tensor: a constant when known at build time, as in
+    TensorFlow, else a ``Shape`` op."""
+    out_type = dtypes.as_dtype(out_type)
+    with get_default_graph().name_scope(name or "Shape") as scope:
+        if isinstance(input, SparseTensor):
+            dense_shape = input.dense_shape
+            return _out("Cast", [dense_shape], {"DstT": out_type, "SrcT": dense_shape.dtype}, name="Cast")[0]
+        x = convert_to_tensor(input)
+        if x.shape.is_fully_defined():
+            return constant(x.shape.as_list(), dtype=out_type, name=scope)
+        return _out("Shape", [x], {"out_type": out_type}, name=scope)[0]
 
 
 @declare("Rank")

@@ -1,12 +1,11 @@
 """Helpers the op families share: dtype and rank checks and conversions in TensorFlow's words, and what is
 known of a tensor at build time (its value, or the shape a shape tensor describes)."""
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import constant_value, get_default_graph
+from numflow.framework.kernel_context import kernel_context
 from numflow.framework.shapes import TensorShape, dims_text
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 
@@ -109,9 +108,9 @@ def static_value(tensor):
 def _fold(op, values):
     from numflow_kernels import registry
 
-    ctx = SimpleNamespace(op=op, op_name=op.name, op_type=op.type, attrs=op._attrs, resources=None, device=None)
+    ctx = kernel_context(op)
     try:
-        return np.asarray(registry.lookup(op.type, registry.REFERENCE)(ctx, *values))
+        return np.asarray(registry.reference(op.type)(ctx, *values))
     except Exception:  # noqa: BLE001 - an op that would fail at run time has no static value
         return None
 

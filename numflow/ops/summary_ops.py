@@ -9,7 +9,7 @@ given collections), as TensorFlow 1.x does::
     tf.summary.scalar("loss", y)            # op "loss_1", tag "loss_1"
     tf.summary.scalar("w", z, family="f")   # op "f/w", tag "f/f/w": TensorBoard groups it under "f"
 
-Each output is a string scalar holding a serialized ``tensorflow.Summary`` (``numflow_kernels.cpu.summary``).
+Each output is a string scalar holding a serialized ``tensorflow.Summary`` (``numflow.runtime.summary_kernels``).
 """
 
 import contextlib

@@ -7,9 +7,9 @@ attributes follow TensorFlow's op definitions, so a graph reads the same in both
     ApplyAdam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
 
 The builders colocate the op with the variable (``graph.colocate_with(var.op)``); the kernels are
-``numflow_kernels/cpu/apply.py`` (one Numba pass over memory per op) and its CUDA twin. The
+``numflow_kernels/cpu/training.py`` (one Numba pass over memory per op) and its CUDA twin. The
 ``SparseApply*`` ops update only the rows of an IndexedSlices gradient (``SparseApplyMomentum(var,
-accum, lr, grad, indices, momentum)``); their kernels are ``numflow_kernels/cpu/sparse_apply.py``,
+accum, lr, grad, indices, momentum)``); their kernels are ``numflow_kernels/cpu/training_sparse.py``,
 CPU only.
 """
 

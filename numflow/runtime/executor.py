@@ -81,6 +81,7 @@ from time import perf_counter
 
 from numflow.framework import errors
 from numflow_kernels import cpu_threads, tuning
+from numflow_kernels import errors as kernel_errors
 
 ONE_CORE_EACH, ALL_CORES = 0, 1
 # The bounds of the interval between probes of the slower way (see Ways.probe_interval).
@@ -352,7 +353,8 @@ def steps_runner():
     return _hooked_steps(op_hooks) if op_hooks else _run_steps
 
 
-_CLASS_OF = {
+_CLASS_OF = {  # the plain errors kernels raise (numflow_kernels.errors) -> TensorFlow's classes
+    kernel_errors.FailedPrecondition: errors.FailedPreconditionError,
     ValueError: errors.InvalidArgumentError,
     TypeError: errors.InvalidArgumentError,
     IndexError: errors.InvalidArgumentError,

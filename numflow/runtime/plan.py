@@ -9,14 +9,14 @@ the executor takes first. It holds:
 - ``units``: the steps grouped into chains (an op whose only dependency is the previous op of the
   chain, which has no other dependent), the executor's unit of scheduling;
 - ``slots``: the value slots a run starts from, holding what every run of the session would compute
-  alike (constants, variables' states); ``alone_steps``: the steps a run still has to run (the
+  alike (constants, variables' handles); ``alone_steps``: the steps a run still has to run (the
   others, and NoOps, whose only part is ordering), in order, and each unit holds its share of them:
   whichever way the executor takes, a run runs these steps and no others;
 - the slots where feeds are written and fetches read.
 
 A functional op (If, Case, While: ``registry.OpDef.functional``) runs parts of the graph itself. Its
 kernel context carries their sub-plans (``ctx.subplans``, built here by ``runtime.subplan``), and it
-receives its inputs as they are, variables' states included. A sub-plan is a plan of this module
+receives its inputs as they are, variables' handles included. A sub-plan is a plan of this module
 too, built with a ``boundary``: the ops of one cond branch or loop part, fed the tensors it captured.
 """
 
@@ -24,25 +24,10 @@ import heapq
 from collections import deque
 
 from numflow.framework import errors, registry
-from numflow.runtime import access_order, executor, placement, subplan
-from numflow.runtime.resources import VariableState
-from numflow_kernels import cpu_threads, tuning
-
-
-class KernelContext:
-    """What a kernel may know of the op it computes and of the session running it."""
-
-    __slots__ = ("op", "op_name", "op_type", "attrs", "resources", "device", "donated", "subplans")
-
-    def __init__(self, op, resources, device):
-        self.op = op
-        self.op_name = op.name
-        self.op_type = op.type
-        self.attrs = op._attrs
-        self.resources = resources
-        self.device = device
-        self.donated = False  # for an Assign: its value is a new buffer only it reads (see _donated)
-        self.subplans = None  # for a functional op: what runtime.subplan built for its kernel
+from numflow.framework.kernel_context import kernel_context
+from numflow.runtime import access_order, checkpoint_ops, executor, placement, subplan, summary_kernels  # noqa: F401
+from numflow_kernels import tuning
+from numflow_kernels.handle import VariableHandle
 
 
 class Step:
@@ -87,7 +72,7 @@ class Plan:
     step with nothing to choose. ``ways``: for the other plans, how fast runs went with each kernel
     on every core and on one core each (the executor keeps it up to date and picks the faster).
     ``blocking``: whether a unit holds a blocking op.
-    ``calls_blas``: whether a step's kernel calls BLAS (``cpu_threads.BLAS_OP_TYPES``).
+    ``calls_blas``: whether a step's kernel calls BLAS (registered with ``calls_blas=True``).
     """
 
     __slots__ = ("steps", "alone_steps", "slots", "units", "roots", "serial", "trivial", "ways", "blocking",
@@ -96,7 +81,7 @@ class Plan:
 
 
 _ALWAYS_CHEAP = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp", "Shape",
-                           "VariableV2", "IsVariableInitialized"})  # a variable's op only looks its state up
+                           "VariableV2", "IsVariableInitialized"})  # a variable's op only looks its handle up
 
 
 def _is_cheap(op):
@@ -112,12 +97,12 @@ _PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderWithDefault"})
 
 # Ops whose TensorFlow kernels forward a variable's buffer (a variable's read, ``tf.identity`` of one):
 # there, a consumer that runs after an update in the same run sees the updated value, and a fetch
-# sees the value at the end of the run. Here their output is the variable's state itself, and each
+# sees the value at the end of the run. Here their output is the variable's handle itself, and each
 # consumer (and the fetch) takes its snapshot when it runs.
 ALIASING = frozenset({"Identity", "StopGradient"})
 
 # Ops whose output is the same object in every run of one session (a Const's value, a variable's
-# state: a session's containers never drop a state once made).
+# state: a session's containers never drop a handle once made).
 _SESSION_CONSTANT = frozenset({"Const", "VariableV2"})
 
 # Ops whose output is a buffer they have just allocated, which nothing else holds.
@@ -182,7 +167,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
             raise errors.NotFoundError(
                 None, op, f"No kernel registered for op '{op.type}' on device {device.name} (node {op.name})."
             )
-        ctx = KernelContext(op, session._resources_for(device), device)
+        ctx = kernel_context(op, session._resources_for(device), device)
         if op.type == "Assign":
             ctx.donated = _donated(op, readers, fetched, feeds)
         crossing = () if all_on_host else _inputs_from_other_memory(op, device, devices, aliases, boundary)
@@ -212,7 +197,7 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session, boundary=Non
     # A plan with nothing to run at once first gives each kernel every core, as a one-off run wants.
     plan.ways = executor.Ways(first=executor.ALL_CORES if plan.serial else executor.ONE_CORE_EACH)
     plan.blocking = any(u.blocking for u in plan.units)
-    plan.calls_blas = any(s.op.type in cpu_threads.BLAS_OP_TYPES and s.ctx.device.is_host
+    plan.calls_blas = any(s.ctx.device.calls_blas(s.op.type)
                           or s.ctx.subplans is not None and s.ctx.subplans.calls_blas for s in steps)
     for unit in plan.units:
         unit.seconds = 0.0 if unit.cheap else float("inf")
@@ -239,7 +224,7 @@ def _release_after_last_readers(steps, kept):
 
     A run of the steps in this order (``alone_steps``, on one thread) then keeps each value only as
     long as it is needed: less memory, and a variable's read snapshot no longer forces the update
-    that follows it to copy the buffer (see ``VariableState.writable``).
+    that follows it to copy the buffer (see ``resources.LocalVariable``).
     """
     last_reader = {}
     for step in steps:
@@ -265,8 +250,8 @@ def _memory_of(device):
 def _inputs_from_other_memory(op, device, devices, aliases, boundary):
     """Positions of ``op``'s value inputs produced in another memory than ``device``'s (feeds: host).
 
-    A functional op takes a variable's state as it is; in a sub-plan (``boundary``), such a captured
-    state is read where it is used, in whatever memory the variable lives, and copied from there.
+    A functional op takes a variable's handle as it is; in a sub-plan (``boundary``), such a captured
+    handle is read where it is used, in whatever memory the variable lives, and copied from there.
     """
     ref_inputs = registry.get(op.type).ref_inputs
     here = _memory_of(device)
@@ -296,9 +281,9 @@ def _copying_in(kernel, positions, device):
 
 
 def _alias(ctx, ref):
-    """An aliasing op's kernel: the variable's state passed on, after TensorFlow's check that the
+    """An aliasing op's kernel: the variable's handle passed on, after TensorFlow's check that the
     variable is initialized (the error names this op, as TF's names the read)."""
-    if type(ref) is VariableState and ref.value is None:
+    if isinstance(ref, VariableHandle) and not ref.initialized:
         raise ref.uninitialized_error()
     return ref
 
@@ -313,7 +298,7 @@ def _dereferencing(kernel, positions):
         inputs = list(inputs)
         for i in positions:
             ref = inputs[i]
-            if type(ref) is VariableState:
+            if isinstance(ref, VariableHandle):
                 inputs[i] = ref.read()
         return kernel(ctx, *inputs)
 

@@ -24,6 +24,7 @@ import threading
 import numpy as np
 
 from numflow.framework import errors
+from numflow_kernels.context import compatible
 from numflow_kernels.padding import padded_batch
 from numflow_kernels.philox_words import PhiloxWords, seeds_or_fresh
 from numflow_kernels.registry import register
@@ -124,7 +125,7 @@ class Queue:
     def batch(self, elements):
         """``elements`` stacked per component (padded to the batch's largest, for a PaddingFIFOQueue)."""
         if self.kind == "PaddingFIFOQueue":
-            shapes = [[-1 if d is None else d for d in s.as_list()] for s in self.shapes]
+            shapes = [[-1 if d is None else d for d in s] for s in self.shapes]
             zeros = [np.array(b"", object) if c.dtype == object else np.zeros((), c.dtype) for c in elements[0]]
             return padded_batch(elements, shapes, zeros)
         return tuple(np.stack([e[i] for e in elements]) for i in range(len(elements[0])))
@@ -155,8 +156,8 @@ def _check_components(queue, components, many):
                              f"for every component, got shapes {[list(np.shape(c)) for c in components]}")
     for i, (c, shape) in enumerate(zip(components, queue.shapes or ())):
         have = np.shape(c)[1:] if many else np.shape(c)
-        if not shape.is_compatible_with(have):
-            raise ValueError(f"Shape mismatch in tuple component {i}. Expected {shape.as_list()}, got "
+        if not compatible(shape, have):
+            raise ValueError(f"Shape mismatch in tuple component {i}. Expected {list(shape)}, got "
                              f"{list(have)}")
 
 
@@ -213,8 +214,8 @@ def _dequeue_up_to(ctx, queue, n):
 
 def _empty(ctx, queue):
     shapes = queue.shapes or [None] * queue.num_components
-    return tuple(np.zeros([0, *[d or 0 for d in s.as_list()]] if s is not None and s.ndims else [0], t.as_numpy_dtype)
-                 for t, s in zip(ctx.attrs["component_types"], shapes))
+    return tuple(np.zeros([0, *[d or 0 for d in s]] if s else [0], dtype)
+                 for dtype, s in zip(ctx.attrs["component_types"], shapes))
 
 
 @register("QueueCloseV2")
@@ -231,11 +232,12 @@ def _size(ctx, queue):
 @register("CountUpTo")
 def _count_up_to(ctx, ref):
     limit = ctx.attrs["limit"]
-    with ref.lock:
-        if ref.value is None:
-            raise ref.uninitialized_error()
-        before = ref.value.item()
+
+    def count(buffer):
+        before = buffer.item()
         if before >= limit:
             raise errors.OutOfRangeError(None, None, f"Reached limit of {limit}")
-        ref.writable()[...] = before + 1
-    return np.array(before, ref.value.dtype)
+        buffer[...] = before + 1
+        return np.array(before, buffer.dtype)
+
+    return ref.update(count, host=True)

@@ -1,86 +1,150 @@
-"""Resources: each variable's buffer, its initialized flag and its lock, kept outside any one run.
+"""Resources: each variable's value, its lock and its snapshots, kept outside any one run.
 
 A local ``Session()`` owns a container; a ``Server`` owns one per task, shared by every session on
-its target. Updates write under the lock, so no concurrent update is lost.
-
-Reads are snapshots without a copy: a read of a host variable is a read-only view of its buffer,
-taken under the lock. An update that finds a snapshot (or a view of one) still alive writes into a
-copy instead, which becomes the value (copy on write); with none alive, it writes in place. Whether
-one is alive is the buffer's reference count: only the state itself refers to an unread buffer.
+its target. A variable in a container is a :class:`LocalVariable`, the in-process implementation of
+the handle kernels use (``numflow_kernels.handle.VariableHandle``, whose docstring has the rules).
 """
 
-import sys
+import itertools
 import threading
+import weakref
 
 import numpy as np
 
-from numflow.framework import errors
+from numflow_kernels.handle import VariableHandle
+
+_LOCK_ORDER = itertools.count()  # update(slots=...) takes locks in creation order: no deadlock
 
 
-def _references(array):
-    return sys.getrefcount(array)
+class LocalVariable(VariableHandle):
+    """One variable's value in one container of this process.
 
+    How snapshots are tracked. On the host, the snapshots of one buffer are views of one *shared
+    root*: an array over the buffer's memory made through a ``memoryview``, so that numpy, which
+    points a view of a view at the first array that owns its memory, stops at the root instead.
+    Every snapshot, and every view of one (a reshape, a slice, a view made inside a kernel), keeps
+    the root alive through its ``base``; the handle keeps only a weak reference to it. So the root
+    dies exactly when the last array that sees the buffer through a snapshot does. While it lives,
+    an update writes into a copy of the buffer, which becomes the value (the snapshots keep the old
+    one); once it is gone, an update writes in place, and the next read makes a new root.
 
-class _Holder:
-    __slots__ = ("value",)
+    The buffer itself never leaves the handle, except to an update's ``fn`` while it runs under the
+    lock. A value in a device's memory is read by copy, so it is never shared and always updated in
+    place; so are strings (object arrays, which a memoryview cannot export).
+    """
 
-
-def _references_when_held_alone():
-    """What ``_references(state.value)`` counts for a buffer that only ``state`` refers to (the count
-    includes the call's own references, which differ between Python versions)."""
-    holder = _Holder()
-    holder.value = np.empty(0)
-    return _references(holder.value)
-
-
-_HELD_ALONE = _references_when_held_alone()
-
-
-class VariableState:
-    """One variable's value in one container."""
-
-    __slots__ = ("name", "value", "lock", "device")
+    __slots__ = ("name", "device", "_lock", "_value", "_root", "_export", "_on_host", "_rank")
 
     def __init__(self, name, device=None):
         self.name = name
-        self.value = None
-        self.lock = threading.Lock()
         self.device = device
+        self._lock = threading.Lock()
+        self._value = None
+        self._root = None  # a weak reference to the shared root of _value's snapshots, or None
+        self._export = None  # memoryview(_value), made by the first read of the value
+        self._on_host = device is None or device.is_host
+        self._rank = next(_LOCK_ORDER)
 
     @property
     def initialized(self):
-        return self.value is not None
+        return self._value is not None
 
-    def read(self):
-        """A snapshot of the value; FailedPreconditionError when uninitialized.
-
-        On the host, a read-only view that later updates leave alone (see ``writable``); on a device,
-        a copy.
-        """
-        with self.lock:
-            value = self.value
+    def read(self, copy=False):
+        with self._lock:
+            value = self._value
             if value is None:
                 raise self.uninitialized_error()
-            if self.device is not None and not self.device.is_host:
+            if copy:
+                return np.array(value) if self._on_host else self.device.copy_out(value)
+            if not self._on_host:
                 return self.device.copy(value)
-            snapshot = value.view()
+            root = None if self._root is None else self._root()
+            if root is None:
+                root = self._new_root(value)
+                if root is None:  # strings
+                    snapshot = value.copy()
+                    snapshot.flags.writeable = False
+                    return snapshot
+            snapshot = root.view()
             snapshot.flags.writeable = False
             return snapshot
 
-    def in_use(self):
-        """Whether something besides this state refers to the buffer (a snapshot, a view of one), or
-        the buffer is itself a view of another's memory; call with the lock held."""
-        return _references(self.value) > _HELD_ALONE or getattr(self.value, "base", None) is not None
+    def update(self, fn, *args, slots=(), host=False):
+        if not slots and not host:
+            with self._lock:
+                if self._value is None:
+                    raise self.uninitialized_error()
+                return fn(self._writable(), *args)
+        handles = (self, *slots)
+        ordered = sorted(handles, key=_rank)
+        held = []
+        try:
+            for handle in ordered:
+                handle._lock.acquire()
+                held.append(handle)
+            for handle in handles:
+                if handle._value is None:
+                    raise handle.uninitialized_error()
+            buffers = [h.device.copy_out(h._value) if host and not h._on_host else h._writable() for h in handles]
+            result = fn(*buffers, *args)
+            for handle, buffer in zip(handles, buffers):
+                if host and not handle._on_host:
+                    handle._set(handle.device.copy_in(buffer))
+            return result
+        finally:
+            for handle in reversed(held):
+                handle._lock.release()
 
-    def writable(self):
-        """The buffer to update in place, a copy of it when it is in use; call with the lock held."""
-        if self.in_use():
-            value = self.value
-            self.value = value.copy() if self.device is None or self.device.is_host else self.device.copy(value)
-        return self.value
+    def assign(self, value, *, donate=False, write=None, check=None):
+        with self._lock:
+            current = self._value
+            if check is not None:
+                check(None if current is None else tuple(current.shape))
+            shared = self._shared()
+            if write is not None and not donate and not shared and current is not None and current.shape == value.shape:
+                write(current, value)
+                return None
+            if donate and (not self._on_host or value.flags.writeable and value.flags.c_contiguous):
+                self._set(value)
+            elif self._on_host:
+                self._set(np.array(value, order="C", copy=True))
+            else:
+                self._set(self.device.copy(value))
+            return None if shared else current
 
-    def uninitialized_error(self):
-        return errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {self.name}")
+    def _set(self, value):
+        """Make ``value`` the buffer, with no snapshot of it yet; call with the lock held."""
+        self._value = value
+        self._root = None
+        self._export = None
+
+    def _new_root(self, value):
+        """A new shared root of ``value``'s snapshots (None for strings); call with the lock held."""
+        if value.dtype.hasobject:
+            return None
+        if self._export is None:
+            self._export = memoryview(value)
+        root = np.asarray(self._export)
+        self._root = weakref.ref(root)
+        return root
+
+    def _shared(self):
+        """Whether a snapshot of the value (or a view of one) is alive; call with the lock held."""
+        return self._root is not None and self._root() is not None
+
+    def _writable(self):
+        """The buffer to update: the value, or a copy of it that becomes the value while a snapshot of
+        it is alive; call with the lock held."""
+        if self._root is not None:
+            if self._root() is not None:
+                self._set(self._value.copy())
+            else:
+                self._root = None
+        return self._value
+
+
+def _rank(handle):
+    return handle._rank
 
 
 class ResourceContainer:
@@ -93,14 +157,14 @@ class ResourceContainer:
         self._lock = threading.Lock()
 
     def variable(self, name, device=None):
-        """The state of variable ``name``, created (uninitialized) on first use."""
-        state = self._vars.get(name)
-        if state is None:
+        """The handle of variable ``name``, created (uninitialized) on first use."""
+        handle = self._vars.get(name)
+        if handle is None:
             with self._lock:
-                state = self._vars.get(name)
-                if state is None:
-                    state = self._vars[name] = VariableState(name, device)
-        return state
+                handle = self._vars.get(name)
+                if handle is None:
+                    handle = self._vars[name] = LocalVariable(name, device)
+        return handle
 
     def get_or_create(self, key, make):
         """Any other per-container state (a random op's stream...), made by ``make()`` on first use."""

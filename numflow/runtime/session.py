@@ -18,7 +18,8 @@ from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, RunOptions
 from numflow.runtime.growth import GrowthWatch
 from numflow.runtime.hooks import PlacementLog, TraceHook
-from numflow.runtime.resources import VariableState
+from numflow_kernels.errors import FailedPrecondition
+from numflow_kernels.handle import VariableHandle
 
 
 class _DefaultSessionStack(threading.local):
@@ -374,17 +375,26 @@ def _to_host(value):
         if not value.flags.writeable:
             return value.copy()
         return value
-    if isinstance(value, VariableState):
-        return _to_host(value.read())
+    if isinstance(value, VariableHandle):
+        return _to_host(_read(value, copy=True))
     if hasattr(value, "copy_to_host"):
         return _to_host(value.copy_to_host())
     return value
 
 
+def _read(handle, copy=False):
+    """A fetched variable's value (``handle.read``); TensorFlow's error when it is uninitialized (no op
+    reported it: the variable's own tensor was fetched)."""
+    try:
+        return handle.read(copy)
+    except FailedPrecondition as e:
+        raise errors.FailedPreconditionError(None, None, str(e)) from None
+
+
 def _snapshot_to_host(value):
     """A fetched value as a host array, a variable's read-only snapshot left uncopied."""
-    if isinstance(value, VariableState):
-        value = value.read()
+    if isinstance(value, VariableHandle):
+        value = _read(value)
     if isinstance(value, np.ndarray) and not value.flags.writeable:
         return value
     return _to_host(value)

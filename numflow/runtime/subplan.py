@@ -11,8 +11,8 @@ list operations, no graph work. The steps run in order on the thread running the
 a loop runs the same ops in the same order in every run.
 
 A functional op receives its inputs as they are: a captured variable's read stays the variable's
-state, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
-TensorFlow's). The loop variables, the selector and the results are values: a state among them is
+handle, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
+TensorFlow's). The loop variables, the selector and the results are values: a handle among them is
 read when it enters or leaves.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
-from numflow.runtime.resources import VariableState
+from numflow_kernels.handle import VariableHandle
 from numflow_kernels.registry import register
 
 # Functional op types of other modules (tf.data's) -> what makes their kernels' sub-plans.
@@ -53,7 +53,7 @@ class _SubPlan:
     """One context's plan, and the slots its feeds go to and its fetches come from.
 
     ``off_host``: the fetches that may be in a device's memory (made on a GPU, or a captured
-    variable's state), which the functional op, on the host, copies back before passing them on.
+    variable's handle), which the functional op, on the host, copies back before passing them on.
     """
 
     __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host")
@@ -87,7 +87,7 @@ _BOOL = np.dtype(bool)
 
 
 def _value(x):
-    return x.read() if type(x) is VariableState else x
+    return x.read() if isinstance(x, VariableHandle) else x
 
 
 class _BranchPlans:
@@ -144,7 +144,7 @@ register("Case", "CPU")(_run_branch)
 class _LoopPlans:
     """A While's condition and body sub-plans (the body also fetching the accumulated values the run reads).
 
-    ``may_hold_state``: the next values that may come out of the body as a variable's state (a read of
+    ``may_hold_state``: the next values that may come out of the body as a variable's handle (a read of
     a captured variable passed on as it is), which the loop reads before the next iteration.
     """
 

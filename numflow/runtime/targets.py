@@ -23,7 +23,7 @@ def unregister(target):
 def resolve(target, config):
     """``(devices, containers)`` for a session on ``target``; containers keyed by (job, task)."""
     if not target:
-        devices = local_devices("localhost", 0)
+        devices = local_devices("localhost", 0, config.device_count)
         return devices, {("localhost", 0): ResourceContainer()}
     resolver = _servers.get(target)
     if resolver is None:

@@ -2,9 +2,9 @@
 
 Each builds one fused ``Apply*`` op per variable (``numflow/ops/training_ops.py``) with the same
 defaults, slot names and hyperparameter tensors as ``tf.compat.v1.train``. Update formulas are in
-``numflow_kernels/cpu/apply.py``. An IndexedSlices gradient (from ``tf.gather``) takes TF 1's sparse
+``numflow_kernels/cpu/training.py``. An IndexedSlices gradient (from ``tf.gather``) takes TF 1's sparse
 path: gradient descent ``scatter_sub``s its rows, the others sum repeated rows and then run
-``SparseApply*`` (``numflow_kernels/cpu/sparse_apply.py``), or, for Adam, TF 1's decay of m and v
+``SparseApply*`` (``numflow_kernels/cpu/training_sparse.py``), or, for Adam, TF 1's decay of m and v
 followed by ``scatter_add``s of the batch's rows.
 
 >>> import numflow as tf

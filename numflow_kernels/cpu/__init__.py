@@ -2,19 +2,17 @@
 
 from numflow_kernels import grad  # noqa: F401  (kernels of the gradient ops)
 from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
-    apply,
     conv,
     depthwise,
-    initializers,
-    io,
+    init_numpy,
     matmul,
     nn,
     norm,
     pool,
     sampling,
     segments,
-    sparse_apply,
     state,
-    summary,
     topk,
+    training,
+    training_sparse,
 )

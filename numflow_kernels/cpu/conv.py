@@ -185,8 +185,8 @@ def _channels_last(x, conv):
     return np.ascontiguousarray(wn.channels_last(x, conv.data_format))
 
 
-@register("Conv2D")
-@register("Conv3D")
+@register("Conv2D", calls_blas=True)
+@register("Conv3D", calls_blas=True)
 def conv(ctx, x, w):
     conv = rc.Conv(ctx.attrs, x.shape, w.shape, ctx.op_type)
     if not _fast(conv, x, w):
@@ -205,8 +205,8 @@ def conv(ctx, x, w):
     return wn.restore_layout(out, conv.data_format, conv.rank)
 
 
-@register("Conv2DBackpropFilter")
-@register("Conv3DBackpropFilterV2")
+@register("Conv2DBackpropFilter", calls_blas=True)
+@register("Conv3DBackpropFilterV2", calls_blas=True)
 def conv_filter_grad(ctx, x, filter_sizes, dy):
     conv = rc.Conv(ctx.attrs, x.shape, rc.shape_of(filter_sizes), ctx.op_type)
     conv.check_backprop(dy.shape, ctx.op_type)
@@ -228,8 +228,8 @@ def conv_filter_grad(ctx, x, filter_sizes, dy):
     return total.reshape(conv.filter_shape)
 
 
-@register("Conv2DBackpropInput")
-@register("Conv3DBackpropInputV2")
+@register("Conv2DBackpropInput", calls_blas=True)
+@register("Conv3DBackpropInputV2", calls_blas=True)
 def conv_input_grad(ctx, sizes, w, dy):
     fmt = ctx.attrs["data_format"]
     conv = rc.Conv(ctx.attrs, rc.input_sizes(sizes, w.shape, dy.shape, fmt), w.shape, ctx.op_type)

@@ -12,14 +12,16 @@ thread count, or whether the serial or the ``parallel=True`` kernel ran (arrays 
 Draws (spec: TensorFlow's random_distributions.h and random_op_cpu.h, via philox.py): 4 values
 per Philox call for float16/float32/int32, 2 for float64/int64; a truncated-normal group of 4 (2)
 reserves 256 (128) calls and uses about 1.05 of them. Each (distribution, dtype) has its own
-kernel; float16 is written through a uint16 view.
+kernel, made from one template (``_groups_of_4``, ``_groups_of_2``) around philox's group of that
+distribution and dtype, as the CUDA kernels are; float32 and float64 truncated normals have loops of
+their own (two passes). float16 is written through a uint16 view.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from numflow_kernels import philox
-from numflow_kernels.parallel import launch, twin
+from numflow_kernels.parallel import launch, twin, variant
 
 __all__ = ["fill", "random_uniform", "random_normal", "truncated_normal", "random_uniform_int"]
 
@@ -29,94 +31,27 @@ def _fill(out, value):
         out[i] = value
 
 
-def _uniform_f16(out, stream, lo, scale):
+draw = None  # in each variant of the templates below, philox's group function (parallel.variant)
+
+
+def _groups_of_4(out, stream, a, b):
     full = out.shape[0] // 4
     for g in prange(full):
-        v0, v1, v2, v3 = philox.uniform_f16(stream, g, lo, scale)
+        v0, v1, v2, v3 = draw(stream, g, a, b)
         philox.put4(out, 4 * g, v0, v1, v2, v3)
     if 4 * full < out.shape[0]:
-        v0, v1, v2, v3 = philox.uniform_f16(stream, full, lo, scale)
+        v0, v1, v2, v3 = draw(stream, full, a, b)
         philox.store4(out, 4 * full, v0, v1, v2, v3)
 
 
-def _uniform_f32(out, stream, lo, scale):
-    full = out.shape[0] // 4
-    for g in prange(full):
-        v0, v1, v2, v3 = philox.uniform_f32(stream, g, lo, scale)
-        philox.put4(out, 4 * g, v0, v1, v2, v3)
-    if 4 * full < out.shape[0]:
-        v0, v1, v2, v3 = philox.uniform_f32(stream, full, lo, scale)
-        philox.store4(out, 4 * full, v0, v1, v2, v3)
-
-
-def _uniform_f64(out, stream, lo, scale):
+def _groups_of_2(out, stream, a, b):
     full = out.shape[0] // 2
     for g in prange(full):
-        v0, v1 = philox.uniform_f64(stream, g, lo, scale)
+        v0, v1 = draw(stream, g, a, b)
         philox.put2(out, 2 * g, v0, v1)
     if 2 * full < out.shape[0]:
-        v0, v1 = philox.uniform_f64(stream, full, lo, scale)
+        v0, v1 = draw(stream, full, a, b)
         philox.store2(out, 2 * full, v0, v1)
-
-
-def _uniform_i32(out, stream, lo, span):
-    full = out.shape[0] // 4
-    for g in prange(full):
-        v0, v1, v2, v3 = philox.uniform_i32(stream, g, lo, span)
-        philox.put4(out, 4 * g, v0, v1, v2, v3)
-    if 4 * full < out.shape[0]:
-        v0, v1, v2, v3 = philox.uniform_i32(stream, full, lo, span)
-        philox.store4(out, 4 * full, v0, v1, v2, v3)
-
-
-def _uniform_i64(out, stream, lo, span):
-    full = out.shape[0] // 2
-    for g in prange(full):
-        v0, v1 = philox.uniform_i64(stream, g, lo, span)
-        philox.put2(out, 2 * g, v0, v1)
-    if 2 * full < out.shape[0]:
-        v0, v1 = philox.uniform_i64(stream, full, lo, span)
-        philox.store2(out, 2 * full, v0, v1)
-
-
-def _normal_f16(out, stream, mean, stddev):
-    full = out.shape[0] // 4
-    for g in prange(full):
-        v0, v1, v2, v3 = philox.normal_f16(stream, g, mean, stddev)
-        philox.put4(out, 4 * g, v0, v1, v2, v3)
-    if 4 * full < out.shape[0]:
-        v0, v1, v2, v3 = philox.normal_f16(stream, full, mean, stddev)
-        philox.store4(out, 4 * full, v0, v1, v2, v3)
-
-
-def _normal_f32(out, stream, mean, stddev):
-    full = out.shape[0] // 4
-    for g in prange(full):
-        v0, v1, v2, v3 = philox.normal_f32(stream, g, mean, stddev)
-        philox.put4(out, 4 * g, v0, v1, v2, v3)
-    if 4 * full < out.shape[0]:
-        v0, v1, v2, v3 = philox.normal_f32(stream, full, mean, stddev)
-        philox.store4(out, 4 * full, v0, v1, v2, v3)
-
-
-def _normal_f64(out, stream, mean, stddev):
-    full = out.shape[0] // 2
-    for g in prange(full):
-        v0, v1 = philox.normal_f64(stream, g, mean, stddev)
-        philox.put2(out, 2 * g, v0, v1)
-    if 2 * full < out.shape[0]:
-        v0, v1 = philox.normal_f64(stream, full, mean, stddev)
-        philox.store2(out, 2 * full, v0, v1)
-
-
-def _truncated_f16(out, stream, mean, stddev):
-    full = out.shape[0] // 4
-    for g in prange(full):
-        v0, v1, v2, v3 = philox.truncated_f16(stream, g, mean, stddev)
-        philox.put4(out, 4 * g, v0, v1, v2, v3)
-    if 4 * full < out.shape[0]:
-        v0, v1, v2, v3 = philox.truncated_f16(stream, full, mean, stddev)
-        philox.store4(out, 4 * full, v0, v1, v2, v3)
 
 
 def _truncated_f32(out, stream, mean, stddev):
@@ -164,12 +99,20 @@ def _within_2(v):
     return -2.0 < v < 2.0
 
 
+def _drawing(group, size):
+    """The kernel writing the groups of ``size`` values that ``group`` (philox's ``uniform_f32``...) draws."""
+    return variant(_groups_of_4 if size == 4 else _groups_of_2, group.py_func.__name__, draw=group)
+
+
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _FILL = twin(_fill)
-_UNIFORM = {_F16: twin(_uniform_f16), _F32: twin(_uniform_f32), _F64: twin(_uniform_f64)}
-_UNIFORM_INT = {np.dtype(np.int32): twin(_uniform_i32), np.dtype(np.int64): twin(_uniform_i64)}
-_NORMAL = {_F16: twin(_normal_f16), _F32: twin(_normal_f32), _F64: twin(_normal_f64)}
-_TRUNCATED = {_F16: twin(_truncated_f16), _F32: twin(_truncated_f32), _F64: twin(_truncated_f64)}
+_UNIFORM = {_F16: _drawing(philox.uniform_f16, 4), _F32: _drawing(philox.uniform_f32, 4),
+            _F64: _drawing(philox.uniform_f64, 2)}
+_UNIFORM_INT = {np.dtype(np.int32): _drawing(philox.uniform_i32, 4),
+                np.dtype(np.int64): _drawing(philox.uniform_i64, 2)}
+_NORMAL = {_F16: _drawing(philox.normal_f16, 4), _F32: _drawing(philox.normal_f32, 4),
+           _F64: _drawing(philox.normal_f64, 2)}
+_TRUNCATED = {_F16: _drawing(philox.truncated_f16, 4), _F32: twin(_truncated_f32), _F64: twin(_truncated_f64)}
 
 
 def _flat(out, what):

@@ -66,6 +66,6 @@ def matmul(a, b):
     return out
 
 
-@register("MatMul")
+@register("MatMul", calls_blas=True)
 def matmul_kernel(ctx, a, b):
     return matmul(*matmul_operands(ctx, a, b))

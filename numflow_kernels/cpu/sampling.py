@@ -46,7 +46,7 @@ def multinomial(ctx, logits, num_samples):
     batch, classes = logits.shape
     if classes <= 0:
         raise ValueError(f"num_classes should be positive, got {classes}")
-    out = np.zeros((batch, samples), dtype=ctx.attrs["output_dtype"].as_numpy_dtype)
+    out = np.zeros((batch, samples), dtype=ctx.attrs["output_dtype"])
     if out.size:
         doubles = (samples + 3) // 4 * 4 * 2  # TF reserves this per row: two words per double
         stream = _stream(ctx, RESERVED_PER_OUTPUT * batch * doubles)
@@ -83,7 +83,7 @@ def random_gamma(ctx, shape, alpha):
 
 @register("RandomPoissonV2")
 def random_poisson(ctx, shape, rate):
-    dtype = np.dtype(ctx.attrs["dtype"].as_numpy_dtype)
+    dtype = np.dtype(ctx.attrs["dtype"])
     highest = float(np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max)
     return _per_output(ctx, _loops().poisson, shape, rate, dtype, highest)
 

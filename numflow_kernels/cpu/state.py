@@ -15,57 +15,57 @@ def variable(ctx):
 
 @register("ReportUninitializedVariables")
 def report_uninitialized(ctx, *refs):
-    names = [name.encode() for ref, name in zip(refs, ctx.attrs["names"]) if ref.value is None]
+    names = [name.encode() for ref, name in zip(refs, ctx.attrs["names"]) if not ref.initialized]
     return np.array(names, dtype=object)
 
 
 @register("IsVariableInitialized")
 def is_initialized(ctx, ref):
-    return np.array(ref.value is not None)
+    return np.array(ref.initialized)
 
 
 @register("InitializedValue")
 def initialized_value(ctx, initialized, ref, initial_value):
-    if ref.value is not None:
+    if ref.initialized:
         return ref.read()
     return initial_value
 
 
 def _numpy_below_threshold(name, numpy_update):
-    """``update.<name>(dst, src)``, or ``numpy_update`` for arrays too small to pay for a Numba call."""
+    """``assign.<name>(dst, src)``, or ``numpy_update`` for arrays too small to pay for a Numba call."""
 
     def run(dst, src):
         if dst.size < tuning.NUMBA_MIN_ELEMENTS:
             numpy_update(dst, src)
         else:
-            getattr(_update(), name)(dst, src)
+            getattr(_assign(), name)(dst, src)
 
     return staticmethod(run)
 
 
-class _HostUpdates:
-    """``numflow_kernels.cpu.update``, with numpy's loops for arrays too small to pay for a Numba call."""
+class _HostAssign:
+    """``numflow_kernels.cpu.assign``, with numpy's loops for arrays too small to pay for a Numba call."""
 
     assign = _numpy_below_threshold("assign", np.copyto)
     assign_add = _numpy_below_threshold("assign_add", lambda dst, src: np.add(dst, src, out=dst))
     assign_sub = _numpy_below_threshold("assign_sub", lambda dst, src: np.subtract(dst, src, out=dst))
 
     def __getattr__(self, name):  # the scatters
-        return getattr(_update(), name)
+        return getattr(_assign(), name)
 
 
-def _update():
-    from numflow_kernels.cpu import update
+def _assign():
+    from numflow_kernels.cpu import assign
 
-    return update
+    return assign
 
 
 @functools.cache
 def _modules():
-    from numflow_kernels.cpu.initializers import HostInit
+    from numflow_kernels.cpu.init_numpy import HostInit
 
-    return HostInit(), _HOST_UPDATES
+    return HostInit(), _HOST_ASSIGN
 
 
-_HOST_UPDATES = _HostUpdates()
+_HOST_ASSIGN = _HostAssign()
 buffer_ops.register_for("CPU", _modules)

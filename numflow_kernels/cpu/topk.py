@@ -86,4 +86,4 @@ def top_k(ctx, x, k):
     scratch = np.empty((rows.shape[0], k + 1), np.int64)
     twins.launch(_TOP_K, rows.size, rows, k, bool(ctx.attrs["sorted"]), scratch, values, indices)
     shape = x.shape[:-1] + (k,)
-    return values.reshape(shape), indices.astype(ctx.attrs["index_type"].as_numpy_dtype).reshape(shape)
+    return values.reshape(shape), indices.astype(ctx.attrs["index_type"]).reshape(shape)

@@ -3,4 +3,4 @@
 Importing this package needs no GPU: the CUDA kernels compile on first use.
 """
 
-from numflow_kernels.cuda import apply  # noqa: E402, F401  (GPU kernels of the training ops)
+from numflow_kernels.cuda import training  # noqa: E402, F401  (GPU kernels of the training ops)

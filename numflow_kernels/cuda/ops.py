@@ -1,7 +1,7 @@
 """GPU op kernels: the variable ops on device arrays, through the CUDA kernels.
 
 Fills, random streams, assignments and scatters are ``buffer_ops``' kernels over ``cuda/init.py``
-and ``cuda/update.py``, which take the same arguments as their CPU twins: a seed gives the same
+and ``cuda/assign.py``, which take the same arguments as their CPU twins: a seed gives the same
 bits on both. Registered under the device type ``"GPU"``.
 """
 
@@ -30,9 +30,9 @@ def identity(ctx, x):
 
 @functools.cache
 def _modules():
-    from numflow_kernels.cuda import init, update
+    from numflow_kernels.cuda import assign, init
 
-    return init, update
+    return init, assign
 
 
 buffer_ops.register_for(GPU, _modules)

@@ -33,10 +33,10 @@ def main(argv=None):
     # Device functions ask the current device for its compute capability; there is none here.
     numba.cuda.dispatcher.get_current_device = lambda: SimpleNamespace(compute_capability=cc)
 
-    from numflow_kernels.cuda import init, update
+    from numflow_kernels.cuda import assign, init
 
     stream = T.UniTuple(T.uint64, 5)
-    ki, ku = init._kernels(), update._kernels()
+    ki, ku = init._kernels(), assign._kernels()
 
     def array(dtype, ndim=1):
         return T.Array(dtype, ndim, "C")

@@ -13,10 +13,10 @@ import sys
 import numpy as np
 import pytest
 
+from numflow_kernels.cpu import assign as cpu_assign
 from numflow_kernels.cpu import init as cpu_init
-from numflow_kernels.cpu import update as cpu_update
+from numflow_kernels.cuda import assign as cuda_assign
 from numflow_kernels.cuda import init as cuda_init
-from numflow_kernels.cuda import update as cuda_update
 
 cuda = pytest.importorskip("numba.cuda")
 pytestmark = pytest.mark.cuda
@@ -77,9 +77,9 @@ def test_assign_family_is_the_cpus(dtype):
     a, b = (rng.standard_normal(N) * 100).astype(dtype), (rng.standard_normal(N) * 100).astype(dtype)
     for name in ("assign", "assign_add", "assign_sub"):
         expected = a.copy()
-        getattr(cpu_update, name)(expected, b)
+        getattr(cpu_assign, name)(expected, b)
         dst = cuda.to_device(a)
-        getattr(cuda_update, name)(dst, cuda.to_device(b))
+        getattr(cuda_assign, name)(dst, cuda.to_device(b))
         _same_bits(dst.copy_to_host(), expected)
 
 
@@ -92,9 +92,9 @@ def test_scatter_is_the_cpus(op, dtype):
     indices = np.array([3, 0, 3, 6, 3], np.int32)
     updates = rng.standard_normal((5, 5)).astype(dtype)
     expected = ref.copy()
-    assert getattr(cpu_update, op)(expected, indices, updates) == -1
+    assert getattr(cpu_assign, op)(expected, indices, updates) == -1
     device_ref = cuda.to_device(ref)
-    assert getattr(cuda_update, op)(device_ref, cuda.to_device(indices), cuda.to_device(updates)) == -1
+    assert getattr(cuda_assign, op)(device_ref, cuda.to_device(indices), cuda.to_device(updates)) == -1
     _same_bits(device_ref.copy_to_host(), expected)
 
 
@@ -104,7 +104,7 @@ def test_bad_scatter_index_leaves_ref_untouched(indices, position):
     ref = np.arange(10, dtype=np.float32).reshape(5, 2)
     device_ref = cuda.to_device(ref)
     updates = cuda.to_device(np.ones((len(indices), 2), np.float32))
-    assert cuda_update.scatter_add(device_ref, cuda.to_device(np.array(indices)), updates) == position
+    assert cuda_assign.scatter_add(device_ref, cuda.to_device(np.array(indices)), updates) == position
     np.testing.assert_array_equal(device_ref.copy_to_host(), ref)
 
 
@@ -119,6 +119,6 @@ def test_host_arrays_are_refused():
 def test_modules_import_without_cuda_or_simulator():
     """Importing (not launching) needs neither; where a GPU exists this just imports for it."""
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
-    code = "import numflow_kernels.cuda.init, numflow_kernels.cuda.update; print('ok')"
+    code = "import numflow_kernels.cuda.init, numflow_kernels.cuda.assign; print('ok')"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

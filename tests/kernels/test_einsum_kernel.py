@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from numflow_kernels import registry
+from numflow.devices.cpu import CPUDevice
 
 CASES = [
     ("ij,jk->ik", (3, 4), (4, 5)),
@@ -30,7 +30,7 @@ CASES = [
 def test_matches_numpy_einsum(equation, sa, sb):
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal(sa), rng.standard_normal(sb)
-    kernel = registry.lookup("Einsum", "CPU")
+    kernel = CPUDevice().kernel("Einsum")
     got = kernel(SimpleNamespace(attrs={"equation": equation}, op_name="Einsum"), a, b)
     want = np.einsum(equation, a, b)
     assert got.shape == want.shape and got.dtype == want.dtype

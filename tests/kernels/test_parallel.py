@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from numflow_kernels import parallel
-from numflow_kernels.cpu import init, update
+from numflow_kernels.cpu import assign, init
 
 N = parallel.PARALLEL_THRESHOLD * 2 + 5
 
@@ -33,7 +33,7 @@ def test_concurrent_launches_from_four_threads_agree_with_one():
             init.random_normal(out, 1, 2)
             acc = np.ones(N, np.float32)
             for _ in range(8):
-                update.assign_add(acc, np.full(N, 2.0, np.float32))
+                assign.assign_add(acc, np.full(N, 2.0, np.float32))
             results.append((out, acc))
         return results
 
@@ -49,12 +49,12 @@ def test_workqueue_chosen_by_the_user_is_kept_and_serialized():
     code = (
         "import numpy as np, threading\n"
         "from numflow_kernels import parallel\n"
-        "from numflow_kernels.cpu import update\n"
+        "from numflow_kernels.cpu import assign\n"
         "assert parallel.threading_layer() == 'workqueue', parallel.threading_layer()\n"
         "n = parallel.PARALLEL_THRESHOLD * 2\n"
         "accs = [np.zeros(n, np.float32) for _ in range(4)]\n"
         "def work(a):\n"
-        "    for _ in range(20): update.assign_add(a, np.ones(n, np.float32))\n"
+        "    for _ in range(20): assign.assign_add(a, np.ones(n, np.float32))\n"
         "ts = [threading.Thread(target=work, args=(a,)) for a in accs]\n"
         "[t.start() for t in ts]; [t.join() for t in ts]\n"
         "assert all((a == 20).all() for a in accs)\n"
@@ -63,3 +63,16 @@ def test_workqueue_chosen_by_the_user_is_kept_and_serialized():
     env = dict(os.environ, NUMBA_THREADING_LAYER="workqueue")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_the_variants_of_a_template_are_cached_apart():
+    # Numba keys a cache entry by a function's name and code, not by the globals it reads: variants of
+    # one template (parallel.variant) must each have a name of their own, or they would share one.
+    from numflow_kernels.cpu import init
+
+    twins = [assign._COPY, assign._ADD, assign._SUB, assign._ADD_F16, assign._SUB_F16,
+             *assign._SCATTER["scatter_add"], *assign._SCATTER["scatter_sub"], assign._SCATTER["scatter_update"][0],
+             *init._UNIFORM.values(), *init._UNIFORM_INT.values(), *init._NORMAL.values(), *init._TRUNCATED.values()]
+    names = [kernel.py_func.__qualname__ for pair in twins for kernel in pair]
+    assert len(names) == len(set(names)) == 2 * len(twins)
+    assert all(kernel._cache.__class__.__name__ == "FunctionCache" for pair in twins for kernel in pair)

@@ -7,13 +7,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from numflow.devices.cpu import CPUDevice
 from numflow_kernels import registry
 from numflow_kernels.reference_math import SORTED_SEGMENT_OPS, UNSORTED_SEGMENT_OPS
 
 
 def _both(op_type, *inputs):
     ctx = SimpleNamespace(attrs={}, op_name=op_type)
-    cpu, reference = registry.lookup(op_type, "CPU"), registry.lookup(op_type, registry.REFERENCE)
+    cpu, reference = CPUDevice().kernel(op_type), registry.reference(op_type)
     assert cpu is not reference
     return cpu(ctx, *inputs), reference(ctx, *inputs)
 

@@ -504,3 +504,17 @@ def test_split_into_one_part_returns_the_input_whatever_the_axis():
     with tf.Session() as sess:
         (out,) = sess.run(tf.split(_late(np.arange(6.0).reshape(2, 3)), 1, axis=_late(2)))
     np.testing.assert_array_equal(out, np.arange(6.0).reshape(2, 3))
+
+
+def test_shape_is_a_constant_named_shape_when_known_as_in_tensorflow():
+    with tf.Graph().as_default():
+        known = tf.shape(tf.zeros([2, 3]), out_type=tf.int64)
+        partial = tf.placeholder(tf.float32, [None, 3])
+        dynamic = tf.shape(partial)
+        sparse = tf.shape(tf.SparseTensor([[0, 1]], [1.0], [4, 5]))
+        assert (known.op.type, known.op.name, known.dtype) == ("Const", "Shape", tf.int64)
+        assert (dynamic.op.type, dynamic.op.name) == ("Shape", "Shape_1")
+        assert (sparse.op.type, sparse.op.name, sparse.dtype) == ("Cast", "Shape_2/Cast", tf.int32)
+        with tf.Session() as sess:
+            got = sess.run([known, dynamic, sparse], {partial: np.zeros((7, 3), np.float32)})
+    assert [g.tolist() for g in got] == [[2, 3], [7, 3], [4, 5]]

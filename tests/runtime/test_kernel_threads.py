@@ -175,3 +175,17 @@ def test_run_blocks_raises_a_blocks_error_after_the_others_finished(monkeypatch)
     with pytest.raises(ValueError, match="block 3 failed"):
         cpu_threads.run_blocks(block, 8)
     assert 3 not in done
+
+
+def test_kernels_that_call_blas_say_so_when_they_register():
+    from numflow.devices.cpu import CPUDevice
+    from numflow.devices.null import NullDevice
+
+    cpu = CPUDevice()
+    cpu.kernel("MatMul")  # loads the host's kernels
+    blas = {"MatMul", "BatchMatMulV2", "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput", "Conv3D",
+            "Conv3DBackpropFilterV2", "Conv3DBackpropInputV2", "Einsum", "Orthogonal", "MatrixInverse",
+            "MatrixDeterminant", "Cholesky", "MatrixSolve", "Svd"}  # Svd, Einsum...: numpy reference kernels
+    assert {t for t in blas if cpu.calls_blas(t)} == blas
+    assert not any(cpu.calls_blas(t) for t in ("AddV2", "MaxPool", "Relu", "Sum"))
+    assert not NullDevice().calls_blas("MatMul")

@@ -10,7 +10,7 @@ import pytest
 from test_optimizers_kernels import KERNELS, _arrays
 
 import numflow as tf
-from numflow_kernels.cpu import apply as cpu
+from numflow_kernels.cpu import training as cpu
 
 pytestmark = [pytest.mark.cuda, pytest.mark.skipif(not numba.cuda.is_available(), reason="no CUDA device "
                                                    "(set NUMBA_ENABLE_CUDASIM=1 to use the simulator)")]
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.cuda, pytest.mark.skipif(not numba.cuda.is_available()
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_cuda_kernels_match_the_cpu_kernels(name, dtype):
-    from numflow_kernels.cuda import apply as gpu
+    from numflow_kernels.cuda import training as gpu
 
     count, scalars, positive = KERNELS[name]
     arrays = _arrays(37, count, dtype, seed=3, positive=positive)
@@ -35,7 +35,7 @@ def test_cuda_kernels_match_the_cpu_kernels(name, dtype):
 
 @pytest.mark.parametrize("use_nesterov", [False, True])
 def test_cuda_nesterov_twins(use_nesterov):
-    from numflow_kernels.cuda import apply as gpu
+    from numflow_kernels.cuda import training as gpu
 
     var, m, v, grad = _arrays(11, 4, np.float64, positive=(2,))
     on_device = [numba.cuda.to_device(a) for a in (var, m, v, grad)]

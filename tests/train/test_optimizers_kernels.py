@@ -1,4 +1,4 @@
-"""The CPU apply kernels: one pass per update, serial and parallel twins, locks, TensorFlow's errors."""
+"""The CPU kernels of the training ops: one pass per update, serial and parallel twins, locks, TensorFlow's errors."""
 
 import threading
 
@@ -7,7 +7,7 @@ import pytest
 
 import numflow as tf
 from numflow_kernels import parallel
-from numflow_kernels.cpu import apply
+from numflow_kernels.cpu import training
 
 SIZES = [1, 1000, parallel.PARALLEL_THRESHOLD + 3]
 
@@ -77,7 +77,7 @@ def test_host_kernels_match_numpy(name, n, dtype):
         arrays[2] += arrays[1] * arrays[1]  # ms >= mg^2, as the updates keep it
     scalars = [dtype(s) for s in scalars]
     want = _numpy_step(name, arrays, *scalars)
-    getattr(apply, name)(*arrays, *scalars)
+    getattr(training, name)(*arrays, *scalars)
     for got, expected in zip(arrays, want):
         np.testing.assert_allclose(got, expected, rtol=2e-6 if dtype == np.float32 else 1e-13)
 
@@ -85,18 +85,18 @@ def test_host_kernels_match_numpy(name, n, dtype):
 def test_nesterov_variants():
     var, accum, grad = _arrays(7, 3, np.float64)
     want_var = var - (grad * 0.1 + (accum * 0.9 + grad) * 0.9 * 0.1)
-    apply.momentum(var, accum, grad, 0.1, 0.9, use_nesterov=True)
+    training.momentum(var, accum, grad, 0.1, 0.9, use_nesterov=True)
     np.testing.assert_allclose(var, want_var)
     var, m, v, grad = _arrays(7, 4, np.float64, positive=(2,))
     m1 = m + (grad - m) * 0.1
     v1 = v + (grad * grad - v) * (1 - 0.999)
     want_var = var - ((grad * 0.1 + 0.9 * m1) * 0.01) / (np.sqrt(v1) + 1e-8)
-    apply.adam(var, m, v, grad, 0.01, 0.9, 0.999, 1e-8, use_nesterov=True)
+    training.adam(var, m, v, grad, 0.01, 0.9, 0.999, 1e-8, use_nesterov=True)
     np.testing.assert_allclose(var, want_var)
 
 
 def test_adam_learning_rate_is_computed_in_the_variables_dtype():
-    lr = apply.adam_lr(np.float32(0.001), np.float32(0.9), np.float32(0.999), np.float32)
+    lr = training.adam_lr(np.float32(0.001), np.float32(0.9), np.float32(0.999), np.float32)
     assert lr.dtype == np.float32
     assert lr == np.float32(0.001) * np.sqrt(np.float32(1) - np.float32(0.999)) / (np.float32(1) - np.float32(0.9))
 
@@ -154,5 +154,5 @@ def test_threading_layer_is_thread_safe():
 def test_division_by_zero_gives_inf_and_nan_as_tensorflow(n):
     var, accum, grad = np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32)
     grad[0] = 1.0
-    apply.adagrad(var, accum, grad, np.float32(0.1), update_slots=False)
+    training.adagrad(var, accum, grad, np.float32(0.1), update_slots=False)
     assert var[0] == -np.inf and np.isnan(var[1])

@@ -470,8 +470,8 @@ def test_restore_reuses_a_released_buffer_only_when_nothing_else_holds_it(tmp_pa
         path = saver.save(sess, str(tmp_path / "m"))
         sess.run([var.assign(np.full(1000, 9, np.float32)) for var in variables])
         (container,) = set(sess._containers.values())
-        held = container.variable("a").value  # as an op still reading a's old value would
-        address = lambda name: container.variable(name).value.__array_interface__["data"][0]
+        held = container.variable("a").read()  # as an op still reading a's old value would
+        address = lambda name: container.variable(name).read().__array_interface__["data"][0]
         b_old = address("b")
         saver.restore(sess, path)
         assert (held == 9).all()  # a's old buffer was left alone

@@ -215,7 +215,7 @@ def test_sparse_updates_write_into_the_variable_in_place():
         sess.run(tf.global_variables_initializer())
         (container,) = set(sess._containers.values())
         for _ in range(3):
-            address = container.variable("emb").value.__array_interface__["data"][0]
+            address = container.variable("emb").read().__array_interface__["data"][0]
             sess.run(train)
-            assert container.variable("emb").value.__array_interface__["data"][0] == address
+            assert container.variable("emb").read().__array_interface__["data"][0] == address
         np.testing.assert_allclose(sess.run(emb)[[0, 7]], [[1.0] * 8, [1.0 - 0.1 - 0.19 - 0.271] * 8], rtol=1e-6)

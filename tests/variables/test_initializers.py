@@ -232,7 +232,7 @@ def test_calling_an_initializer_builds_its_value():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
 def test_numpy_uniform_draws_are_the_numba_kernels_bits(dtype):
     from numflow_kernels.cpu import init
-    from numflow_kernels.cpu.initializers import _uniform_numpy
+    from numflow_kernels.cpu.init_numpy import _uniform_numpy
 
     for n, seed, seed2, counter, bounds in [(1, 1, 2, 0, (0.0, 1.0)), (7, 87654321, 5, 256 * 4, (-1.0, 3.0)),
                                             (4095, -5, 2**64 - 1, 2**64 - 3, (-0.37, 0.37)),
@@ -247,7 +247,7 @@ def test_numpy_uniform_draws_are_the_numba_kernels_bits(dtype):
 def test_numpy_integer_draws_and_fills_are_the_numba_kernels_values(dtype):
     from numflow_kernels import buffer_ops, philox
     from numflow_kernels.cpu import init
-    from numflow_kernels.cpu.initializers import HostInit, _uniform_int_numpy
+    from numflow_kernels.cpu.init_numpy import HostInit, _uniform_int_numpy
 
     cases = [(1, 0, 0, (0, 10)), (9, 7, 2**64 - 1, (-5, 5)), (2049, 2**40, 4, (-2**31, 2**31 - 1))]
     for n, seed, counter, (lo, hi) in cases:

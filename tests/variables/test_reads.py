@@ -17,7 +17,7 @@ import numflow as tf
 def _address(sess, name):
     """Where variable ``name``'s buffer lives (its address, so that the test holds no reference)."""
     (container,) = set(sess._containers.values())
-    return container.variable(name).value.__array_interface__["data"][0]
+    return container.variable(name).read().__array_interface__["data"][0]
 
 
 def test_a_fetched_value_is_the_callers_own():

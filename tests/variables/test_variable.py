@@ -420,3 +420,18 @@ def test_a_variable_may_keep_its_fresh_initial_value_but_never_shares_a_buffer()
         first = sess.run(c)
         sess.run(c.initializer)
         assert not np.array_equal(sess.run(c), first)
+
+
+def test_count_up_to_returns_the_old_value_until_the_limit_and_keeps_earlier_snapshots():
+    # TensorFlow 2.21's compat.v1 gives 0 then 1, then OutOfRangeError "Reached limit of 2" with v at 2.
+    v = tf.Variable(0, name="v")
+    count = v.count_up_to(2)
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized value v"):
+            sess.run(count)
+        sess.run(v.initializer)
+        before = sess.run(v.read_value())
+        assert [sess.run(count), sess.run(count)] == [0, 1]
+        with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 2"):
+            sess.run(count)
+        assert sess.run(v) == 2 and before == 0

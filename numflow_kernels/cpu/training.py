@@ -2,13 +2,14 @@
 
 The host functions (``adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov)``...) take
 1-D C-contiguous arrays of one dtype and scalars of that dtype, and update the arrays in place;
-``numflow_kernels/cuda/apply.py`` has the same functions for device arrays. Both run the update of
-one element written in ``numflow_kernels/apply_steps.py`` (the spec and the formulas are there), so
+``numflow_kernels/cuda/training.py`` has the same functions for device arrays. Both run the update of
+one element written in ``numflow_kernels/training_steps.py`` (the spec and the formulas are there), so
 every element is read once and written once: every slot is updated in the same loop as the
 variable. Arrays of ``parallel.PARALLEL_THRESHOLD`` elements or more run the ``parallel=True`` twin.
 
-The op kernels hold the locks of the variable and of every slot while they update, whatever the
-op's ``use_locking`` says (numflow's rule: every update holds its variable's lock).
+The op kernels update the variable and every slot together through the variable's handle
+(``update(..., slots=...)``), which holds all their locks, whatever the op's ``use_locking`` says
+(numflow's rule: every update holds its variable's lock).
 """
 
 import numpy as np
@@ -20,7 +21,7 @@ from numflow_kernels.registry import register
 
 # Numba is imported when a kernel first runs (``LazyTwin``), not when the kernels are registered: a
 # program that never trains never loads it. Until then the loops below see Python's range, and
-# ``steps`` (``apply_steps``, compiled with Numba) is imported by ``_run`` before the first launch.
+# ``steps`` (``training_steps``, compiled with Numba) is imported by ``_run`` before the first launch.
 prange = range
 steps = None
 
@@ -74,7 +75,7 @@ def _run(kernels, arrays, *scalars, flag=None):
     without a Numba path (float16) go through float32."""
     global steps
     if steps is None:
-        from numflow_kernels import apply_steps as steps
+        from numflow_kernels import training_steps as steps
     flags = () if flag is None else (bool(flag),)
     dtype = arrays[0].dtype
     if dtype in _NUMBA_DTYPES:
@@ -99,7 +100,7 @@ def momentum(var, accum, grad, lr, momentum, use_nesterov=False):
 
 
 def adam(var, m, v, grad, lr_t, beta1, beta2, epsilon, use_nesterov=False):
-    """One Adam step with the bias-corrected rate ``lr_t`` (see ``apply_steps``)."""
+    """One Adam step with the bias-corrected rate ``lr_t`` (see ``training_steps``)."""
     t = var.dtype.type
     one, b1 = t(1), t(beta1)
     _run(_ADAM, (var, m, v, grad), lr_t, one - b1, one - t(beta2), epsilon, b1, flag=use_nesterov)
@@ -138,54 +139,72 @@ def _scalars(dtype, *values):
 
 @register("ApplyGradientDescent")
 def apply_gradient_descent(ctx, var, alpha, delta):
-    with var.lock:
-        v, g = update_buffers(ctx, (var,), ("var",), delta, "delta")
-        (alpha,) = _scalars(v.dtype, alpha)
-        gradient_descent(v, g, alpha)
+    var.update(_gradient_descent_step, ctx, alpha, delta)
     return var
+
+
+def _gradient_descent_step(w, ctx, alpha, delta):
+    v, g = update_buffers(ctx, (w,), ("var",), delta, "delta")
+    (alpha,) = _scalars(v.dtype, alpha)
+    gradient_descent(v, g, alpha)
 
 
 @register("ApplyMomentum")
 def apply_momentum(ctx, var, accum, lr, grad, mom):
-    with var.lock, accum.lock:
-        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
-        lr, mom = _scalars(v.dtype, lr, mom)
-        momentum(v, a, g, lr, mom, ctx.attrs.get("use_nesterov", False))
+    var.update(_momentum_step, ctx, lr, grad, mom, slots=(accum,))
     return var
+
+
+def _momentum_step(w, accum, ctx, lr, grad, mom):
+    v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
+    lr, mom = _scalars(v.dtype, lr, mom)
+    momentum(v, a, g, lr, mom, ctx.attrs.get("use_nesterov", False))
 
 
 @register("ApplyAdam")
 def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
-    with var.lock, m.lock, v.lock:
-        w, mf, vf, g = update_buffers(ctx, (var, m, v), ("var", "m", "v"), grad)
-        lr_t = adam_lr(lr, beta1_power, beta2_power, w.dtype)
-        (eps,) = _scalars(w.dtype, epsilon)
-        adam(w, mf, vf, g, lr_t, beta1, beta2, eps, ctx.attrs.get("use_nesterov", False))
+    var.update(_adam_step, ctx, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, slots=(m, v))
     return var
+
+
+def _adam_step(w, m, v, ctx, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    w, mf, vf, g = update_buffers(ctx, (w, m, v), ("var", "m", "v"), grad)
+    lr_t = adam_lr(lr, beta1_power, beta2_power, w.dtype)
+    (eps,) = _scalars(w.dtype, epsilon)
+    adam(w, mf, vf, g, lr_t, beta1, beta2, eps, ctx.attrs.get("use_nesterov", False))
 
 
 @register("ApplyAdagrad")
 def apply_adagrad(ctx, var, accum, lr, grad):
-    with var.lock, accum.lock:
-        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
-        (lr,) = _scalars(v.dtype, lr)
-        adagrad(v, a, g, lr, ctx.attrs.get("update_slots", True))
+    var.update(_adagrad_step, ctx, lr, grad, slots=(accum,))
     return var
+
+
+def _adagrad_step(w, accum, ctx, lr, grad):
+    v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
+    (lr,) = _scalars(v.dtype, lr)
+    adagrad(v, a, g, lr, ctx.attrs.get("update_slots", True))
 
 
 @register("ApplyRMSProp")
 def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
-    with var.lock, ms.lock, mom.lock:
-        v, s, mo, g = update_buffers(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
-        lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
-        rms_prop(v, s, mo, g, lr, rho, momentum_, epsilon)
+    var.update(_rms_prop_step, ctx, lr, rho, momentum_, epsilon, grad, slots=(ms, mom))
     return var
+
+
+def _rms_prop_step(w, ms, mom, ctx, lr, rho, momentum_, epsilon, grad):
+    v, s, mo, g = update_buffers(ctx, (w, ms, mom), ("var", "ms", "mom"), grad)
+    lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
+    rms_prop(v, s, mo, g, lr, rho, momentum_, epsilon)
 
 
 @register("ApplyCenteredRMSProp")
 def apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum_, epsilon, grad):
-    with var.lock, mg.lock, ms.lock, mom.lock:
-        v, a, s, mo, g = update_buffers(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
-        lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
-        centered_rms_prop(v, a, s, mo, g, lr, rho, momentum_, epsilon)
+    var.update(_centered_rms_prop_step, ctx, lr, rho, momentum_, epsilon, grad, slots=(mg, ms, mom))
     return var
+
+
+def _centered_rms_prop_step(w, mg, ms, mom, ctx, lr, rho, momentum_, epsilon, grad):
+    v, a, s, mo, g = update_buffers(ctx, (w, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
+    lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
+    centered_rms_prop(v, a, s, mo, g, lr, rho, momentum_, epsilon)

@@ -1,7 +1,8 @@
 """CUDA kernels that update a variable's device buffer in place: assign, assign_add/sub, and scatters.
 
-Same functions, arguments and results as ``numflow_kernels.cpu.update``, on Numba device arrays,
-and the same values bit for bit: elementwise ops are IEEE adds (float16 through uint16 views and
+Same functions, arguments and results as ``numflow_kernels.cpu.assign``, on Numba device arrays,
+made the same way (two templates around the operator that combines a value with its update), and
+the same values bit for bit: elementwise ops are IEEE adds (float16 through uint16 views and
 portable.py's rounding helpers, as on the CPU); a scatter gives each thread one column and walks
 the indices in order, so repeated indices add in the CPU's order, with no float atomics.
 
@@ -26,30 +27,41 @@ __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add"
 def _kernels():
     D = philox.device_functions()
 
-    @cuda.jit
-    def copy(dst, src):
-        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
-            dst[i] = src[i]
+    @cuda.jit(device=True)
+    def replace(value, update):
+        return update
 
-    @cuda.jit
-    def add(dst, src):
-        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
-            dst[i] += src[i]
+    @cuda.jit(device=True)
+    def plus(value, update):
+        return value + update
 
-    @cuda.jit
-    def sub(dst, src):
-        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
-            dst[i] -= src[i]
+    @cuda.jit(device=True)
+    def minus(value, update):
+        return value - update
 
-    @cuda.jit
-    def add_f16(dst, src):
-        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
-            dst[i] = D.add_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+    @cuda.jit(device=True)
+    def plus_f16(value, update):  # float16 bits, added as Eigen::half adds
+        return D.add_f16_bits(np.int64(value), np.int64(update))
 
-    @cuda.jit
-    def sub_f16(dst, src):
-        for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
-            dst[i] = D.sub_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+    @cuda.jit(device=True)
+    def minus_f16(value, update):
+        return D.sub_f16_bits(np.int64(value), np.int64(update))
+
+    def elementwise(combine):
+        @cuda.jit
+        def kernel(dst, src):
+            for i in range(cuda.grid(1), dst.shape[0], cuda.gridsize(1)):
+                dst[i] = combine(dst[i], src[i])
+        return kernel
+
+    def scatter(combine):
+        @cuda.jit
+        def kernel(ref, indices, updates):
+            for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
+                for k in range(indices.shape[0]):
+                    row = indices[k]
+                    ref[row, j] = combine(ref[row, j], updates[k, j])
+        return kernel
 
     @cuda.jit
     def first_bad(indices, rows, result):
@@ -57,43 +69,12 @@ def _kernels():
             if indices[k] < 0 or indices[k] >= rows:
                 cuda.atomic.min(result, 0, k)
 
-    @cuda.jit
-    def scatter_update(ref, indices, updates):
-        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
-            for k in range(indices.shape[0]):
-                ref[indices[k], j] = updates[k, j]
-
-    @cuda.jit
-    def scatter_add(ref, indices, updates):
-        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
-            for k in range(indices.shape[0]):
-                ref[indices[k], j] += updates[k, j]
-
-    @cuda.jit
-    def scatter_sub(ref, indices, updates):
-        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
-            for k in range(indices.shape[0]):
-                ref[indices[k], j] -= updates[k, j]
-
-    @cuda.jit
-    def scatter_add_f16(ref, indices, updates):
-        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
-            for k in range(indices.shape[0]):
-                row = indices[k]
-                ref[row, j] = D.add_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
-
-    @cuda.jit
-    def scatter_sub_f16(ref, indices, updates):
-        for j in range(cuda.grid(1), ref.shape[1], cuda.gridsize(1)):
-            for k in range(indices.shape[0]):
-                row = indices[k]
-                ref[row, j] = D.sub_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
-
     return {
-        "copy": copy, "add": add, "sub": sub, "add_f16": add_f16, "sub_f16": sub_f16, "first_bad": first_bad,
-        "scatter_update": (scatter_update, scatter_update),
-        "scatter_add": (scatter_add, scatter_add_f16),
-        "scatter_sub": (scatter_sub, scatter_sub_f16),
+        "copy": elementwise(replace), "add": elementwise(plus), "sub": elementwise(minus),
+        "add_f16": elementwise(plus_f16), "sub_f16": elementwise(minus_f16), "first_bad": first_bad,
+        "scatter_update": (scatter(replace),) * 2,
+        "scatter_add": (scatter(plus), scatter(plus_f16)),
+        "scatter_sub": (scatter(minus), scatter(minus_f16)),
         "to_device": cuda.to_device,
     }
 

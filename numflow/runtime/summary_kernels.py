@@ -10,8 +10,9 @@ Spec: TensorFlow's ``summary_op.cc``, ``summary_image_op.cc``, ``summary_audio_o
   128, non-finite pixels in ``bad_color``) and written as a PNG;
 - audio is written as 16-bit PCM WAV (samples times 32768, rounded half away from zero, clipped).
 
-The messages are built with protobuf from the schema in ``numflow.protos`` (the generated modules
-import nothing of numflow but their descriptor pool); nothing else of numflow is used here.
+The messages are built with protobuf from the schema in ``numflow.protos``, so these kernels live on
+the runtime's side of the line (``numflow_kernels`` imports nothing from ``numflow``), registered for
+the CPU as any kernel is; the schema loads on a summary's first run.
 """
 
 import functools
@@ -21,6 +22,7 @@ import zlib
 
 import numpy as np
 
+from numflow.framework import dtypes
 from numflow_kernels.registry import register
 
 
@@ -238,7 +240,7 @@ def tensor_summary(ctx, tag, tensor, serialized_summary_metadata):
     messages = _messages()
     summary = messages.Summary()
     value = summary.value.add(tag=_text(tag))
-    tensor_proto(tensor, ctx.attrs["T"].as_datatype_enum, value.tensor)
+    tensor_proto(tensor, dtypes.as_dtype(ctx.attrs["T"]).as_datatype_enum, value.tensor)
     metadata = np.asarray(serialized_summary_metadata).item()
     value.metadata.SetInParent()
     value.metadata.MergeFromString(metadata if isinstance(metadata, bytes) else str(metadata).encode())

@@ -5,11 +5,15 @@ only; ``v.assign_add(1)`` on a [3] variable is rejected when the graph is built)
 ``ScatterUpdate``/``ScatterAdd``/``ScatterSub`` (``scatter_functor.h``: rows in index order, so a
 repeated index adds twice, and the last update of a row wins).
 
-The caller holds the variable's lock. The kernels allocate nothing and release the GIL; from
-``parallel.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
+The caller (a variable's handle) holds its lock. The kernels allocate nothing and release the GIL;
+from ``tuning.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
 the thread count: elementwise ops are independent, and parallel scatters split the columns, so
 each element still sees its updates in index order. float16 arithmetic rounds once per op, in
 float32, as Eigen::half does (through uint16 views: Numba has no float16).
+
+Each kernel is a variant of one of two templates, ``_elementwise`` and ``_scatter_rows``, around
+the operator that combines a value with its update (``_replace``, ``_plus``, ``_minus`` and their
+float16 twins), compiled and cached under a name of its own (``parallel.variant``).
 
 Scatter kernels take ``ref`` as a 2-D [N, M] view, 1-D int32/int64 ``indices`` and ``updates`` of
 shape [len(indices), M]. They check every index before writing anything, and return -1, or the
@@ -23,7 +27,7 @@ import numpy as np
 from numba import prange
 
 from numflow_kernels import portable, tuning
-from numflow_kernels.parallel import launch, launch_lock, twin
+from numflow_kernels.parallel import launch, launch_lock, variant
 from numflow_kernels.tuning import PARALLEL_THRESHOLD
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
@@ -31,32 +35,13 @@ __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add"
 _COLUMN_BLOCK = tuning.SCATTER_COLUMN_BLOCK  # a global, which Numba freezes into the kernels
 
 
-def _copy(dst, src):
+combine = None  # in each variant of the templates below, how a value meets its update (parallel.variant)
+
+
+def _elementwise(dst, src):
     for i in prange(dst.shape[0]):
         j = np.uint64(i)  # unsigned: no negative-index fix-up, so the loop vectorizes
-        dst[j] = src[j]
-
-
-def _add(dst, src):
-    for i in prange(dst.shape[0]):
-        j = np.uint64(i)
-        dst[j] += src[j]
-
-
-def _sub(dst, src):
-    for i in prange(dst.shape[0]):
-        j = np.uint64(i)
-        dst[j] -= src[j]
-
-
-def _add_f16(dst, src):
-    for i in prange(dst.shape[0]):
-        dst[i] = portable.add_f16_bits(np.int64(dst[i]), np.int64(src[i]))
-
-
-def _sub_f16(dst, src):
-    for i in prange(dst.shape[0]):
-        dst[i] = portable.sub_f16_bits(np.int64(dst[i]), np.int64(src[i]))
+        dst[j] = combine(dst[j], src[j])
 
 
 @numba.njit(nogil=True, cache=True)
@@ -67,7 +52,7 @@ def _first_bad(indices, rows):
     return -1
 
 
-def _scatter_update(ref, indices, updates):
+def _scatter_rows(ref, indices, updates):
     bad = _first_bad(indices, ref.shape[0])
     if bad >= 0:
         return bad
@@ -77,73 +62,47 @@ def _scatter_update(ref, indices, updates):
         for k in range(indices.shape[0]):
             row = indices[k]
             for j in range(lo, hi):
-                ref[row, j] = updates[k, j]
+                ref[row, j] = combine(ref[row, j], updates[k, j])
     return -1
 
 
-def _scatter_add(ref, indices, updates):
-    bad = _first_bad(indices, ref.shape[0])
-    if bad >= 0:
-        return bad
-    cols = ref.shape[1]
-    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
-        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
-        for k in range(indices.shape[0]):
-            row = indices[k]
-            for j in range(lo, hi):
-                ref[row, j] += updates[k, j]
-    return -1
+@numba.njit(inline="always")
+def _replace(value, update):
+    return update
 
 
-def _scatter_sub(ref, indices, updates):
-    bad = _first_bad(indices, ref.shape[0])
-    if bad >= 0:
-        return bad
-    cols = ref.shape[1]
-    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
-        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
-        for k in range(indices.shape[0]):
-            row = indices[k]
-            for j in range(lo, hi):
-                ref[row, j] -= updates[k, j]
-    return -1
+@numba.njit(inline="always")
+def _plus(value, update):
+    return value + update
 
 
-def _scatter_add_f16(ref, indices, updates):
-    bad = _first_bad(indices, ref.shape[0])
-    if bad >= 0:
-        return bad
-    cols = ref.shape[1]
-    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
-        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
-        for k in range(indices.shape[0]):
-            row = indices[k]
-            for j in range(lo, hi):
-                ref[row, j] = portable.add_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
-    return -1
+@numba.njit(inline="always")
+def _minus(value, update):
+    return value - update
 
 
-def _scatter_sub_f16(ref, indices, updates):
-    bad = _first_bad(indices, ref.shape[0])
-    if bad >= 0:
-        return bad
-    cols = ref.shape[1]
-    for b in prange((cols + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
-        lo, hi = b * _COLUMN_BLOCK, min(cols, (b + 1) * _COLUMN_BLOCK)
-        for k in range(indices.shape[0]):
-            row = indices[k]
-            for j in range(lo, hi):
-                ref[row, j] = portable.sub_f16_bits(np.int64(ref[row, j]), np.int64(updates[k, j]))
-    return -1
+@numba.njit(inline="always")
+def _plus_f16(value, update):  # float16 bits, added as Eigen::half adds
+    return portable.add_f16_bits(np.int64(value), np.int64(update))
+
+
+@numba.njit(inline="always")
+def _minus_f16(value, update):
+    return portable.sub_f16_bits(np.int64(value), np.int64(update))
+
+
+def _made_with(template, combine):
+    """The twin of ``template`` whose ``combine`` is ``combine``, named after it."""
+    return variant(template, combine.py_func.__name__.lstrip("_"), combine=combine)
 
 
 _F16 = np.dtype(np.float16)
-_COPY, _ADD, _SUB, _ADD_F16, _SUB_F16 = twin(_copy), twin(_add), twin(_sub), twin(_add_f16), twin(_sub_f16)
-_UPDATE = twin(_scatter_update)
+_COPY, _ADD, _SUB, _ADD_F16, _SUB_F16 = (_made_with(_elementwise, fn)
+                                         for fn in (_replace, _plus, _minus, _plus_f16, _minus_f16))
 _SCATTER = {
-    "scatter_update": (_UPDATE, _UPDATE),
-    "scatter_add": (twin(_scatter_add), twin(_scatter_add_f16)),
-    "scatter_sub": (twin(_scatter_sub), twin(_scatter_sub_f16)),
+    "scatter_update": (_made_with(_scatter_rows, _replace),) * 2,
+    "scatter_add": (_made_with(_scatter_rows, _plus), _made_with(_scatter_rows, _plus_f16)),
+    "scatter_sub": (_made_with(_scatter_rows, _minus), _made_with(_scatter_rows, _minus_f16)),
 }
 
 
@@ -180,22 +139,22 @@ def assign(dst, src):
 
 def assign_add(dst, src):
     """``dst += src`` elementwise (numeric dtypes; integers wrap as in C)."""
-    _pair(dst, src, "assign_add")
-    _arith(dst, "assign_add")
-    if dst.dtype == _F16:
-        launch(_ADD_F16, dst.size, dst.view(np.uint16), src.view(np.uint16))
-    else:
-        launch(_ADD, dst.size, dst, src)
+    _accumulate(dst, src, "assign_add", _ADD, _ADD_F16)
 
 
 def assign_sub(dst, src):
     """``dst -= src`` elementwise (numeric dtypes; integers wrap as in C)."""
-    _pair(dst, src, "assign_sub")
-    _arith(dst, "assign_sub")
+    _accumulate(dst, src, "assign_sub", _SUB, _SUB_F16)
+
+
+def _accumulate(dst, src, what, kernels, f16_kernels):
+    """``kernels`` over ``src`` into ``dst``; float16 through its bit-exact twins ``f16_kernels``."""
+    _pair(dst, src, what)
+    _arith(dst, what)
     if dst.dtype == _F16:
-        launch(_SUB_F16, dst.size, dst.view(np.uint16), src.view(np.uint16))
+        launch(f16_kernels, dst.size, dst.view(np.uint16), src.view(np.uint16))
     else:
-        launch(_SUB, dst.size, dst, src)
+        launch(kernels, dst.size, dst, src)
 
 
 def _scatter(what, ref, indices, updates):

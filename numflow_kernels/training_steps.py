@@ -14,8 +14,8 @@ with the same operations in the same order, so float32 results match TensorFlow'
     centered:  also mg += (g - mg) * (1 - rho), and the denominator is sqrt(ms - mg*mg + epsilon)
 
 Each function updates element ``i`` of the variable and its slots in place, reading and writing
-each once. They are ``portable.shared``: ``numflow_kernels/cpu/apply.py`` calls them in its
-``prange`` loops, ``numflow_kernels/cuda/apply.py`` as device functions (``device_functions()``) in
+each once. They are ``portable.shared``: ``numflow_kernels/cpu/training.py`` calls them in its
+``prange`` loops, ``numflow_kernels/cuda/training.py`` as device functions (``device_functions()``) in
 grid-stride loops. The flags (``nesterov``, ``update_slots``) are the same for every element.
 
 Editing this file: Numba's cache of the CPU loops does not follow calls into it, so after a change

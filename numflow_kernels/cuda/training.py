@@ -1,11 +1,11 @@
-"""CUDA twins of ``numflow_kernels/cpu/apply.py``: the training ops' updates on device arrays.
+"""CUDA twins of ``numflow_kernels/cpu/training.py``: the training ops' updates on device arrays.
 
 The host functions take the same arguments as the CPU ones (``adam(var, m, v, grad, lr_t, beta1,
 beta2, epsilon, use_nesterov)``...), with 1-D Numba device arrays of float32 or float64, and run one
 grid-stride kernel that reads and writes each element once, with the CPU kernel's arithmetic: both
-call the update of one element written in ``numflow_kernels/apply_steps.py``, here as device
-functions. The GPU op kernels (device type ``"GPU"``) hold the variable's and the slots' locks, as
-on the CPU; their scalar inputs are copied to the host first (a few bytes).
+call the update of one element written in ``numflow_kernels/training_steps.py``, here as device
+functions. The GPU op kernels (device type ``"GPU"``) update the variable and its slots together
+through its handle, as on the CPU; their scalar inputs are copied to the host first (a few bytes).
 
 Nothing touches CUDA until the first call: importing this module needs no GPU and no simulator.
 """
@@ -14,7 +14,7 @@ import numpy as np
 from numba import cuda
 
 from numflow_kernels.buffer_ops import update_buffers
-from numflow_kernels.cpu.apply import adam_lr
+from numflow_kernels.cpu.training import adam_lr
 from numflow_kernels.cuda.init import launch_config
 from numflow_kernels.portable import device_functions, once
 from numflow_kernels.registry import register
@@ -106,48 +106,66 @@ def _host(ctx, dtype, *values):
 
 @register("ApplyGradientDescent", GPU)
 def apply_gradient_descent(ctx, var, alpha, delta):
-    with var.lock:
-        v, g = update_buffers(ctx, (var,), ("var",), delta)
-        gradient_descent(v, g, *_host(ctx, v.dtype, alpha))
+    var.update(_gradient_descent_step, ctx, alpha, delta)
     return var
+
+
+def _gradient_descent_step(w, ctx, alpha, delta):
+    v, g = update_buffers(ctx, (w,), ("var",), delta)
+    gradient_descent(v, g, *_host(ctx, v.dtype, alpha))
 
 
 @register("ApplyMomentum", GPU)
 def apply_momentum(ctx, var, accum, lr, grad, mom):
-    with var.lock, accum.lock:
-        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
-        momentum(v, a, g, *_host(ctx, v.dtype, lr, mom), ctx.attrs.get("use_nesterov", False))
+    var.update(_momentum_step, ctx, lr, grad, mom, slots=(accum,))
     return var
+
+
+def _momentum_step(w, accum, ctx, lr, grad, mom):
+    v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
+    momentum(v, a, g, *_host(ctx, v.dtype, lr, mom), ctx.attrs.get("use_nesterov", False))
 
 
 @register("ApplyAdam", GPU)
 def apply_adam(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
-    with var.lock, m.lock, v.lock:
-        w, mf, vf, g = update_buffers(ctx, (var, m, v), ("var", "m", "v"), grad)
-        b1p, b2p, lr, b1, b2, eps = _host(ctx, w.dtype, beta1_power, beta2_power, lr, beta1, beta2, epsilon)
-        adam(w, mf, vf, g, adam_lr(lr, b1p, b2p, w.dtype), b1, b2, eps, ctx.attrs.get("use_nesterov", False))
+    var.update(_adam_step, ctx, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, slots=(m, v))
     return var
+
+
+def _adam_step(w, m, v, ctx, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    w, mf, vf, g = update_buffers(ctx, (w, m, v), ("var", "m", "v"), grad)
+    b1p, b2p, lr, b1, b2, eps = _host(ctx, w.dtype, beta1_power, beta2_power, lr, beta1, beta2, epsilon)
+    adam(w, mf, vf, g, adam_lr(lr, b1p, b2p, w.dtype), b1, b2, eps, ctx.attrs.get("use_nesterov", False))
 
 
 @register("ApplyAdagrad", GPU)
 def apply_adagrad(ctx, var, accum, lr, grad):
-    with var.lock, accum.lock:
-        v, a, g = update_buffers(ctx, (var, accum), ("var", "accum"), grad)
-        adagrad(v, a, g, *_host(ctx, v.dtype, lr), ctx.attrs.get("update_slots", True))
+    var.update(_adagrad_step, ctx, lr, grad, slots=(accum,))
     return var
+
+
+def _adagrad_step(w, accum, ctx, lr, grad):
+    v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
+    adagrad(v, a, g, *_host(ctx, v.dtype, lr), ctx.attrs.get("update_slots", True))
 
 
 @register("ApplyRMSProp", GPU)
 def apply_rms_prop(ctx, var, ms, mom, lr, rho, momentum_, epsilon, grad):
-    with var.lock, ms.lock, mom.lock:
-        v, s, mo, g = update_buffers(ctx, (var, ms, mom), ("var", "ms", "mom"), grad)
-        rms_prop(v, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
+    var.update(_rms_prop_step, ctx, lr, rho, momentum_, epsilon, grad, slots=(ms, mom))
     return var
+
+
+def _rms_prop_step(w, ms, mom, ctx, lr, rho, momentum_, epsilon, grad):
+    v, s, mo, g = update_buffers(ctx, (w, ms, mom), ("var", "ms", "mom"), grad)
+    rms_prop(v, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
 
 
 @register("ApplyCenteredRMSProp", GPU)
 def apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum_, epsilon, grad):
-    with var.lock, mg.lock, ms.lock, mom.lock:
-        v, a, s, mo, g = update_buffers(ctx, (var, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
-        centered_rms_prop(v, a, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
+    var.update(_centered_rms_prop_step, ctx, lr, rho, momentum_, epsilon, grad, slots=(mg, ms, mom))
     return var
+
+
+def _centered_rms_prop_step(w, mg, ms, mom, ctx, lr, rho, momentum_, epsilon, grad):
+    v, a, s, mo, g = update_buffers(ctx, (w, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
+    centered_rms_prop(v, a, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numflow_kernels.cpu import update
+from numflow_kernels.cpu import assign
 from numflow_kernels.parallel import PARALLEL_THRESHOLD
 
 NUMERIC = [np.float16, np.float32, np.float64, np.int32, np.int64, np.uint8, np.complex64]
@@ -21,7 +21,7 @@ def _pair(dtype, n, seed=0):
 @pytest.mark.parametrize("dtype", NUMERIC)
 def test_assign_family_matches_numpy_exactly(dtype, n):
     a, b = _pair(dtype, n)
-    for kernel, expected in ((update.assign, b), (update.assign_add, a + b), (update.assign_sub, a - b)):
+    for kernel, expected in ((assign.assign, b), (assign.assign_add, a + b), (assign.assign_sub, a - b)):
         dst = a.copy()
         kernel(dst, b)
         np.testing.assert_array_equal(dst.view(np.uint8), expected.view(np.uint8))
@@ -30,25 +30,25 @@ def test_assign_family_matches_numpy_exactly(dtype, n):
 def test_assign_copies_any_dtype():
     for src in (np.array([True, False]), np.array([1 + 2j, 3j]), np.array([b"ab", b"cd"])):
         dst = np.zeros_like(src)
-        update.assign(dst, src)
+        assign.assign(dst, src)
         np.testing.assert_array_equal(dst, src)
 
 
 def test_integers_wrap():
     dst = np.array([2**31 - 1], np.int32)
-    update.assign_add(dst, np.array([1], np.int32))
+    assign.assign_add(dst, np.array([1], np.int32))
     assert dst[0] == -(2**31)
 
 
 def test_assign_errors():
     with pytest.raises(ValueError, match="3 values for a variable of 4 elements"):
-        update.assign_add(np.zeros(4, np.float32), np.zeros(3, np.float32))
+        assign.assign_add(np.zeros(4, np.float32), np.zeros(3, np.float32))
     with pytest.raises(TypeError, match="float64 is not the variable's float32"):
-        update.assign(np.zeros(4, np.float32), np.zeros(4))
+        assign.assign(np.zeros(4, np.float32), np.zeros(4))
     with pytest.raises(TypeError, match="numeric dtype"):
-        update.assign_add(np.zeros(4, bool), np.zeros(4, bool))
+        assign.assign_add(np.zeros(4, bool), np.zeros(4, bool))
     with pytest.raises(ValueError, match="1-D C-contiguous"):
-        update.assign(np.zeros((2, 2)), np.zeros((2, 2)))
+        assign.assign(np.zeros((2, 2)), np.zeros((2, 2)))
 
 
 def scatter_reference(op, ref, indices, updates):
@@ -76,7 +76,7 @@ def test_scatter_matches_numpy(op, dtype, index_dtype):
     indices = np.array([3, 0, 3, 6, 3], index_dtype)  # repeats: add twice, last update wins
     updates = (rng.standard_normal((5, 5)) * 10).astype(dtype)
     expected = scatter_reference(op, ref, indices, updates)
-    assert getattr(update, op)(ref, indices, updates) == -1
+    assert getattr(assign, op)(ref, indices, updates) == -1
     np.testing.assert_array_equal(ref.view(np.uint8), expected.view(np.uint8))
 
 
@@ -89,7 +89,7 @@ def test_parallel_scatter_keeps_index_order(op):
     updates = rng.standard_normal((200, cols)).astype(np.float32)
     assert indices.size * cols >= PARALLEL_THRESHOLD
     expected = scatter_reference(op, ref, indices, updates)
-    assert getattr(update, op)(ref, indices, updates) == -1
+    assert getattr(assign, op)(ref, indices, updates) == -1
     np.testing.assert_array_equal(ref, expected)
 
 
@@ -99,20 +99,20 @@ def test_bad_index_leaves_ref_untouched(op, indices, position):
     ref = np.arange(10, dtype=np.float32).reshape(5, 2)
     before = ref.copy()
     updates = np.ones((len(indices), 2), np.float32)
-    assert getattr(update, op)(ref, np.array(indices), updates) == position
+    assert getattr(assign, op)(ref, np.array(indices), updates) == position
     np.testing.assert_array_equal(ref, before)
 
 
 def test_scatter_errors():
     ref = np.zeros((5, 2), np.float32)
     with pytest.raises(ValueError, match=r"expected \(2, 2\)"):
-        update.scatter_add(ref, np.array([0, 1]), np.zeros((2, 3), np.float32))
+        assign.scatter_add(ref, np.array([0, 1]), np.zeros((2, 3), np.float32))
     with pytest.raises(TypeError, match="int32 or int64"):
-        update.scatter_add(ref, np.array([0.0]), np.zeros((1, 2), np.float32))
+        assign.scatter_add(ref, np.array([0.0]), np.zeros((1, 2), np.float32))
     with pytest.raises(TypeError, match="numeric dtype"):
-        update.scatter_add(np.zeros((2, 2), bool), np.array([0]), np.zeros((1, 2), bool))
+        assign.scatter_add(np.zeros((2, 2), bool), np.array([0]), np.zeros((1, 2), bool))
     flags = np.zeros((2, 2), bool)
-    assert update.scatter_update(flags, np.array([1]), np.ones((1, 2), bool)) == -1
+    assert assign.scatter_update(flags, np.array([1]), np.ones((1, 2), bool)) == -1
     assert flags[1].all()
 
 
@@ -129,7 +129,7 @@ def test_scatter_property(rows, cols, data, op):
                        np.float32).reshape(count, cols)
     bad = [k for k, i in enumerate(indices) if not 0 <= i < rows]
     before = ref.copy()
-    result = getattr(update, op)(ref, indices, updates)
+    result = getattr(assign, op)(ref, indices, updates)
     if bad:
         assert result == bad[0]
         np.testing.assert_array_equal(ref, before)

@@ -1,4 +1,5 @@
-"""CPU kernels of the initializers: the orthogonal one, and numpy versions of the small fills and draws.
+"""The CPU's init kernels in numpy: fills and uniform draws of small arrays with ``init.py``'s bits (so
+no Numba is loaded for them), and the Orthogonal initializer's kernel.
 
 ``HostInit`` is the ``init`` kernel module the CPU gives ``buffer_ops``: arrays of fewer than
 ``tuning.NUMPY_MAX_ELEMENTS`` elements are filled, and drawn from the uniform distributions, by numpy code
@@ -13,23 +14,23 @@ from numflow_kernels import buffer_ops, tuning
 from numflow_kernels.registry import register
 
 
-@register("Orthogonal")
+@register("Orthogonal", calls_blas=True)
 def orthogonal(ctx):
     init = _init()
     a = ctx.attrs
-    shape = a["shape"].as_list()
+    shape = a["shape"]
     rows, cols = int(np.prod(shape[:-1])), shape[-1]
     flat = (max(rows, cols), min(rows, cols))
     # TensorFlow draws the normal matrix in the variable's dtype (so float32 variables get the same
     # draws as tf.random_normal), then factors it; the QR here runs in float64 and is rounded once.
-    normal = np.empty(flat, dtype=a["dtype"].as_numpy_dtype)
+    normal = np.empty(flat, dtype=a["dtype"])
     stream = buffer_ops.random_stream(ctx)
     init.random_normal(normal.reshape(-1), stream.seed, stream.seed2, counter=stream.reserve(normal.size))
     q, r = np.linalg.qr(normal.astype(np.float64))
     q *= np.sign(np.diag(r))
     if rows < cols:
         q = q.T
-    return (a["gain"] * q).reshape(shape).astype(a["dtype"].as_numpy_dtype)
+    return (a["gain"] * q).reshape(shape).astype(a["dtype"])
 
 
 

@@ -1,12 +1,17 @@
-"""Kernels of the checkpoint ops: variables stream to and from TensorFlow V2 bundles."""
+"""Kernels of the checkpoint ops: variables stream to and from TensorFlow V2 bundles.
+
+They read and write files through ``numflow.checkpoint``, so they live on the runtime's side of the
+line (``numflow_kernels`` imports nothing from ``numflow``), registered for the CPU as any kernel
+is, and reach variables through their handles (``numflow_kernels.handle``) as any kernel does.
+"""
 
 import numpy as np
 
 from numflow.checkpoint import datatypes
 from numflow.checkpoint.bundle import BundleWriter
 from numflow.checkpoint.bundle_reader import BundleReader
-from numflow.framework import errors
-from numflow.framework.shapes import dims_text
+from numflow_kernels.context import compatible
+from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import register
 
 
@@ -15,20 +20,16 @@ def _prefix(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _host(ref, value):
-    return value if ref.device is None or ref.device.is_host else ref.device.copy_out(value)
-
-
 @register("SaveBundle")
 def save(ctx, prefix, *refs):
     prefix = _prefix(prefix)
     for ref in refs:
-        if ref.value is None:
+        if not ref.initialized:
             raise ref.uninitialized_error()
     with BundleWriter(prefix) as writer:
         for name, ref in sorted(zip(ctx.attrs["names"], refs), key=lambda item: item[0].encode()):
-            with ref.lock:
-                writer.add(name, _host(ref, ref.value))
+            value = ref.read()  # a snapshot: no copy on the host, and updates meanwhile leave it alone
+            writer.add(name, value if _on_host(ref) else ref.device.copy_out(value))
     return np.array(prefix.encode(), dtype=object)
 
 
@@ -56,37 +57,27 @@ def restore(ctx, prefix, *refs):
     gets the bytes the first one checked.
     """
     names = ctx.attrs["names"]
-    declared = [t.shape for t in ctx.op._inputs[1:]]
     with BundleReader(_prefix(prefix)) as reader:
-        for name, t in zip(names, ctx.op._inputs[1:]):
+        for name, dtype in zip(names, ctx.input_dtypes[1:]):
             entry = reader.entry(name)
-            want = t.dtype.base_dtype
-            if entry.dtype != want.as_datatype_enum:
-                raise errors.InvalidArgumentError(
-                    None, None,
-                    f"tensor_name = {name}; expected dtype {datatypes.tf_name(want.as_datatype_enum)} does not "
-                    f"equal original dtype "
-                    f"{datatypes.tf_name(entry.dtype)}",
-                )
-        for name, shape in zip(names, declared):
+            want = datatypes.enum_for(dtype)
+            if entry.dtype != want:
+                raise ValueError(
+                    f"tensor_name = {name}; expected dtype {datatypes.tf_name(want)} does not equal original dtype "
+                    f"{datatypes.tf_name(entry.dtype)}")
+        for name, shape in zip(names, ctx.input_shapes[1:]):
             stored = tuple(reader.entry(name).shape)
-            if shape.ndims is not None and not shape.is_compatible_with(stored):
-                raise errors.InvalidArgumentError(
-                    None, None,
-                    f"Assign requires shapes of both tensors to match. lhs shape= {dims_text(shape.as_list())} "
-                    f"rhs shape= {dims_text(stored)}",
-                )
-        held = [(name, ref) for name, ref in zip(names, refs) if _on_host(ref) and ref.value is not None]
+            if not compatible(shape, stored):
+                raise ValueError(f"Assign requires shapes of both tensors to match. lhs shape= {dims_text(shape)} "
+                                 f"rhs shape= {dims_text(stored)}")
+        held = [(name, ref) for name, ref in zip(names, refs) if _on_host(ref) and ref.initialized]
         for name, _ in held:
             reader.verify(name)
         fresh = [(ref, reader.get_tensor(name)) for name, ref in zip(names, refs)
-                 if not (_on_host(ref) and ref.value is not None)]
+                 if not (_on_host(ref) and ref.initialized)]
         _swap_in(reader, held)
     for ref, value in fresh:
-        if not _on_host(ref):
-            value = ref.device.copy_in(value)
-        with ref.lock:
-            ref.value = value
+        ref.assign(value if _on_host(ref) else ref.device.copy_in(value), donate=True)
     return ()
 
 
@@ -99,18 +90,14 @@ def _swap_in(reader, held):
     spare = None
     for name, ref in held:
         out = _spare_for(spare, reader.entry(name))
-        spare = None
         value = reader.get_tensor(name, out=out, verified=True)
-        with ref.lock:
-            if isinstance(ref.value, np.ndarray) and not ref.in_use():
-                spare = ref.value
-            ref.value = value
+        spare = ref.assign(value, donate=True)
 
 
 def _whole_tensors(op_name, shape_and_slices):
     if any(bytes(s) for s in np.ravel(shape_and_slices)):
-        raise errors.UnimplementedError(None, None, f"{op_name}: numflow saves and restores whole tensors only, "
-                                        "not slices (shape_and_slices must be empty strings)")
+        raise NotImplementedError(f"{op_name}: numflow saves and restores whole tensors only, "
+                                  "not slices (shape_and_slices must be empty strings)")
 
 
 def _names(tensor_names):
@@ -131,12 +118,11 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
     _whole_tensors(ctx.op_name, shape_and_slices)
     values = []
     with BundleReader(_prefix(prefix)) as reader:
-        for name, want in zip(_names(tensor_names), ctx.attrs["dtypes"]):
-            stored = reader.entry(name).dtype
-            if stored != want.as_datatype_enum:
-                raise errors.InvalidArgumentError(
-                    None, None, f"tensor_name = {name}; expected dtype {datatypes.tf_name(want.as_datatype_enum)} "
-                    f"does not equal original dtype {datatypes.tf_name(stored)}")
+        for name, dtype in zip(_names(tensor_names), ctx.attrs["dtypes"]):
+            stored, want = reader.entry(name).dtype, datatypes.enum_for(dtype)
+            if stored != want:
+                raise ValueError(f"tensor_name = {name}; expected dtype {datatypes.tf_name(want)} does not equal "
+                                 f"original dtype {datatypes.tf_name(stored)}")
             values.append(reader.get_tensor(name))
     return values[0] if len(values) == 1 else tuple(values)  # one tensor: the op's single output
 
