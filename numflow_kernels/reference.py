@@ -688,7 +688,6 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_math,
     reference_nn,
     reference_norm,
-    reference_parsing,
     reference_partition,
     reference_pool,
     reference_sampling,

@@ -15,12 +15,13 @@ import numpy as np
 from numflow_kernels.reference_math import kernel
 
 _CSV_NAMES = {"int32": "int32", "int64": "int64", "float32": "float", "float64": "double"}
+_TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
 @kernel("DecodeRaw")
 def decode_raw(ctx, data):
-    dtype = np.dtype(ctx.attrs["out_type"].as_numpy_dtype)
-    dtype = dtype.newbyteorder("<" if ctx.attrs["little_endian"] else ">")
+    out_type = np.dtype(ctx.attrs["out_type"])
+    dtype = out_type.newbyteorder("<" if ctx.attrs["little_endian"] else ">")
     flat = np.asarray(data, dtype=object).reshape(-1)
     size = len(flat[0]) if flat.size else 0
     for i, item in enumerate(flat):
@@ -29,7 +30,7 @@ def decode_raw(ctx, data):
                              f"{size} != {len(item)}")
     if size % dtype.itemsize:
         raise ValueError(f"Input to DecodeRaw has length {size} that is not a multiple of {dtype.itemsize}, the "
-                         f"size of {ctx.attrs['out_type'].name}")
+                         f"size of {_TF_NAMES.get(out_type.name, out_type.name)}")
     width = size // dtype.itemsize
     out = np.frombuffer(b"".join(flat), dtype=dtype) if flat.size else np.zeros(0, dtype)
     return out.astype(dtype.newbyteorder("=")).reshape([*np.shape(data), width])
@@ -90,7 +91,7 @@ def decode_csv(ctx, records, *defaults):
     a = ctx.attrs
     delim, na_value = a["field_delim"].encode(), a["na_value"].encode()
     columns = a["select_cols"] or list(range(len(defaults)))
-    types = [np.dtype(object) if t.name == "string" else np.dtype(t.as_numpy_dtype) for t in a["OUT_TYPE"]]
+    types = [np.dtype(t) for t in a["OUT_TYPE"]]
     flat = np.asarray(records, dtype=object).reshape(-1)
     out = [np.empty(flat.size, dtype=t) for t in types]
     for index, line in enumerate(flat):

@@ -21,6 +21,7 @@ from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out
 from numflow.ops.parsing_config import ParseOpParams, check_parsed_types, prepend_none_dimension
+from numflow.runtime import parsing_kernels  # noqa: F401  (the parse kernel, registered by import)
 
 
 @declare("ParseExampleV2")

@@ -5,6 +5,8 @@ line (``numflow_kernels`` imports nothing from ``numflow``), registered for the 
 is, and reach variables through their handles (``numflow_kernels.handle``) as any kernel does.
 """
 
+import os
+
 import numpy as np
 
 from numflow.checkpoint import datatypes
@@ -130,12 +132,9 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
 @register("MergeV2Checkpoints")
 def merge_v2_checkpoints(ctx, checkpoint_prefixes, destination_prefix):
     """One shard's bundle moved to the destination prefix (a sharded Saver of one device's variables)."""
-    import os
-
     sources = [_prefix(p) for p in np.ravel(checkpoint_prefixes)]
     if len(sources) != 1:
-        raise errors.UnimplementedError(None, None, f"{ctx.op_name}: numflow merges the bundle of one shard only, "
-                                        f"not {len(sources)}")
+        raise NotImplementedError(f"numflow merges the bundle of one shard only, not {len(sources)}")
     source, destination = sources[0], _prefix(destination_prefix)
     os.replace(f"{source}.index", f"{destination}.index")
     os.replace(f"{source}.data-00000-of-00001", f"{destination}.data-00000-of-00001")

@@ -107,3 +107,17 @@ def test_sparse_tensor_info_names_its_three_tensors():
                                                              sparse.dense_shape.name)
         back = tf.saved_model.utils.get_tensor_from_tensor_info(info)
         assert back.values is sparse.values and back.indices is sparse.indices
+
+
+def test_tensorflows_sharded_saver_saves_and_restores_in_numflow(tmp_path):
+    """The Saver of TensorFlow's SavedModel graph names its shard (ShardedFilename), saves it into a
+    temporary folder and merges it into the checkpoint (MergeV2Checkpoints)."""
+    with tf.Graph().as_default(), tf.Session() as sess:
+        meta = tf.saved_model.loader.load(sess, ["serve"], str(DATA / "tf_saved_model"))
+        saver = tf.train.Saver(saver_def=meta.saver_def)
+        prefix = saver.save(sess, str(tmp_path / "copy"), write_meta_graph=False)
+        assert sorted(os.listdir(tmp_path)) == ["checkpoint", "copy.data-00000-of-00001", "copy.index"]
+        w = sess.graph.get_tensor_by_name("w:0")
+        sess.run(tf.assign(w, tf.zeros([3, 2])))
+        saver.restore(sess, prefix)
+        np.testing.assert_array_equal(sess.run(w), np.arange(6, dtype=np.float32).reshape(3, 2) / 4)

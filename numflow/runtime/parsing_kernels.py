@@ -6,19 +6,21 @@ one record, parsed by TensorFlow's single-example path, whose messages differ an
 for word. Dense features take their default when missing (an error when the default is empty);
 sequence features (first dimension unknown) are padded with the default to the longest record.
 
-The records are decoded with protobuf from the schema in ``numflow.protos`` (the generated modules
-import nothing of numflow but their descriptor pool); nothing else of numflow is used here.
+The records are decoded with protobuf from the schema in ``numflow.protos``, so this kernel lives on
+the runtime's side of the line (``numflow_kernels`` imports nothing from ``numflow``), registered for
+the CPU as any kernel is; the schema loads on a parse's first run.
 """
 
 import functools
 
 import numpy as np
 
-from numflow_kernels.reference_math import kernel
+from numflow_kernels.registry import register
 
-_LIST_OF = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}
+# The attrs' dtypes are numpy's (``object`` for strings), as every kernel receives them.
+_LIST_OF = {"float32": "float_list", "int64": "int64_list", "object": "bytes_list"}
 _TYPE_OF_LIST = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}
-_TF_NAME = {"float32": "float", "int64": "int64", "string": "string"}
+_TF_NAME = {"float32": "float", "int64": "int64", "object": "string"}
 
 
 @functools.cache
@@ -29,10 +31,6 @@ def _example_class():
     from numflow.protos import example_pb2
 
     return example_pb2.Example, DecodeError
-
-
-def _numpy_type(dtype):
-    return object if dtype.name == "string" else dtype.as_numpy_dtype
 
 
 def _shape_text(dims):
@@ -62,13 +60,13 @@ class _Record:
         feature = self.features[key]
         kind = feature.WhichOneof("kind")
         if kind is None:
-            return np.zeros(0, dtype=_numpy_type(dtype))
+            return np.zeros(0, dtype=dtype)
         if kind != _LIST_OF[dtype.name]:
             found, expected = _TYPE_OF_LIST[kind], _TF_NAME[dtype.name]
             raise ValueError(self.where.format(key=key) + (
                 f"Data types don't match. Expected type: {expected}, Actual type: {found}" if sparse
                 else f"Data types don't match. Data type: {found} but expected type: {expected}"))
-        return np.array(list(getattr(feature, kind).value), dtype=_numpy_type(dtype))
+        return np.array(list(getattr(feature, kind).value), dtype=dtype)
 
 
 def _fixed(record, key, dtype, dims, default):
@@ -78,7 +76,7 @@ def _fixed(record, key, dtype, dims, default):
             prefix = record.where.split("Key:")[0] if record.batched else ""
             raise ValueError(f"{prefix}Feature: {key} (data type: {_TF_NAME[dtype.name]}) is required but could "
                              "not be found.")
-        return np.asarray(default, dtype=_numpy_type(dtype)).reshape(dims)
+        return np.asarray(default, dtype=dtype).reshape(dims)
     if values.size != int(np.prod(dims, dtype=np.int64)):
         if record.batched:
             raise ValueError(record.where.format(key=key) + f"Number of {_TF_NAME[dtype.name]} values != expected.  "
@@ -93,7 +91,7 @@ def _sequence(record, key, dtype, dims):
     values = record.values(key, dtype)
     stride = int(np.prod(dims[1:], dtype=np.int64))
     if values is None:
-        values = np.zeros(0, dtype=_numpy_type(dtype))
+        values = np.zeros(0, dtype=dtype)
     if stride == 0 or values.size % stride:
         if record.batched:
             raise ValueError(record.where.format(key=key) + f"Number of {_TF_NAME[dtype.name]} values is not a "
@@ -106,14 +104,14 @@ def _sequence(record, key, dtype, dims):
 
 def _padded(rows, dims, dtype, padding):
     longest = max((len(r) for r in rows), default=0)
-    out = np.empty([len(rows), longest, *dims[1:]], dtype=_numpy_type(dtype))
+    out = np.empty([len(rows), longest, *dims[1:]], dtype=dtype)
     out[...] = np.asarray(padding, dtype=out.dtype).reshape(())
     for i, r in enumerate(rows):
         out[i, :len(r)] = r
     return out
 
 
-@kernel("ParseExampleV2")
+@register("ParseExampleV2")
 def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_keys, *dense_defaults):
     a = ctx.attrs
     batched = np.ndim(serialized) == 1
@@ -125,21 +123,21 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     for i, record_bytes in enumerate(data):
         record = _Record(record_bytes, i, shown[i], batched)
         for j, key in enumerate(np.asarray(dense_keys).tolist()):
-            dims = a["dense_shapes"][j].as_list()
+            dims = list(a["dense_shapes"][j])
             dtype = a["Tdense"][j]
             dense[j].append(_sequence(record, key.decode(), dtype, dims) if dims and dims[0] is None
                             else _fixed(record, key.decode(), dtype, dims, np.asarray(dense_defaults[j])))
         for j, key in enumerate(np.asarray(sparse_keys).tolist()):
             values = record.values(key.decode(), a["sparse_types"][j], sparse=True)
-            sparse[j].append(np.zeros(0, _numpy_type(a["sparse_types"][j])) if values is None else values)
+            sparse[j].append(np.zeros(0, a["sparse_types"][j]) if values is None else values)
     outputs = [_sparse_parts(rows, a["sparse_types"][j], batched) for j, rows in enumerate(sparse)]
     dense_out = []
     for j, rows in enumerate(dense):
-        shape, dtype = a["dense_shapes"][j].as_list(), a["Tdense"][j]
+        shape, dtype = list(a["dense_shapes"][j]), a["Tdense"][j]
         if shape and shape[0] is None:
             batch = _padded(rows, shape, dtype, dense_defaults[j])
         else:
-            batch = np.stack(rows) if rows else np.zeros([0, *shape], dtype=_numpy_type(dtype))
+            batch = np.stack(rows) if rows else np.zeros([0, *shape], dtype=dtype)
         dense_out.append(batch if batched else batch[0])
     results = (*[o[0] for o in outputs], *[o[1] for o in outputs], *[o[2] for o in outputs], *dense_out)
     return results[0] if len(results) == 1 else results  # the registry's form for an op of one output
@@ -148,10 +146,10 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
 def _sparse_parts(rows, dtype, batched):
     """One VarLenFeature's indices, values and dense shape over the records ``rows``."""
     lengths = [len(r) for r in rows]
-    values = np.concatenate(rows) if rows else np.zeros(0, _numpy_type(dtype))
+    values = np.concatenate(rows) if rows else np.zeros(0, dtype)
     positions = np.concatenate([np.arange(n) for n in lengths]) if rows else np.zeros(0, np.int64)
     if not batched:
         return positions.astype(np.int64).reshape(-1, 1), values, np.array([lengths[0]], dtype=np.int64)
     owners = np.repeat(np.arange(len(rows)), lengths)
     indices = np.stack([owners, positions], axis=1).astype(np.int64).reshape(-1, 2)
-    return indices, values.astype(_numpy_type(dtype)), np.array([len(rows), max(lengths, default=0)], np.int64)
+    return indices, values.astype(dtype), np.array([len(rows), max(lengths, default=0)], np.int64)
