@@ -78,6 +78,8 @@ def _csv_value(text, dtype, column, index):
     if name is None:
         return text
     try:
+        if b"_" in text:  # Python reads 1_000; C's strto* does not
+            raise ValueError(text)
         value = float(text) if dtype.kind == "f" else int(text, 10)
     except ValueError:
         raise ValueError(f"Field {column} in record {index} is not a valid {name}: {text.decode('latin-1')}") from None
@@ -89,10 +91,18 @@ def _csv_value(text, dtype, column, index):
 @kernel("DecodeCSV")
 def decode_csv(ctx, records, *defaults):
     a = ctx.attrs
-    delim, na_value = a["field_delim"].encode(), a["na_value"].encode()
-    columns = a["select_cols"] or list(range(len(defaults)))
-    types = [np.dtype(t) for t in a["OUT_TYPE"]]
     flat = np.asarray(records, dtype=object).reshape(-1)
+    columns = a["select_cols"] or list(range(len(defaults)))
+    out = _csv_columns_fast(flat, a, columns, defaults)
+    if out is None:  # quotes, a missing field or a bad number: record by record, for TensorFlow's message
+        out = _csv_columns(flat, a, columns, defaults)
+    out = [o.reshape(np.shape(records)) for o in out]
+    return tuple(out) if len(out) > 1 else out[0]
+
+
+def _csv_columns(flat, a, columns, defaults):
+    delim, na_value = a["field_delim"].encode(), a["na_value"].encode()
+    types = [np.dtype(t) for t in a["OUT_TYPE"]]
     out = [np.empty(flat.size, dtype=t) for t in types]
     for index, line in enumerate(flat):
         fields = _csv_fields(bytes(line), delim, a["use_quote_delim"], index)
@@ -109,7 +119,46 @@ def decode_csv(ctx, records, *defaults):
                 out[j][index] = default[0]
             else:
                 out[j][index] = _csv_value(text, types[j], j, index)
-    return tuple(o.reshape(np.shape(records)) for o in out) if len(out) > 1 else out[0].reshape(np.shape(records))
+    return out
+
+
+def _csv_columns_fast(flat, a, columns, defaults):
+    """The columns of records without quotes, every field present or defaulted and every number
+    valid, converted a column at a time by numpy; None for anything else."""
+    delim, na_value = a["field_delim"].encode(), a["na_value"].encode()
+    rows = [bytes(line).split(delim) for line in flat]
+    width = len(defaults) if not a["select_cols"] else None
+    if any((b'"' in line and a["use_quote_delim"]) or b"\r" in line or b"\n" in line for line in flat):
+        return None
+    if any(len(r) != width if width is not None else len(r) <= columns[-1] for r in rows):
+        return None
+    out = []
+    for j, column in enumerate(columns):
+        dtype = np.dtype(a["OUT_TYPE"][j])
+        texts = [r[column] for r in rows]
+        missing = np.array([t == b"" or t == na_value for t in texts], dtype=bool)
+        default = np.asarray(defaults[j]).reshape(-1)
+        if missing.any() and default.size == 0:
+            return None
+        if dtype.kind == "O":
+            values = np.array(texts + [b""], dtype=object)[:-1]
+        else:
+            present = np.array([t for t, m in zip(texts, missing) if not m] or [b"0"], dtype=bytes)
+            if any(b"_" in t for t in present.tolist()):
+                return None
+            try:
+                parsed = present.astype(np.float64 if dtype.kind == "f" else np.int64)
+            except (ValueError, OverflowError):
+                return None
+            if dtype.kind == "i" and parsed.size and (parsed.min() < np.iinfo(dtype).min
+                                                      or parsed.max() > np.iinfo(dtype).max):
+                return None
+            values = np.empty(len(texts), dtype=dtype)
+            values[~missing] = parsed[:int((~missing).sum())].astype(dtype)
+        if missing.any():
+            values[missing] = default[0]
+        out.append(values)
+    return out
 
 
 def _sparse_of_tokens(rows):

@@ -201,11 +201,13 @@ def dataset_map(tf):
 
 
 def _errors(tf, builds):
+    """Each build's error when built or run, or its value when it runs."""
     out = []
     for build in builds:
         with tf.Graph().as_default():
             try:
-                out.append(_run(tf, build()).get("error"))
+                result = _run(tf, build())
+                out.append(result.get("error") or result["value"])
             except (ValueError, TypeError) as e:
                 out.append([type(e).__name__, str(e).splitlines()[0].split(" for '{{node")[0]])
     return out
@@ -235,7 +237,10 @@ def decode_csv(tf):
         lambda: tf.decode_csv(["1"], [[0]], select_cols=[1, 0]),
         lambda: tf.decode_csv(["1"], [[0], [0]], select_cols=[0]),
         lambda: tf.decode_csv(["1"], [[0, 1]]),
-        lambda: tf.decode_csv(["1,2"], [[0], [1.5]], field_delim=" ", use_quote_delim=False)])]
+        lambda: tf.decode_csv(["1,2"], [[0], [1.5]], field_delim=" ", use_quote_delim=False),
+        lambda: tf.decode_csv(["1_000,2"], [[0], [1.5]]),
+        lambda: tf.decode_csv(["3000000000,2"], [[0], [1.5]]),
+        lambda: tf.decode_csv(["3000000000,2.5e1,-0.125"], [tf.constant([0], tf.int64), [1.5], [0.0]])])]
 
 
 def string_split(tf):
