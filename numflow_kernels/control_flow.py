@@ -5,6 +5,7 @@ accumulated for its gradient.
 runtime's, in ``numflow/runtime/subplan.py``.)
 """
 
+from numflow_kernels import variant_ops  # noqa: F401  (TensorLists and optionals, registered by import)
 from numflow_kernels.registry import REFERENCE, register
 
 

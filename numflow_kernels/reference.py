@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from numflow_kernels import variant_ops
 from numflow_kernels.errors import dims_text
 from numflow_kernels.registry import REFERENCE, register
 
@@ -244,6 +245,8 @@ _arg("ArgMin", np.argmin)
 
 @kernel("AddN")
 def add_n(ctx, *inputs):
+    if isinstance(inputs[0], variant_ops.TensorList):  # the gradients of a loop's TensorLists
+        return variant_ops.add_lists(inputs)
     out = np.array(inputs[0], copy=True)
     with np.errstate(invalid="ignore", over="ignore"):
         for x in inputs[1:]:
@@ -294,6 +297,8 @@ def stop_gradient(ctx, x):
 
 @kernel("ZerosLike")
 def zeros_like(ctx, x):
+    if isinstance(x, variant_ops.VARIANTS):  # a gradient's zeros for an optional or a TensorList
+        return variant_ops.zeros_like(x)
     return np.zeros_like(x)
 
 
@@ -349,6 +354,20 @@ def transpose(ctx, x, perm):
         if d not in axes:
             raise _invalid(f"{d} is missing from {{{','.join(str(p) for p in perm)}}}.")
     return np.transpose(x, axes).copy()
+
+
+@kernel("InvertPermutation")
+def invert_permutation(ctx, x):
+    if x.ndim != 1:
+        raise _invalid(f"invert_permutation expects a 1D vector. (node {ctx.op_name})")
+    inverse = np.full(x.shape, -1, x.dtype)
+    for i, d in enumerate(x.tolist()):
+        if not 0 <= d < x.size:
+            raise _invalid(f"{d} is not between 0 and {x.size}")
+        if inverse[d] != -1:
+            raise _invalid(f"{d} is duplicated in the input.")
+        inverse[d] = i
+    return inverse
 
 
 @kernel("ExpandDims")

@@ -44,7 +44,7 @@ for _op_type in ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipData
                  "TextLineDataset", "FixedLengthRecordDatasetV2"):
     declare(_op_type, stateful=True)(_variant_infer)
 # Ops with functions run them as sub-plans (``numflow.data.function``).
-for _op_type in ("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset"):
+for _op_type in ("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset"):
     declare(_op_type, stateful=True, functional=True)(_variant_infer)
 
 
@@ -176,6 +176,20 @@ class Dataset(structure.Described):
         """A dataset of the elements of the datasets ``map_func`` returns, one after another."""
         fn = _function.trace(map_func, self._specs, _fn_name(map_func, "Dataset_flat_map"), returns=_returned_dataset)
         return self._make("FlatMapDataset", fn.captured, fn.output_specs, name, functions=[fn])
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None, deterministic=None,
+                   name=None):
+        """A dataset of the elements of the datasets ``map_func`` returns, ``cycle_length`` of them
+        read at once, ``block_length`` elements from each in turn.
+
+        ``cycle_length`` None reads as many at once as the machine has processors, as TensorFlow's
+        default does. ``num_parallel_calls`` changes nothing: the elements come in the order of
+        TensorFlow's ``deterministic`` interleave (``InterleaveDataset``), the same every run.
+        """
+        fn = _function.trace(map_func, self._specs, _fn_name(map_func, "Dataset_interleave"), returns=_returned_dataset)
+        cycle = _int64(AUTOTUNE if cycle_length is None else cycle_length, "cycle_length")
+        block = _int64(1 if block_length is None else block_length, "block_length")
+        return self._make("InterleaveDataset", [*fn.captured, cycle, block], fn.output_specs, name, functions=[fn])
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
         """A dataset of ``batch_size`` consecutive elements stacked (the last one smaller unless

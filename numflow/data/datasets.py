@@ -159,6 +159,43 @@ class FlatMapDataset(MapDataset):
             yield from self.fn(element)[0].elements()
 
 
+class InterleaveDataset(MapDataset):
+    """TensorFlow's ``InterleaveDataset``: up to ``cycle_length`` of the datasets ``fn`` makes open at
+    once, ``block_length`` elements taken from each in turn; one that ends gives its place in the
+    cycle to the next element's dataset."""
+
+    def __init__(self, source, fn, cycle_length, block_length):
+        super().__init__(source, fn)
+        self.cycle_length, self.block_length = cycle_length, block_length
+
+    def elements(self):
+        inputs, fn = self.source.elements(), self.fn
+        cycle = [None] * self.cycle_length
+        index = taken = 0
+        open_count, input_ended = 0, False
+        while not input_ended or open_count:
+            current = cycle[index]
+            if current is None and not input_ended:
+                element = next(inputs, None)
+                if element is None:
+                    input_ended = True
+                else:
+                    cycle[index] = fn(element)[0].elements()
+                    open_count += 1
+                continue
+            if current is not None:
+                element = next(current, None)
+                if element is not None:
+                    yield element
+                    taken += 1
+                    if taken < self.block_length:
+                        continue
+                else:
+                    cycle[index] = None
+                    open_count -= 1
+            index, taken = (index + 1) % self.cycle_length, 0
+
+
 class GeneratorDataset(Dataset):
     """The elements a Python generator yields, converted to the dataset's dtypes and checked
     against its shapes (``from_generator``)."""
@@ -430,6 +467,20 @@ def _flat_map(ctx, source, *captured):
     if generator is not None:
         return _generator_dataset(ctx, generator, captured)
     return FlatMapDataset(source, _bound(ctx, captured))
+
+
+@register("InterleaveDataset")
+def _interleave(ctx, source, *inputs):
+    import os
+
+    cycle_length, block_length = _scalar(inputs[-2], "cycle_length"), _scalar(inputs[-1], "block_length")
+    if cycle_length == -1:  # AUTOTUNE: TensorFlow's MaxParallelism
+        cycle_length = os.cpu_count() or 1
+    if cycle_length <= 0:
+        raise ValueError("cycle_length must be greater than zero.")
+    if block_length <= 0:
+        raise ValueError("block_length must be greater than zero.")
+    return InterleaveDataset(source, _bound(ctx, inputs[:-2]), cycle_length, block_length)
 
 
 def _generator_dataset(ctx, generator, args):

@@ -1,4 +1,4 @@
-"""The functions of tf.data (``map``, ``filter``, ``flat_map``): traced once into a graph of their own,
+"""The functions of tf.data (``map``, ``filter``, ``flat_map``, ``interleave``): traced once into a graph of their own,
 run as a sub-plan per element.
 
 As in TensorFlow, a dataset function is not part of the graph that uses it: ``ds.map(lambda x: x * 2)``
@@ -124,7 +124,7 @@ class _SessionView:
         return getattr(self._session, name)
 
 
-@subplan.builds("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset")
+@subplan.builds("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset")
 class FunctionPlans:
     """What a dataset op with functions receives as ``ctx.subplans``: per function, its instances."""
 

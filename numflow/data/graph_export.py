@@ -1,29 +1,82 @@
 """The dataset and iterator ops in a GraphDef, as TensorFlow's nodes: the attrs of TensorFlow's OpDef
-only (``Toutput_types``, ``Targuments``, ``N`` derived from the inputs), a function attr (``f``,
-``predicate``, ``dataset_factory``) naming the function, and numflow's own attrs (the traced
-functions, a one-shot iterator's dataset, a generator) left out. numflow writes no function library:
-a graph holding ops with functions is written (a Saver's meta graph, say), but not read back."""
+only (``Toutput_types``, ``Targuments``, ``N`` derived from the inputs), and numflow's own attrs (the
+traced functions, a one-shot iterator's dataset) written as TensorFlow writes them.
+
+A ``map``, ``filter``, ``flat_map`` or ``interleave`` function becomes a FunctionDef of the library, named in the op's
+func attr (``f``, ``predicate``): its arguments are the element's components (``args_0``...) then the
+tensors it captured (the op's ``other_arguments``). A one-shot iterator's ``dataset_factory`` is a
+function without arguments making its dataset: a copy of the ops its dataset is made of, as
+TensorFlow copies them. ``from_generator`` runs Python code, which no graph file can hold: a graph
+holding one has no GraphDef form.
+"""
 
 from numflow.framework import op_defs, op_mapping
+from numflow.framework.attr_values import AttrError
+from numflow.framework.graph_export import outside_control_flow
 
-_FUNCTION_ATTR = {"MapDataset": "f", "ParallelMapDatasetV2": "f", "FilterDataset": "predicate",
-                  "FlatMapDataset": "f", "OneShotIterator": "dataset_factory"}
+FUNCTION_ATTR = {"MapDataset": "f", "ParallelMapDatasetV2": "f", "FilterDataset": "predicate",
+                 "FlatMapDataset": "f", "InterleaveDataset": "f"}
+# The inputs after the captured tensors (``other_arguments``) of the ops with functions.
+TRAILING_INPUTS = {"ParallelMapDatasetV2": 1, "InterleaveDataset": 2}
 _OP_TYPES = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
              "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
              "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
-             "TextLineDataset", "FixedLengthRecordDatasetV2",
-             "IteratorV2", "IteratorGetNext", "IteratorFromStringHandleV2", *_FUNCTION_ATTR)
+             "TextLineDataset", "FixedLengthRecordDatasetV2", "IteratorV2", "IteratorGetNext",
+             "IteratorFromStringHandleV2", "OneShotIterator", *FUNCTION_ATTR)
+_DATA_FUNCTION = {"_tf_data_function": True}
 
 
 def _export(writer, op):
-    known = {a.name for a in op_defs.get(op.type).attr}
-    attrs = {k: v for k, v in op._attrs.items() if k in known and not (k.startswith("T") and k[1:] in op._attrs)}
-    derived = {a.type_list_attr for a in op_defs.get(op.type).input_arg if a.type_list_attr}
-    attrs = {k: v for k, v in attrs.items() if k not in derived}
-    if op.type in _FUNCTION_ATTR:
-        functions = op._attrs.get("functions")
-        attrs[_FUNCTION_ATTR[op.type]] = functions[0].name if functions else f"{op.name.replace('/', '_')}_fn"
+    op_def = op_defs.get(op.type)
+    known = {a.name for a in op_def.attr}
+    derived = {a.type_list_attr for a in op_def.input_arg if a.type_list_attr}
+    attrs = {k: v for k, v in op._attrs.items()
+             if k in known and k not in derived and not (k.startswith("T") and k[1:] in op._attrs)}
+    if op.type in FUNCTION_ATTR:
+        if op._attrs.get("generator") is not None:
+            raise AttrError(f"node '{op.name}' ({op.type}) is Dataset.from_generator, which runs Python code: it "
+                            "has no GraphDef form")
+        attrs[FUNCTION_ATTR[op.type]] = _write_function(writer, op._attrs["functions"][0])
+    elif op.type == "OneShotIterator":
+        attrs["dataset_factory"] = _write_factory(writer, op)
     writer.op_node(op, attrs=attrs)
+
+
+def _write_function(writer, function):
+    """The name of ``function`` (a traced dataset function) in the library, written on first use."""
+    library = writer.functions
+    name = library.written.get(function)
+    if name is None:
+        out = library.function(f"__inference_{function.name}", function.graph)
+        for i, t in enumerate(function.args):
+            out.arg(f"args_{i}", t.dtype, tensor=t, shape=t.shape)
+        for outer, inner in zip(function.captured, function.placeholders):
+            out.arg(outer.op.name, inner.dtype, tensor=inner, shape=inner.shape)
+        arguments = {t.op for t in (*function.args, *function.placeholders)}
+        ops = [op for op in function.graph.get_operations() if op not in arguments]
+        out.write_ops(outside_control_flow(writer, function.graph, ops), op_mapping.EXPORTS)
+        for t in function.outputs:
+            out.ret("output", out.ref(t), t.dtype)
+        name = library.written[function] = out.finish(_DATA_FUNCTION)
+    return name
+
+
+def _write_factory(writer, op):
+    """A function without arguments that makes the dataset of one-shot iterator ``op``: the ops its
+    dataset tensor is computed from."""
+    dataset = op._attrs["dataset"]
+    graph = dataset.graph
+    needed = {dataset.op}
+    stack = [dataset.op]
+    while stack:
+        for t in stack.pop()._inputs:
+            if t.op not in needed:
+                needed.add(t.op)
+                stack.append(t.op)
+    factory = writer.functions.function(f"_make_dataset_{op.name}", graph)
+    factory.write_ops([o for o in graph.get_operations() if o in needed], op_mapping.EXPORTS)
+    factory.ret(dataset.op.type.lower(), factory.ref(dataset), dataset.dtype)
+    return factory.finish()
 
 
 for _op_type in _OP_TYPES:

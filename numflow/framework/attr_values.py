@@ -162,7 +162,7 @@ def _set_scalar(attr, kind, value):
         else:
             tensor_to_proto(value, proto=attr.tensor)
     elif kind == "func" and isinstance(value, str):
-        attr.func.name = value  # a function by name alone: numflow writes no function library
+        attr.func.name = value  # a function of the GraphDef's library, by name
     else:
         raise AttrError(f"attrs of type {kind} are not supported")
 
@@ -184,6 +184,9 @@ def _append_list(lst, kind, values):
     elif kind == "tensor":
         for v in values:
             tensor_to_proto(v, proto=lst.tensor.add())
+    elif kind == "func" and all(isinstance(v, str) for v in values):
+        for v in values:
+            lst.func.add(name=v)
     else:
         raise AttrError(f"attrs of type list({kind}) are not supported")
 
@@ -246,16 +249,20 @@ def _scalar_from(kind, value):
 def from_attr_value(attr):
     """numflow's value of an ``AttrValue`` (strings as str where they are UTF-8, lists as lists).
 
+    A function is its name (a ``str``), which names a function of the GraphDef's library.
+
     Raises
     ------
     AttrError
-        For functions, placeholders, and types numflow has no dtype for.
+        For placeholders, and types numflow has no dtype for.
     """
     kind = attr.WhichOneof("value")
     if kind is None:
         raise AttrError("the AttrValue is empty")
-    if kind in ("func", "placeholder"):
-        raise AttrError(f"attrs holding a {kind} are not supported")
+    if kind == "placeholder":
+        raise AttrError("attrs holding a placeholder are not supported")
+    if kind == "func":
+        return attr.func.name
     try:
         if kind == "list":
             lst = attr.list
@@ -264,7 +271,7 @@ def from_attr_value(attr):
                 if len(values):
                     return [_scalar_from(field, v) for v in values]
             if len(lst.func):
-                raise AttrError("attrs holding functions are not supported")
+                return [f.name for f in lst.func]
             return []
         return _scalar_from(kind, getattr(attr, kind))
     except TypeError as exc:

@@ -97,16 +97,25 @@ class NodeWriter:
     every such node then copies.
     """
 
-    def __init__(self, graph_def, graph, add_shapes=False):
+    def __init__(self, graph_def, graph, add_shapes=False, library=None, caches=None):
         self.graph_def = graph_def
         self._graph = graph
+        self._library = library
         self._taken = None  # the names in use, gathered when an expanded op first needs one
         self._add_shapes = add_shapes
         self._new_node = graph_def.node.add
-        self.op_types = set()
-        self._plans = {}
-        self._templates = {}
-        self._op_templates = {}
+        # ``caches``: the op types, attr plans and templates of writers alike (a library's functions)
+        self.op_types, self._plans, self._templates, self._op_templates = caches or (set(), {}, {}, {})
+
+    @property
+    def functions(self):
+        """The :class:`~numflow.framework.function_export.LibraryWriter` of the functions the ops name
+        (the GraphDef's ``library``, made on first use)."""
+        if self._library is None:
+            from numflow.framework.function_export import LibraryWriter
+
+            self._library = LibraryWriter(self.graph_def.library, self.op_types, self._plans)
+        return self._library
 
     def unique(self, name):
         """``name``, or ``name_1``, ``name_2``... when a node has it already; reserved from now on."""
@@ -241,5 +250,17 @@ def write_nodes(graph, graph_def, add_shapes=False, ops=None):
     graph_def.versions.producer = op_defs.GRAPH_DEF_VERSION
     with graph._lock:
         writer = NodeWriter(graph_def, graph, add_shapes)
-        writer.add_ops([data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops, EXPORTS)
+        ops = [data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops
+        writer.add_ops(outside_control_flow(writer, graph, ops), EXPORTS)
     return writer.op_types
+
+
+def outside_control_flow(writer, graph, ops):
+    """The ``ops`` of ``graph`` that are nodes of their own: those of cond branches and loops go into
+    the functions of their If, Case and While (made ready in ``writer``'s library)."""
+    if graph._resolve_inputs is None:  # no control flow was ever built in the graph
+        return ops
+    from numflow.ops import control_flow_export
+
+    control_flow_export.prepare(writer.functions, graph)
+    return [op for op in ops if op._control_flow_context is None]

@@ -156,16 +156,47 @@ def _collector_paused():
             gc.enable()
 
 
-class Importer:
-    """Builds the ops of one GraphDef into ``graph`` under ``prefix`` (``"import/"``, or ``""``)."""
+# Node types of TensorFlow 1's control flow frames (what compat.v1 writes by default for tf.cond and
+# tf.while_loop): numflow reads control flow as TensorFlow 2's functional ops only.
+_FRAME_OPS = frozenset(["Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
+                        "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"])
+# Node types built with the functions they name: op type -> fn(importer, node, inputs, controls, attrs,
+# name, graph) returning (the op, its outputs as TensorFlow's node has them); filled by the modules of
+# ``_BUILDER_MODULES`` when a graph is first read.
+BUILDERS = {}
+_BUILDER_MODULES = ("numflow.ops.control_flow_import", "numflow.data.graph_import")
 
-    def __init__(self, graph, prefix, input_map=None, clear_devices=False):
+
+def _load_builders():
+    import importlib
+
+    for module in _BUILDER_MODULES:
+        importlib.import_module(module)
+
+
+def _frame_error(node, where):
+    return NotFoundError(
+        None, None, f"{where} is TensorFlow 1's {node.op} (control flow v1 frames, which compat.v1 writes for "
+        "tf.cond and tf.while_loop by default); numflow reads control flow written as TensorFlow 2's functional "
+        "If, Case and While ops: write the graph after tf.compat.v1.enable_control_flow_v2().")
+
+
+class Importer:
+    """Builds the ops of one GraphDef into ``graph`` under ``prefix`` (``"import/"``, or ``""``);
+    ``library``: the GraphDef's FunctionDefLibrary, whose functions the ops may name."""
+
+    def __init__(self, graph, prefix, input_map=None, clear_devices=False, library=None):
+        from numflow.framework.function_import import FunctionLibrary
+
         self.graph = graph
         self.prefix = prefix
         self.input_map = {_tensor_key(k): v for k, v in (input_map or {}).items()}
         self.used_keys = set()
         self.clear_devices = clear_devices
+        self.library = FunctionLibrary(library)
         self.ops = {}
+        self.outputs = {}  # node name -> its outputs as the GraphDef numbers them
+        self._stack = None
 
     def tensor(self, node, raw):
         source, index = parse_tensor_name(raw)
@@ -178,10 +209,11 @@ class Importer:
             raise ValueError(f"Node '{node.name}': Unknown input node '{raw}'")
         if index < 0:
             return op
-        if index >= len(op._outputs):
+        outputs = self.outputs[source]
+        if index >= len(outputs):
             raise ValueError(f"Node '{node.name}': Connecting to invalid output {index} of source node {source} "
-                             f"which has {len(op._outputs)} outputs.")
-        return op._outputs[index]
+                             f"which has {len(outputs)} outputs.")
+        return outputs[index]
 
     def build(self, nodes):
         """Add every node; returns ``{node name: Operation}``."""
@@ -189,55 +221,79 @@ class Importer:
             return self._build(nodes)
 
     def _build(self, nodes):
-        from numflow.framework.device_spec import canonical_device
-        from numflow.framework.graph import constant_value, creation_stack
-        from numflow.framework.op_mapping import IMPORTS
+        from numflow.framework.graph import creation_stack
+        from numflow.ops import variant_ops  # noqa: F401  (TensorLists and optionals, declared)
 
+        _load_builders()
         declared = set(registry.declared_types())
         reader = _AttrReader()
         all_attrs = {}
         for node in nodes:  # every node checked before the graph changes
-            if node.op not in declared:
+            if node.op not in declared and node.op not in BUILDERS:
+                if node.op in _FRAME_OPS:
+                    raise _frame_error(node, f"Node '{node.name}'")
                 raise NotFoundError(None, None, f"Op type not registered '{node.op}' in numflow (node '{node.name}'). "
                                     "numflow runs the ops it declares; this one has no numflow kernel.")
             all_attrs[node.name] = reader.attrs(node)
-        stack = creation_stack()  # one for every op: where the import was called
+        self.library.check(nodes, lambda op_type: op_type in declared or op_type in BUILDERS, reader)
+        names_in_use = self.graph._names_in_use  # the ops built beside the nodes (a loop's variables) avoid their names
+        for node in nodes:
+            key = f"{self.prefix}{node.name}".lower()
+            names_in_use[key] = max(names_in_use.get(key, 0), 1)
+        self._stack = creation_stack()  # one for every op: where the import was called
         for node in _ordered(nodes):
             inputs, controls = [], []
             for raw in node.input:
                 item = self.tensor(node, raw)
                 (controls if raw.startswith("^") else inputs).append(item)
             controls = [c.op if hasattr(c, "value_index") else c for c in controls]
-            attrs = all_attrs[node.name]
-            special = IMPORTS.get(node.op)
-            try:
-                if special is not None:
-                    inputs, attrs = special(inputs, attrs, constant_value)
-                op = self.graph.create_op(node.op, inputs, attrs, name=f"{self.prefix}{node.name}/",
-                                          control_inputs=controls, creation_stack=stack)
-            except (ValueError, TypeError) as exc:
-                if str(exc).startswith(f"Node '{node.name}'"):
-                    raise
-                raise ValueError(f"Node '{node.name}' ({node.op}): {exc}") from exc
-            if node.device and not self.clear_devices:
-                op._device = canonical_device(node.device)
+            op, outputs = self.make(node, inputs, controls, all_attrs[node.name], f"{self.prefix}{node.name}")
             if "_class" in node.attr:
                 groups = [g.decode() if isinstance(g, bytes) else g for g in node.attr["_class"].list.s]
                 op._colocation = tuple(self.prefix + g[5:] for g in groups if g.startswith("loc:@"))
             self.ops[node.name] = op
+            self.outputs[node.name] = outputs
         unused = sorted(set(self.input_map) - self.used_keys)
         if unused:
             raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(unused)}]")
         return self.ops
 
+    def make(self, node, inputs, controls, attrs, name, graph=None, where=None):
+        """Build NodeDef ``node`` as the op ``name`` of ``graph`` (default: the importer's) on ``inputs``;
+        returns the op and its outputs as the node numbers them. ``where``: the function holding it."""
+        from numflow.framework.device_spec import canonical_device
+        from numflow.framework.graph import constant_value
+        from numflow.framework.op_mapping import IMPORTS
+
+        graph = graph if graph is not None else self.graph
+        label = f"Node '{node.name}'" + (f" of {where}" if where else "")
+        try:
+            builder = BUILDERS.get(node.op)
+            if builder is not None:
+                op, outputs = builder(self, node, inputs, controls, attrs, name, graph)
+            else:
+                special = IMPORTS.get(node.op)
+                if special is not None:
+                    inputs, attrs = special(inputs, attrs, constant_value)
+                op = graph.create_op(node.op, inputs, attrs, name=f"{name}/", control_inputs=controls,
+                                     creation_stack=self._stack)
+                outputs = op._outputs
+        except (ValueError, TypeError) as exc:
+            if str(exc).startswith("Node '"):
+                raise
+            raise type(exc)(f"{label} ({node.op}): {exc}") from exc
+        if node.device and not self.clear_devices:
+            op._device = canonical_device(node.device)
+        return op, outputs
+
     def element(self, name):
         """The new graph's Tensor or Operation for a name of the GraphDef (for ``return_elements``)."""
         if ":" in name:
             source, index = parse_tensor_name(name)
-            op = self.ops.get(source)
-            if op is None or index >= len(op._outputs):
+            outputs = self.outputs.get(source)
+            if outputs is None or index >= len(outputs):
                 raise ValueError(f"Requested return tensor '{name}' not found in graph def")
-            return op._outputs[index]
+            return outputs[index]
         op = self.ops.get(name)
         if op is None:
             raise ValueError(f"Requested return node '{name}' not found in graph def")
@@ -288,20 +344,12 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
 
     graph_def = as_graph_def(graph_def)
     check_versions(graph_def.versions)
-    check_no_functions(graph_def)
     if input_map is not None and not isinstance(input_map, dict):
         raise TypeError("input_map must be a dictionary mapping strings to Tensor objects.")
     graph = get_default_graph()
     with graph.name_scope(name if name is not None else "import") as scope:
-        importer = Importer(graph, scope, input_map)
+        importer = Importer(graph, scope, input_map, library=graph_def.library)
         importer.build(graph_def.node)
     if return_elements is None:
         return None
     return [importer.element(n) for n in return_elements]
-
-
-def check_no_functions(graph_def):
-    """ValueError for a GraphDef whose function library holds functions (numflow runs none)."""
-    if graph_def.HasField("library") and graph_def.library.ByteSize():
-        raise ValueError("The GraphDef holds a function library (tf.function, Defun, or control flow v2); numflow "
-                         "runs graphs of plain ops only.")

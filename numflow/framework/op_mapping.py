@@ -16,11 +16,18 @@ random ops                    the shape as an input (``<op>/shape``), and mean/s
                               of a broadcast
 ``SaveBundle``                ``SaveV2`` and an ``Identity`` of the file name that waits on it
 ``RestoreBundle``             ``RestoreV2``, one ``Assign`` per variable, and a ``NoOp`` grouping them
+``TensorArray*V3``            the same, without numflow's own attrs (a dtype TensorFlow derives, the
+                              kernel's copies of a shape), made again when read
+``If``, ``Case``, ``While``   TensorFlow 2's functional ``If``/``Case``/``While`` (``Stateless*`` when no
+                              op inside has state), the ops of the branches, condition and body
+                              written as FunctionDefs of the library (``numflow.ops.control_flow_export``,
+                              read back by ``numflow.ops.control_flow_import``)
+``BranchValue``               ``OptionalGetValue`` of the optional the branch function returns
+``AccumulatorRead``           ``TensorListGetItem`` of the TensorList the loop body pushes onto
+``LoopVar``                   an argument of the condition or body function (no node)
 ``Orthogonal``,               no TensorFlow form: written under their own type, read back by numflow;
 ``InitializedValue``,         TensorFlow refuses them with "Op type not registered"
-``ReportUninitializedVariables``,
-``BranchValue``,
-``LoopVar``, ``AccumulatorRead``
+``ReportUninitializedVariables``
 ============================  ==========================================================================
 
 ``EXPORTS`` maps a numflow op type to ``fn(writer, op)`` adding its NodeDefs; ``IMPORTS`` maps a
@@ -38,7 +45,7 @@ REDUCTIONS = ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any")
 _NORMALS = ("RandomStandardNormal", "TruncatedNormal")
 
 
-def _const(writer, name, value, dtype, device=""):
+def const_node(writer, name, value, dtype, device=""):
     """Add a Const node of ``value``; returns its (unique) name."""
     value = np.asarray(value, dtype=object if dtype is dtypes.string else dtype.as_numpy_dtype)
     name = writer.unique(name)
@@ -51,7 +58,8 @@ def _shape_tensor(writer, op, name):
     """The shape input of a random op: its own input, or a Const of its static shape."""
     if op._inputs:
         return tensor_name(op._inputs[0]), op._inputs[0].dtype
-    return _const(writer, name, np.array(op._attrs["shape"].as_list(), np.int32), dtypes.int32, op.device), dtypes.int32
+    shape = np.array(op._attrs["shape"].as_list(), np.int32)
+    return const_node(writer, name, shape, dtypes.int32, op.device), dtypes.int32
 
 
 # -- exports ----------------------------------------------------------------------------------
@@ -65,8 +73,8 @@ def _export_reduction(writer, op):
         int32 = dtypes.int32
         rank = writer.unique(f"{op.name}/Rank")
         writer.node("Rank", rank, [(tensor_name(x), x.dtype)], outputs=[(int32, TensorShape([]))], device=op.device)
-        start = _const(writer, f"{op.name}/range/start", 0, int32)
-        delta = _const(writer, f"{op.name}/range/delta", 1, int32)
+        start = const_node(writer, f"{op.name}/range/start", 0, int32)
+        delta = const_node(writer, f"{op.name}/range/delta", 1, int32)
         axes = writer.unique(f"{op.name}/range")
         writer.node("Range", axes, [(start, int32), (rank, int32), (delta, int32)],
                     outputs=[(int32, TensorShape([None]))], device=op.device)
@@ -74,7 +82,7 @@ def _export_reduction(writer, op):
         values = np.array(list(range(x.shape.ndims)) if axis is None else list(axis), np.int32)
         if axis is not None and len(values) == 1:
             values = values[0]  # numflow keeps axis=1 and axis=[1] alike; TF's usual axis=1 is a scalar
-        axes = _const(writer, f"{op.name}/reduction_indices", values, dtypes.int32)
+        axes = const_node(writer, f"{op.name}/reduction_indices", values, dtypes.int32)
     writer.op_node(op, inputs=[(tensor_name(x), x.dtype), (axes, dtypes.int32)], attrs=attrs)
 
 
@@ -90,8 +98,8 @@ def _export_normal(writer, op):
         writer.op_node(op, inputs=[shape], attrs={**_random_attrs(op), "dtype": dtype})
         return
     shape = _shape_tensor(writer, op, f"{op.name}/shape")
-    mean_name = _const(writer, f"{op.name}/mean", mean, dtype)
-    stddev_name = _const(writer, f"{op.name}/stddev", stddev, dtype)
+    mean_name = const_node(writer, f"{op.name}/mean", mean, dtype)
+    stddev_name = const_node(writer, f"{op.name}/stddev", stddev, dtype)
     draw = writer.unique(f"{op.name}/{op.type}")
     writer.node(op.type, draw, [shape], {**_random_attrs(op), "dtype": dtype}, [(dtype, out.shape)], op.device)
     mul = writer.unique(f"{op.name}/mul")
@@ -109,11 +117,11 @@ def _export_uniform(writer, op):
     draw = writer.unique(f"{op.name}/RandomUniform")
     writer.node("RandomUniform", draw, [shape], {**_random_attrs(op), "dtype": dtype}, [(dtype, out.shape)],
                 op.device)
-    hi_name = _const(writer, f"{op.name}/max", hi, dtype)
+    hi_name = const_node(writer, f"{op.name}/max", hi, dtype)
     if lo == 0.0:
         writer.op_node(op, "Mul", inputs=[(draw, dtype), (hi_name, dtype)], attrs={})
         return
-    lo_name = _const(writer, f"{op.name}/min", lo, dtype)
+    lo_name = const_node(writer, f"{op.name}/min", lo, dtype)
     sub = writer.unique(f"{op.name}/sub")
     writer.node("Sub", sub, [(hi_name, dtype), (lo_name, dtype)], outputs=[(dtype, TensorShape([]))],
                 device=op.device)
@@ -128,8 +136,8 @@ def _export_uniform_int(writer, op):
         return
     dtype = op._attrs["dtype"]
     shape = _shape_tensor(writer, op, f"{op.name}/shape")
-    lo = _const(writer, f"{op.name}/min", op._attrs["minval"], dtype)
-    hi = _const(writer, f"{op.name}/max", op._attrs["maxval"], dtype)
+    lo = const_node(writer, f"{op.name}/min", op._attrs["minval"], dtype)
+    hi = const_node(writer, f"{op.name}/max", op._attrs["maxval"], dtype)
     writer.op_node(op, inputs=[shape, (lo, dtype), (hi, dtype)], attrs=_random_attrs(op))
 
 
@@ -156,8 +164,8 @@ def _export_sum_to_shape(writer, op):
 
 def _names_and_slices(writer, op, names):
     string = dtypes.string
-    keys = _const(writer, f"{op.name}/tensor_names", np.array([n.encode() for n in names], dtype=object), string)
-    slices = _const(writer, f"{op.name}/shape_and_slices", np.array([b""] * len(names), dtype=object), string)
+    keys = const_node(writer, f"{op.name}/tensor_names", np.array([n.encode() for n in names], dtype=object), string)
+    slices = const_node(writer, f"{op.name}/shape_and_slices", np.array([b""] * len(names), dtype=object), string)
     return [(keys, string), (slices, string)]
 
 
@@ -188,6 +196,22 @@ def _export_restore_bundle(writer, op):
     writer.op_node(op, "NoOp", inputs=[], attrs={}, controls=assigns)
 
 
+_TENSOR_ARRAY_OPS = ("TensorArrayV3", "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayScatterV3",
+                     "TensorArraySplitV3", "TensorArrayConcatV3", "TensorArrayGatherV3")
+
+
+def _export_tensor_array(writer, op):
+    """TensorFlow's attrs only: numflow's own (a dtype TensorFlow derives from the value, a read's
+    static shape, the kernel's copies of a shape as a tuple) are made again when read."""
+    from numflow.framework import op_defs
+
+    known = {a.name for a in op_defs.get(op.type).attr}
+    attrs = {k: v for k, v in op._attrs.items() if k in known and not k.startswith("element_shape_")}
+    if op.type == "TensorArrayConcatV3":
+        attrs["element_shape_except0"] = op._attrs["element_shape_except0_shape"]
+    writer.op_node(op, attrs=attrs)
+
+
 EXPORTS = {
     **dict.fromkeys(REDUCTIONS, _export_reduction),
     **dict.fromkeys(_NORMALS, _export_normal),
@@ -197,6 +221,7 @@ EXPORTS = {
     "NfSumToShape": _export_sum_to_shape,
     "SaveBundle": _export_save_bundle,
     "RestoreBundle": _export_restore_bundle,
+    **dict.fromkeys(_TENSOR_ARRAY_OPS, _export_tensor_array),
 }
 
 
@@ -232,9 +257,44 @@ def _import_uniform_int(inputs, attrs, constant_of):
                     "maxval": int(np.ravel(bounds[1])[0])}
 
 
+def _dims(shape):
+    return None if shape.ndims is None else tuple(shape.dims)
+
+
+def _import_tensor_array(inputs, attrs, constant_of):
+    shape = attrs.get("element_shape", TensorShape(None))
+    return inputs, {**attrs, "element_shape_dims": _dims(shape)}
+
+
+def _import_tensor_array_write(inputs, attrs, constant_of):
+    return inputs, {**attrs, "dtype": attrs["T"]}
+
+
+def _import_tensor_array_read(inputs, attrs, constant_of):
+    return inputs, {"element_shape": TensorShape(None), **attrs}
+
+
+def _import_tensor_array_concat(inputs, attrs, constant_of):
+    rest = attrs.get("element_shape_except0", TensorShape(None))
+    return inputs, {**attrs, "element_shape_except0": _dims(rest), "element_shape_except0_shape": rest}
+
+
 IMPORTS = {
     **dict.fromkeys(REDUCTIONS, _import_reduction),
     **dict.fromkeys(_NORMALS, _import_normal),
     "RandomUniform": _import_uniform,
     "RandomUniformInt": _import_uniform_int,
+    "TensorArrayV3": _import_tensor_array,
+    **dict.fromkeys(("TensorArrayWriteV3", "TensorArrayScatterV3", "TensorArraySplitV3"), _import_tensor_array_write),
+    "TensorArrayConcatV3": _import_tensor_array_concat,
+    "TensorArrayReadV3": _import_tensor_array_read,
 }
+
+
+def _register_control_flow():
+    from numflow.ops.control_flow_export import EXPORTS as control_flow
+
+    EXPORTS.update(control_flow)
+
+
+_register_control_flow()

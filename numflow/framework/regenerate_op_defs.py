@@ -15,6 +15,9 @@ import subprocess
 import sys
 
 OUT = pathlib.Path(__file__).resolve().parent / "tf_op_defs.pb"
+# Op types of GraphDefs that numflow builds as others: a cond or loop without state (which numflow
+# also writes), TensorFlow's interleave with num_parallel_calls (read as InterleaveDataset).
+WRITTEN_ONLY = ("StatelessIf", "StatelessCase", "StatelessWhile", "ParallelInterleaveDatasetV4")
 
 _TF_PROGRAM = r"""
 import os, sys
@@ -60,7 +63,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     from numflow.protos import op_def_pb2
 
-    names = "\n".join(t for t in declare_all() if not t.startswith("NfTest"))
+    names = "\n".join([t for t in declare_all() if not t.startswith("NfTest")] + list(WRITTEN_ONLY))
     result = subprocess.run([args.tf_python, "-c", _TF_PROGRAM], input=names.encode(), capture_output=True,
                             check=True)
     sys.stderr.write(result.stderr.decode()[-2000:])

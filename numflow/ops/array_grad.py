@@ -225,7 +225,7 @@ def reduced_grad(grad, op):
 
 # -- gradients -------------------------------------------------------------------------------------
 not_differentiable("Const", "Shape", "Rank", "ZerosLike", "OnesLike", "StopGradient", "Placeholder",
-                   "Assign", "AssignAdd", "AssignSub", "ScatterUpdate", "ScatterAdd", "ScatterSub",
+                   "InvertPermutation", "Assign", "AssignAdd", "AssignSub", "ScatterUpdate", "ScatterAdd", "ScatterSub",
                    "IsVariableInitialized", "NfSumToShape", "StridedSliceGrad", "Where", "OneHot")
 
 

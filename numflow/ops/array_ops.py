@@ -319,6 +319,14 @@ def _transpose_infer(op):
     return [(x.dtype, TensorShape([x.shape.dim_values[p] for p in value.tolist()]))]
 
 
+@declare("InvertPermutation")
+def _invert_permutation_infer(op):
+    (x,) = op.inputs
+    check_dtype(x, INDEX_TYPES, "x")
+    check_rank(x.shape, 1)
+    return [(x.dtype, x.shape)]
+
+
 def transpose(a, perm=None, name="transpose", conjugate=False):
     """``a`` with its dimensions permuted by ``perm`` (reversed when None)."""
     with get_default_graph().name_scope(name or "transpose") as scope:

@@ -152,6 +152,15 @@ def make_conditional(graph, op_type, selector, contexts, flats, scope, output_na
     """The ``op_type`` op (If, Case) choosing by ``selector`` among the branches built in ``contexts``,
     which returned the tensors ``flats`` (of one dtype per position); returns its results, through
     Identities named ``output_name``."""
+    op = conditional_op(graph, op_type, selector, contexts, flats, scope[:-1],
+                        "If" if op_type == "If" else "indexed_case")
+    prefix = "" if op_type == "If" else "indexed_case/"
+    return [graph.create_op("Identity", [t], name=prefix + output_name).outputs[0] for t in op.outputs]
+
+
+def conditional_op(graph, op_type, selector, contexts, flats, cond_name, name, control_inputs=()):
+    """The ``op_type`` op (If, Case) named ``name`` (as ``create_op`` takes it) of the cond ``cond_name``,
+    choosing by ``selector`` among the branches built in ``contexts``, which returned ``flats``."""
     specs = []
     for i, t in enumerate(flats[0]):
         shape = t.shape
@@ -159,16 +168,14 @@ def make_conditional(graph, op_type, selector, contexts, flats, scope, output_na
             shape = cfu.most_specific_compatible_shape(shape, other[i].shape)
         specs.append((t.dtype.base_dtype, shape))
     captures = list(dict.fromkeys(t for c in contexts for t in c.captures))
-    controls = list(dict.fromkeys(o for c in contexts for o in c.control_captures))
+    controls = list(dict.fromkeys([*control_inputs, *(o for c in contexts for o in c.control_captures)]))
     branches = tuple(Branch(c, flat) for c, flat in zip(contexts, flats))
     attrs = {"branches": branches, "output_specs": specs, "num_outputs": len(specs), "exports": {},
-             "checked_exports": {}, "cond_name": scope[:-1]}
-    op = graph.create_op(op_type, [selector, *captures], attrs, name="If" if op_type == "If" else "indexed_case",
-                         control_inputs=controls)
+             "checked_exports": {}, "cond_name": cond_name}
+    op = graph.create_op(op_type, [selector, *captures], attrs, name=name, control_inputs=controls)
     for c in contexts:
         c.op = op
-    prefix = "" if op_type == "If" else "indexed_case/"
-    return [graph.create_op("Identity", [t], name=prefix + output_name).outputs[0] for t in op.outputs]
+    return op
 
 
 def _as_branch_result(leaf, selector):

@@ -237,7 +237,7 @@ def _add_n_infer(op):
                                  for d, (a, b) in enumerate(zip(shape.dim_values, t.shape.dim_values))])
         elif shape.ndims is None:
             shape = t.shape
-    check_dtype(first, REAL, "inputs")
+    check_dtype(first, (*REAL, dtypes.variant), "inputs")  # variants: TensorLists, which gradients add
     return [(first.dtype, shape)]
 
 

@@ -133,10 +133,32 @@ def build_loop(graph, loop, cond, body, loop_vars, shape_invariants, limit, grad
     ``grad_of``: the forward While op a gradient loop undoes, with ``index_fn(body_args)`` giving
     the iteration to read its accumulated values at (see ``LoopContext``).
     """
+    initial, invariants, result, body_leaves, counts, returned_one = build_contexts(
+        graph, loop, cond, body, loop_vars, shape_invariants, grad_of, index_fn)
+    op = loop_op(graph, loop, initial, invariants, limit, "While")
+    if limit is not None:  # TensorFlow counts the iterations in a loop variable of its own, exited first
+        graph.create_op("Identity", [op.outputs[loop.num_vars]], name="Exit")
+    exits = [graph.create_op("Identity", [t], name="Exit").outputs[0] for t in op.outputs[:loop.num_vars]]
+    return nest.pack_sequence_as(result, cfu.structure_from_tensors(body_leaves, counts, exits)), returned_one
+
+
+def build_contexts(graph, loop, cond, body, loop_vars, shape_invariants, grad_of=None, index_fn=None,
+                   trusted_invariants=False):
+    """Build the condition and the body of ``loop`` (see :func:`build_loop`); returns the initial loop
+    tensors, their shape invariants, the body's result, its leaves and their tensor counts, and
+    whether the body returned one value.
+
+    ``trusted_invariants``: the invariants (one per tensor of plain ``loop_vars``) come from a graph
+    file, whose writer checked that the loop keeps them; neither the initial tensors nor the body's
+    results are checked against them (their static shapes, which numflow infers, may be less specific).
+    """
     where = f"tf.while_loop '{loop.name}'"
     leaves = nest.flatten(loop_vars)
     initial, counts = cfu.structure_tensors(leaves)
-    invariants = _invariants(leaves, counts, initial, shape_invariants, loop_vars, where)
+    if trusted_invariants:
+        invariants = [as_shape(s) for s in shape_invariants]
+    else:
+        invariants = _invariants(leaves, counts, initial, shape_invariants, loop_vars, where)
     loop.num_vars = len(initial)
 
     loop.cond_context = cfu.LoopContext(graph, loop.name, "cond")
@@ -172,22 +194,23 @@ def build_loop(graph, loop, cond, body, loop_vars, shape_invariants, limit, grad
             raise ValueError(f"{where}: body returned IndexedSlices or TensorArrays where loop_vars has other kinds "
                              "of values (or the other way around).")
         loop.body_outputs = cfu.resolve_inputs(graph, outputs, loop.name)
-    _check_body_outputs(initial, invariants, loop.body_outputs, where)
+    _check_body_outputs(initial, invariants, loop.body_outputs, where, check_shapes=not trusted_invariants)
+    return initial, invariants, result, body_leaves, counts, returned_one
 
+
+def loop_op(graph, loop, initial, invariants, limit, name, control_inputs=()):
+    """The ``While`` op named ``name`` (as ``create_op`` takes it) of ``loop``, its contexts built."""
     contexts = (loop.cond_context, loop.body_context)
     captures = list(dict.fromkeys(t for c in contexts for t in c.captures))
-    controls = list(dict.fromkeys(o for c in contexts for o in c.control_captures))
+    controls = list(dict.fromkeys([*control_inputs, *(o for c in contexts for o in c.control_captures)]))
     loop.num_captures = len(captures)
     loop.has_limit = limit is not None
     attrs = {"loop": loop, "output_specs": [(t.dtype.base_dtype, s) for t, s in zip(initial, invariants)]}
     inputs = [*initial, *captures] + ([limit] if limit is not None else [])
-    op = graph.create_op("While", inputs, attrs, name="While", control_inputs=controls)
+    op = graph.create_op("While", inputs, attrs, name=name, control_inputs=controls)
     for c in contexts:
         c.op = op
-    if limit is not None:  # TensorFlow counts the iterations in a loop variable of its own, exited first
-        graph.create_op("Identity", [op.outputs[loop.num_vars]], name="Exit")
-    exits = [graph.create_op("Identity", [t], name="Exit").outputs[0] for t in op.outputs[:loop.num_vars]]
-    return nest.pack_sequence_as(result, cfu.structure_from_tensors(body_leaves, counts, exits)), returned_one
+    return op
 
 
 def _loop_vars(graph, initial, invariants, name):
@@ -239,13 +262,13 @@ def _fits(shape, invariant):
     return all(b is None or a == b for a, b in zip(shape.dim_values, invariant.dim_values))
 
 
-def _check_body_outputs(initial, invariants, outputs, where):
+def _check_body_outputs(initial, invariants, outputs, where, check_shapes=True):
     for i, (t, invariant, out) in enumerate(zip(initial, invariants, outputs)):
         if out.dtype.base_dtype != t.dtype.base_dtype:
             raise TypeError(f"Loop var {t.name} enters the loop with type <dtype: '{t.dtype.base_dtype.name}'> but "
                             f"has type <dtype: '{out.dtype.base_dtype.name}'> after 1 iteration. ({where}, loop "
                             f"variable {i})")
-        if not _fits(out.shape, invariant):
+        if check_shapes and not _fits(out.shape, invariant):
             raise ValueError(
                 f"Input tensor '{t.name}' enters the loop with shape {t.shape}, but has shape {out.shape} after one "
                 "iteration. To allow the shape to vary across iterations, use the `shape_invariants` argument of "

@@ -12,15 +12,50 @@ from numflow.protos import _pool
 _sym_db = _symbol_database.Default()
 
 
+from numflow.protos import attr_value_pb2 as numflow_dot_protos_dot_attr__value__pb2
+from numflow.protos import node_def_pb2 as numflow_dot_protos_dot_node__def__pb2
+from numflow.protos import op_def_pb2 as numflow_dot_protos_dot_op__def__pb2
 
 
-DESCRIPTOR = _pool.POOL.AddSerializedFile(b'\n\x1dnumflow/protos/function.proto\x12\ntensorflow\"\x14\n\x12\x46unctionDefLibraryb\x06proto3')
+DESCRIPTOR = _pool.POOL.AddSerializedFile(b'\n\x1dnumflow/protos/function.proto\x12\ntensorflow\x1a\x1fnumflow/protos/attr_value.proto\x1a\x1dnumflow/protos/node_def.proto\x1a\x1bnumflow/protos/op_def.proto\"\xa8\x01\n\x12\x46unctionDefLibrary\x12)\n\x08\x66unction\x18\x01 \x03(\x0b\x32\x17.tensorflow.FunctionDef\x12)\n\x08gradient\x18\x02 \x03(\x0b\x32\x17.tensorflow.GradientDef\x12<\n\x14registered_gradients\x18\x03 \x03(\x0b\x32\x1e.tensorflow.RegisteredGradient\"\xc4\x06\n\x0b\x46unctionDef\x12$\n\tsignature\x18\x01 \x01(\x0b\x32\x11.tensorflow.OpDef\x12/\n\x04\x61ttr\x18\x05 \x03(\x0b\x32!.tensorflow.FunctionDef.AttrEntry\x12\x36\n\x08\x61rg_attr\x18\x07 \x03(\x0b\x32$.tensorflow.FunctionDef.ArgAttrEntry\x12P\n\x16resource_arg_unique_id\x18\x08 \x03(\x0b\x32\x30.tensorflow.FunctionDef.ResourceArgUniqueIdEntry\x12%\n\x08node_def\x18\x03 \x03(\x0b\x32\x13.tensorflow.NodeDef\x12-\n\x03ret\x18\x04 \x03(\x0b\x32 .tensorflow.FunctionDef.RetEntry\x12<\n\x0b\x63ontrol_ret\x18\x06 \x03(\x0b\x32\'.tensorflow.FunctionDef.ControlRetEntry\x1a\x42\n\tAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.tensorflow.AttrValue:\x02\x38\x01\x1a\x88\x01\n\x08\x41rgAttrs\x12\x38\n\x04\x61ttr\x18\x01 \x03(\x0b\x32*.tensorflow.FunctionDef.ArgAttrs.AttrEntry\x1a\x42\n\tAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.tensorflow.AttrValue:\x02\x38\x01\x1aP\n\x0c\x41rgAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\r\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .tensorflow.FunctionDef.ArgAttrs:\x02\x38\x01\x1a:\n\x18ResourceArgUniqueIdEntry\x12\x0b\n\x03key\x18\x01 \x01(\r\x12\r\n\x05value\x18\x02 \x01(\r:\x02\x38\x01\x1a*\n\x08RetEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x31\n\x0f\x43ontrolRetEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01J\x04\x08\x02\x10\x03\";\n\x0bGradientDef\x12\x15\n\rfunction_name\x18\x01 \x01(\t\x12\x15\n\rgradient_func\x18\x02 \x01(\t\"G\n\x12RegisteredGradient\x12\x15\n\rgradient_func\x18\x01 \x01(\t\x12\x1a\n\x12registered_op_type\x18\x02 \x01(\tb\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'numflow.protos.function_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _FUNCTIONDEFLIBRARY._serialized_start=45
-  _FUNCTIONDEFLIBRARY._serialized_end=65
+  _FUNCTIONDEF_ATTRENTRY._options = None
+  _FUNCTIONDEF_ATTRENTRY._serialized_options = b'8\001'
+  _FUNCTIONDEF_ARGATTRS_ATTRENTRY._options = None
+  _FUNCTIONDEF_ARGATTRS_ATTRENTRY._serialized_options = b'8\001'
+  _FUNCTIONDEF_ARGATTRENTRY._options = None
+  _FUNCTIONDEF_ARGATTRENTRY._serialized_options = b'8\001'
+  _FUNCTIONDEF_RESOURCEARGUNIQUEIDENTRY._options = None
+  _FUNCTIONDEF_RESOURCEARGUNIQUEIDENTRY._serialized_options = b'8\001'
+  _FUNCTIONDEF_RETENTRY._options = None
+  _FUNCTIONDEF_RETENTRY._serialized_options = b'8\001'
+  _FUNCTIONDEF_CONTROLRETENTRY._options = None
+  _FUNCTIONDEF_CONTROLRETENTRY._serialized_options = b'8\001'
+  _FUNCTIONDEFLIBRARY._serialized_start=139
+  _FUNCTIONDEFLIBRARY._serialized_end=307
+  _FUNCTIONDEF._serialized_start=310
+  _FUNCTIONDEF._serialized_end=1146
+  _FUNCTIONDEF_ATTRENTRY._serialized_start=698
+  _FUNCTIONDEF_ATTRENTRY._serialized_end=764
+  _FUNCTIONDEF_ARGATTRS._serialized_start=767
+  _FUNCTIONDEF_ARGATTRS._serialized_end=903
+  _FUNCTIONDEF_ARGATTRS_ATTRENTRY._serialized_start=698
+  _FUNCTIONDEF_ARGATTRS_ATTRENTRY._serialized_end=764
+  _FUNCTIONDEF_ARGATTRENTRY._serialized_start=905
+  _FUNCTIONDEF_ARGATTRENTRY._serialized_end=985
+  _FUNCTIONDEF_RESOURCEARGUNIQUEIDENTRY._serialized_start=987
+  _FUNCTIONDEF_RESOURCEARGUNIQUEIDENTRY._serialized_end=1045
+  _FUNCTIONDEF_RETENTRY._serialized_start=1047
+  _FUNCTIONDEF_RETENTRY._serialized_end=1089
+  _FUNCTIONDEF_CONTROLRETENTRY._serialized_start=1091
+  _FUNCTIONDEF_CONTROLRETENTRY._serialized_end=1140
+  _GRADIENTDEF._serialized_start=1148
+  _GRADIENTDEF._serialized_end=1207
+  _REGISTEREDGRADIENT._serialized_start=1209
+  _REGISTEREDGRADIENT._serialized_end=1280
 # @@protoc_insertion_point(module_scope)

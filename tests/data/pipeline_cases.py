@@ -119,6 +119,12 @@ def filter_flat_map(tf):
     return _run_one_shot(tf, ds)
 
 
+def interleave_blocks(tf):
+    ds = tf.data.Dataset.range(1, 6).interleave(lambda x: tf.data.Dataset.range(x * 10, x * 10 + x),
+                                                cycle_length=3, block_length=2)
+    return _run_one_shot(tf, ds)
+
+
 def padded_batch(tf):
     ds = tf.data.Dataset.range(1, 6).map(lambda x: (tf.fill([x], x), tf.cast(x, tf.float32)))
     return _run_one_shot(tf, ds.padded_batch(2, padded_shapes=([None], []), padding_values=(tf.constant(-1, tf.int64),
@@ -210,8 +216,8 @@ def reinitializable_and_feedable(tf):
 CASES = {f.__name__: f for f in (
     slices_map_shuffle_batch_repeat, slices_shuffled_repeated_batched, shuffle_fixed_order_repeat, shuffle_graph_seed,
     shuffle_buffer_larger_than_data_and_repeat_first, dict_structures_drop_remainder, namedtuple_and_nested,
-    zip_concatenate_take_skip_enumerate, filter_flat_map, padded_batch, padded_batch_fixed_shape, generator,
-    map_random, cache_then_shuffle, captured_tensor, initializable_with_feeds, reinitializable_and_feedable,
+    zip_concatenate_take_skip_enumerate, filter_flat_map, interleave_blocks, padded_batch, padded_batch_fixed_shape,
+    generator, map_random, cache_then_shuffle, captured_tensor, initializable_with_feeds, reinitializable_and_feedable,
 )}
 
 

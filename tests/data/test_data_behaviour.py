@@ -185,9 +185,9 @@ def test_graph_with_datasets_saves_a_meta_graph_naming_the_functions(tmp_path):
         assert sess.run(element) == 2
         tf.train.Saver().save(sess, str(tmp_path / "model"))
     nodes = {n.name: n for n in tf.get_default_graph().as_graph_def().node}
-    assert nodes["MapDataset"].attr["f"].func.name == "Dataset_map_lambda"
-    assert nodes["FilterDataset"].attr["predicate"].func.name == "Dataset_filter_lambda"
-    assert nodes["OneShotIterator"].attr["dataset_factory"].func.name == "OneShotIterator_fn"
+    assert nodes["MapDataset"].attr["f"].func.name == "__inference_Dataset_map_lambda"
+    assert nodes["FilterDataset"].attr["predicate"].func.name == "__inference_Dataset_filter_lambda"
+    assert nodes["OneShotIterator"].attr["dataset_factory"].func.name == "_make_dataset_OneShotIterator"
     assert [t for t in nodes["MapDataset"].attr["output_types"].list.type] == [tf.int64.as_datatype_enum]
     assert "functions" not in nodes["MapDataset"].attr and "dataset" not in nodes["OneShotIterator"].attr
 

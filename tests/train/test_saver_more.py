@@ -9,6 +9,7 @@ import os
 import threading
 import time
 import types
+import warnings
 
 import numpy as np
 import pytest
@@ -481,15 +482,36 @@ def test_restore_reuses_a_released_buffer_only_when_nothing_else_holds_it(tmp_pa
         assert [float(v[-1]) for v in sess.run(variables)] == [0.0, 1.0, 2.0]
 
 
+def test_a_graph_with_cond_and_while_loop_saves_a_meta_graph_that_loads_and_runs(tmp_path):
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    v = tf.Variable(1.5, name="v")
+    chosen = tf.cond(flag, lambda: v * 2.0, lambda: v - 1.0, name="chosen")
+    _, looped = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * v), [0, chosen], name="looped")
+    tf.add_to_collection("outputs", looped)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            path = tf.train.Saver().save(sess, str(tmp_path / "m"))
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m" + DATA, "m.index", "m.meta"]
+    with tf.Graph().as_default(), tf.Session() as sess:
+        tf.train.import_meta_graph(path + ".meta").restore(sess, path)
+        (looped,) = tf.get_collection("outputs")
+        # 1.5 ** 3 times the branch's value: 3.0 (flag) or 0.5
+        assert sess.run(looped, {"flag:0": True}) == pytest.approx(3.0 * 1.5 ** 3)
+        assert sess.run(looped, {"flag:0": False}) == pytest.approx(0.5 * 1.5 ** 3)
+
+
 def test_a_graph_without_a_graph_def_form_still_saves_its_checkpoint(tmp_path):
     flag = tf.placeholder(tf.bool, [])
     v = tf.Variable(1.0, name="v")
-    tf.cond(flag, lambda: v * 2.0, lambda: v - 1.0)
+    tf.cond(flag, lambda: tf.assign(v, 2.0), lambda: v - 1.0)  # a branch changing a variable: no function form
     with tf.Session() as sess:
         sess.run(v.initializer)
-        with pytest.warns(RuntimeWarning, match="saved without its .meta file: .*cond/If"):
+        with pytest.warns(RuntimeWarning, match="saved without its .meta file: .*changes variable 'v' inside "
+                                                "function 'cond_true'"):
             path = tf.train.Saver().save(sess, str(tmp_path / "m"))
         sess.run(v.assign(5.0))
         tf.train.Saver().restore(sess, path)
         assert sess.run(v) == 1.0
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m.data-00000-of-00001", "m.index"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m" + DATA, "m.index"]

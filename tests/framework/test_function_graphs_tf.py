@@ -1,0 +1,71 @@
+"""Live round trips of graphs holding control flow with TensorFlow (run where ``tensorflow`` is
+importable: tox -e tf): numflow's ``.meta`` loads in TensorFlow, gives TensorFlow's numbers and
+trains on to them; numflow's GraphDef of nested loops and conds runs in TensorFlow alike, and its
+datasets with functions read TensorFlow's elements there.
+"""
+
+import importlib.util
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import numflow as nf
+
+pytestmark = pytest.mark.tensorflow
+tf = pytest.importorskip("tensorflow")
+v1 = tf.compat.v1
+
+HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "functions"
+_spec = importlib.util.spec_from_file_location("functions_golden", HERE / "regenerate.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
+CONTROL_FLOW = json.loads((HERE / "control_flow.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def _ref_variables():
+    """TensorFlow 1.x's reference variables (numflow's kind; resource variables are TF 2's default)."""
+    v1.disable_resource_variables()
+    yield
+    v1.enable_resource_variables()
+
+
+def test_tensorflow_loads_numflows_meta_graph_with_control_flow_and_trains_on(tmp_path):
+    with nf.Graph().as_default(), nf.Session() as sess:
+        train, _, saver = golden.build_control_flow(nf)
+        sess.run(nf.global_variables_initializer())
+        sess.run(train, golden.FEEDS[0])
+        path = saver.save(sess, str(tmp_path / "model"), write_state=False)
+    with tf.Graph().as_default(), v1.Session() as sess:
+        v1.train.import_meta_graph(path + ".meta").restore(sess, path)
+        outputs = v1.get_collection("outputs")
+        for feed, expected in zip(golden.FEEDS, CONTROL_FLOW["outputs"]):
+            for tensor, want in zip(outputs, expected):
+                np.testing.assert_allclose(sess.run(tensor, feed), want, rtol=1e-5, atol=1e-6, err_msg=tensor.name)
+        train = v1.get_collection("train_op")[0]
+        losses = [sess.run([train, "loss:0"], golden.FEEDS[1])[1] for _ in range(2)]
+    np.testing.assert_allclose(losses, CONTROL_FLOW["losses"], rtol=1e-5)
+
+
+def test_tensorflow_runs_numflows_graph_def_of_nested_loops_and_conds():
+    with nf.Graph().as_default() as graph:
+        golden.build_pure(nf)
+        graph_def = v1.GraphDef.FromString(graph.as_graph_def().SerializeToString())
+    with tf.Graph().as_default(), v1.Session() as sess:
+        v1.import_graph_def(graph_def, name="")
+        values = sess.run(golden.PURE_OUTPUTS, {"x:0": golden.PURE_X})
+    for value, want in zip(values, json.loads((HERE / "pure.json").read_text())):
+        np.testing.assert_allclose(value, want, rtol=1e-6)
+
+
+def test_tensorflow_reads_numflows_datasets_with_functions(tmp_path):
+    with nf.Graph().as_default():
+        golden.build_datasets(nf)
+        nf.train.export_meta_graph(str(tmp_path / "datasets.meta"))
+    with tf.Graph().as_default(), v1.Session() as sess:
+        v1.train.import_meta_graph(str(tmp_path / "datasets.meta"))
+        sess.run(v1.get_collection("initializers"), golden.DATASETS_FEED)
+        values = [golden.read_all(sess, element) for element in v1.get_collection("elements")]
+    assert values == json.loads((HERE / "datasets.json").read_text())
