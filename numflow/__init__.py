@@ -55,6 +55,7 @@ from numflow.variables.scope import (  # noqa: E402, I001
 )
 from numflow import initializers  # noqa: E402, I001
 from numflow import train  # noqa: E402, I001
+from numflow import distribute  # noqa: E402, I001
 from numflow.framework.device_spec import DeviceSpec  # noqa: E402, I001
 from numflow import test  # noqa: E402, I001
 from numflow.ops.array_ops import (  # noqa: E402, I001
