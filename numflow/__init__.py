@@ -49,6 +49,9 @@ from numflow.ops.init_ops import (  # noqa: E402, I001
     random_normal_initializer, random_uniform_initializer, truncated_normal_initializer,
     variance_scaling_initializer, zeros_initializer,
 )
+from numflow.variables.partitioned import (  # noqa: E402, I001
+    PartitionedVariable, fixed_size_partitioner, min_max_variable_partitioner, variable_axis_size_partitioner,
+)
 from numflow.variables.template import make_template  # noqa: E402, I001
 from numflow.variables.scope import (  # noqa: E402, I001
     AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope, variable_op_scope,

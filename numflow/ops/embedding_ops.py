@@ -14,11 +14,14 @@ from numflow.ops import array_ops, math_ops, selection_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.data_flow_ops import dynamic_partition, parallel_dynamic_stitch
 from numflow.ops.segment_ops import segment_sum
+from numflow.variables.partitioned import PartitionedVariable
 
 
 def _params_list(params):
     if params is None:
         raise ValueError("params must be specified")
+    if isinstance(params, PartitionedVariable):
+        return list(params)
     if isinstance(params, list | tuple):
         if not params:
             raise ValueError("Length of params is currently 0. Need at least one param.")

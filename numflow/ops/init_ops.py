@@ -180,7 +180,8 @@ class VarianceScaling(Initializer):
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = self._dtype(dtype)
         shape = TensorShape(shape).as_list()
-        fan_in, fan_out = _compute_fans(shape)
+        # A part of a partitioned variable is scaled as the whole variable is.
+        fan_in, fan_out = _compute_fans(partition_info.full_shape if partition_info is not None else shape)
         mode = self.mode
         divisor = fan_in if mode == "fan_in" else fan_out if mode == "fan_out" else (fan_in + fan_out) / 2.0
         scale = self.scale / max(1.0, divisor)

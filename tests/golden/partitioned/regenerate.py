@@ -1,0 +1,37 @@
+"""Write the TensorFlow values that tests/variables/test_partitioned.py compares numflow against.
+
+HOW TO REGENERATE (needs TensorFlow; numflow itself never does)::
+
+    /opt/tfenv/bin/python tests/golden/partitioned/regenerate.py
+
+It runs every scenario of ``scenarios.py`` under ``tensorflow.compat.v1`` (graph mode) and replaces
+``values.npz`` next to this file (one array per ``scenario/key``, and ``tf_version``), then writes
+``model.*`` (``embedding``, 7x3 in three parts, and ``plain``, saved by ``tf.train.Saver``) and
+``model.meta`` (its MetaGraphDef) for the Saver tests, with ``checkpoint_values.npz``.
+"""
+
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+import tensorflow.compat.v1 as tf  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import scenarios  # noqa: E402
+
+
+def main():
+    tf.disable_v2_behavior()
+    values = scenarios.run_all(tf)
+    values["tf_version"] = np.array(tf.__version__)
+    path = os.path.join(HERE, "values.npz")
+    np.savez_compressed(path, **values)
+    print(f"{path}: {len(values) - 1} arrays, {os.path.getsize(path)} bytes, TensorFlow {tf.__version__}")
+
+
+if __name__ == "__main__":
+    main()
