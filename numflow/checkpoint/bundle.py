@@ -45,6 +45,7 @@ from numflow.checkpoint.files import (
     write_all,
 )
 from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader
+from numflow.checkpoint.slices import shape_of, slice_key
 from numflow.framework import errors
 from numflow.io.filesystem import remote_error
 
@@ -331,6 +332,34 @@ class BundleWriter:
             entry.size, crc = self._append_array(shard, arr, enum)
         entry.crc32c = table.mask_crc(crc)
         self._entries[key] = entry
+
+    def add_slice(self, name, full_shape, extents, value, shard_id=0):
+        """Write one part of partitioned tensor ``name`` (see :mod:`numflow.checkpoint.slices`).
+
+        The part's bytes go under its slice key; ``name``'s own entry, written with the index,
+        holds the full shape and every part's extents.
+
+        Raises
+        ------
+        InvalidArgumentError
+            A part of another dtype or full shape than the parts before it, or the name of a whole tensor.
+        """
+        key = name_key(name)
+        arr = _as_array(value)
+        if shape_of(extents, full_shape) != tuple(arr.shape):
+            raise errors.InvalidArgumentError(
+                None, None, f"Slice {extents} of {key_name(key)} has shape {list(shape_of(extents, full_shape))}, "
+                f"but its value has shape {list(arr.shape)}")
+        self.add(slice_key(key, extents), arr, shard_id)
+        enum = self._entries[slice_key(key, extents)].dtype
+        whole = self._entries.get(key)
+        if whole is None:
+            whole = self._entries[key] = BundleEntry(dtype=enum, shape=tuple(full_shape))
+        elif not whole.slices or whole.dtype != enum or whole.shape != tuple(full_shape):
+            raise errors.InvalidArgumentError(
+                None, None, f"Adding a slice of {key_name(key)} (dtype {datatypes.tf_name(enum)}, full shape "
+                f"{list(full_shape)}) that does not match the tensor of that name already added")
+        whole.slices += (tuple(extents),)
 
     def _append_array(self, shard, arr, enum):
         target = datatypes.numpy_dtype(enum)

@@ -17,7 +17,7 @@ import threading
 
 import numpy as np
 
-from numflow.checkpoint import datatypes, table
+from numflow.checkpoint import datatypes, slices, table
 from numflow.checkpoint.files import data_filename, index_filename, is_url, os_error, resolve
 from numflow.checkpoint.protos import BIG_ENDIAN, LITTLE_ENDIAN, BundleEntry, BundleHeader, ProtoError
 from numflow.framework import errors
@@ -412,9 +412,7 @@ class BundleReader:
         entry = self.entry(name)
         name = key_name(name_key(name))
         if entry.slices:
-            raise errors.UnimplementedError(
-                None, None, f"Sliced checkpoints are not supported: {name} is a partitioned variable "
-                f"saved as {len(entry.slices)} slices; numflow reads whole tensors only")
+            return self._get_sliced(name, entry, out)
         if not datatypes.is_supported(entry.dtype):
             raise errors.UnimplementedError(
                 None, None, f"Data type not supported: tensor {name} has dtype "
@@ -444,6 +442,31 @@ class BundleReader:
         if dtype.kind == "b":
             np.minimum(flat, 1, out=flat)
         return result
+
+    def _get_sliced(self, name, entry, out):
+        """A partitioned variable's full value, put together from its slices' entries."""
+        full_shape = tuple(entry.shape)
+        if not slices.covers(entry.slices, full_shape):
+            raise errors.DataLossError(
+                None, None, f"The slices of {name} in {self.prefix} do not cover its shape {list(full_shape)}")
+        if entry.dtype == datatypes.DT_STRING or not datatypes.is_supported(entry.dtype):
+            dtype = object
+        else:
+            dtype = datatypes.numpy_dtype(entry.dtype)
+            self._check_out(name, entry, dtype, out)
+
+        def read_slice(extents):
+            key = slices.slice_key(name_key(name), extents)
+            if key not in self._values:
+                raise errors.DataLossError(None, None, f"Slice {list(extents)} of {name} is listed in "
+                                           f"{self.index_path} but has no entry")
+            part = self.get_tensor(key)
+            if part.shape != slices.shape_of(extents, full_shape) or part.dtype != dtype:
+                raise errors.DataLossError(None, None, f"Slice {list(extents)} of {name} in {self.prefix} has "
+                                           f"shape {list(part.shape)}, not the shape of its extents")
+            return part
+
+        return slices.assemble(name, full_shape, dtype, entry.slices, read_slice, out)
 
     def _check_out(self, name, entry, dtype, out):
         shape = entry.shape

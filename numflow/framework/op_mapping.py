@@ -164,8 +164,10 @@ def _export_sum_to_shape(writer, op):
 
 def _names_and_slices(writer, op, names):
     string = dtypes.string
+    specs = op._attrs.get("slices") or [""] * len(names)
     keys = const_node(writer, f"{op.name}/tensor_names", np.array([n.encode() for n in names], dtype=object), string)
-    slices = const_node(writer, f"{op.name}/shape_and_slices", np.array([b""] * len(names), dtype=object), string)
+    slices = const_node(writer, f"{op.name}/shape_and_slices", np.array([s.encode() for s in specs], dtype=object),
+                        string)
     return [(keys, string), (slices, string)]
 
 

@@ -22,14 +22,17 @@ def _restore_infer(op):
     return []
 
 
-def save_bundle(prefix, names, refs, name="save"):
-    """An op writing ``refs`` (variable references) under checkpoint keys ``names`` to ``prefix``."""
-    return get_default_graph().create_op("SaveBundle", [prefix, *refs], {"names": list(names)}, name=name)
+def save_bundle(prefix, names, refs, slices=None, name="save"):
+    """An op writing ``refs`` (variable references) under checkpoint keys ``names`` to ``prefix``;
+    ``slices`` gives each a slice spec (a part of a partitioned variable) or "" (a whole tensor)."""
+    attrs = {"names": list(names), "slices": list(slices or [""] * len(names))}
+    return get_default_graph().create_op("SaveBundle", [prefix, *refs], attrs, name=name)
 
 
-def restore_bundle(prefix, names, refs, name="restore_all"):
-    """An op reading checkpoint keys ``names`` from ``prefix`` into the variables ``refs``."""
-    return get_default_graph().create_op("RestoreBundle", [prefix, *refs], {"names": list(names)}, name=name)
+def restore_bundle(prefix, names, refs, slices=None, name="restore_all"):
+    """An op reading checkpoint keys ``names`` (the ``slices`` of them) from ``prefix`` into the variables ``refs``."""
+    attrs = {"names": list(names), "slices": list(slices or [""] * len(names))}
+    return get_default_graph().create_op("RestoreBundle", [prefix, *refs], attrs, name=name)
 
 
 @declare("SaveV2", stateful=True)

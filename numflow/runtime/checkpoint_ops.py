@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from numflow.checkpoint import datatypes
+from numflow.checkpoint import datatypes, slices
 from numflow.checkpoint.bundle import BundleWriter
 from numflow.checkpoint.bundle_reader import BundleReader
 from numflow_kernels.context import compatible
@@ -28,11 +28,17 @@ def save(ctx, prefix, *refs):
     for ref in refs:
         if not ref.initialized:
             raise ref.uninitialized_error()
+    names = ctx.attrs["names"]
     with BundleWriter(prefix) as writer:
-        for name, ref in sorted(zip(ctx.attrs["names"], refs), key=lambda item: item[0].encode()):
+        for name, spec, ref in sorted(zip(names, _specs(ctx, names), refs), key=lambda item: item[0].encode()):
             value = ref.read()  # a snapshot: no copy on the host, and updates meanwhile leave it alone
-            writer.add(name, value if _on_host(ref) else ref.device.copy_out(value))
+            slices.add_value(writer, name, spec, value if _on_host(ref) else ref.device.copy_out(value))
     return np.array(prefix.encode(), dtype=object)
+
+
+def _specs(ctx, names):
+    """Each reference's slice spec ("" for a whole variable; graphs from before slices have none)."""
+    return ctx.attrs.get("slices") or [""] * len(names)
 
 
 def _spare_for(spare, entry):
@@ -59,6 +65,7 @@ def restore(ctx, prefix, *refs):
     gets the bytes the first one checked.
     """
     names = ctx.attrs["names"]
+    specs = _specs(ctx, names)
     with BundleReader(_prefix(prefix)) as reader:
         for name, dtype in zip(names, ctx.input_dtypes[1:]):
             entry = reader.entry(name)
@@ -67,16 +74,25 @@ def restore(ctx, prefix, *refs):
                 raise ValueError(
                     f"tensor_name = {name}; expected dtype {datatypes.tf_name(want)} does not equal original dtype "
                     f"{datatypes.tf_name(entry.dtype)}")
-        for name, shape in zip(names, ctx.input_shapes[1:]):
+        for name, spec, shape in zip(names, specs, ctx.input_shapes[1:]):
             stored = tuple(reader.entry(name).shape)
+            if spec:
+                full_shape, extents = slices.parse_spec(spec)
+                if tuple(full_shape) != stored:
+                    raise ValueError(f"tensor_name = {name}; shape in shape_and_slice spec {dims_text(full_shape)} "
+                                     f"does not match the shape stored in checkpoint: {dims_text(stored)}")
+                stored = slices.shape_of(extents, full_shape)
             if not compatible(shape, stored):
                 raise ValueError(f"Assign requires shapes of both tensors to match. lhs shape= {dims_text(shape)} "
                                  f"rhs shape= {dims_text(stored)}")
-        held = [(name, ref) for name, ref in zip(names, refs) if _on_host(ref) and ref.initialized]
+        # A slice, or a whole tensor put together from slices, is read into a buffer of its own.
+        in_place = [_on_host(ref) and ref.initialized and not spec and not reader.entry(name).slices
+                    for name, spec, ref in zip(names, specs, refs)]
+        held = [(name, ref) for name, ref, keep in zip(names, refs, in_place) if keep]
         for name, _ in held:
             reader.verify(name)
-        fresh = [(ref, reader.get_tensor(name)) for name, ref in zip(names, refs)
-                 if not (_on_host(ref) and ref.initialized)]
+        fresh = [(ref, slices.read_value(reader, name, spec))
+                 for name, spec, ref, keep in zip(names, specs, refs, in_place) if not keep]
         _swap_in(reader, held)
     for ref, value in fresh:
         ref.assign(value if _on_host(ref) else ref.device.copy_in(value), donate=True)
@@ -96,10 +112,9 @@ def _swap_in(reader, held):
         spare = ref.assign(value, donate=True)
 
 
-def _whole_tensors(op_name, shape_and_slices):
-    if any(bytes(s) for s in np.ravel(shape_and_slices)):
-        raise NotImplementedError(f"{op_name}: numflow saves and restores whole tensors only, "
-                                  "not slices (shape_and_slices must be empty strings)")
+def _spec_strings(shape_and_slices, count):
+    specs = [s.decode() if isinstance(s, bytes) else str(s) for s in np.ravel(shape_and_slices)]
+    return specs or [""] * count
 
 
 def _names(tensor_names):
@@ -108,24 +123,25 @@ def _names(tensor_names):
 
 @register("SaveV2")
 def save_v2(ctx, prefix, tensor_names, shape_and_slices, *tensors):
-    _whole_tensors(ctx.op_name, shape_and_slices)
+    names = _names(tensor_names)
+    specs = _spec_strings(shape_and_slices, len(names))
     with BundleWriter(_prefix(prefix)) as writer:
-        for name, value in sorted(zip(_names(tensor_names), tensors), key=lambda item: item[0].encode()):
-            writer.add(name, value)
+        for name, spec, value in sorted(zip(names, specs, tensors), key=lambda item: item[0].encode()):
+            slices.add_value(writer, name, spec, value)
     return ()
 
 
 @register("RestoreV2")
 def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
-    _whole_tensors(ctx.op_name, shape_and_slices)
+    names = _names(tensor_names)
     values = []
     with BundleReader(_prefix(prefix)) as reader:
-        for name, dtype in zip(_names(tensor_names), ctx.attrs["dtypes"]):
+        for name, spec, dtype in zip(names, _spec_strings(shape_and_slices, len(names)), ctx.attrs["dtypes"]):
             stored, want = reader.entry(name).dtype, datatypes.enum_for(dtype)
             if stored != want:
                 raise ValueError(f"tensor_name = {name}; expected dtype {datatypes.tf_name(want)} does not equal "
                                  f"original dtype {datatypes.tf_name(stored)}")
-            values.append(reader.get_tensor(name))
+            values.append(slices.read_value(reader, name, spec))
     return values[0] if len(values) == 1 else tuple(values)  # one tensor: the op's single output
 
 

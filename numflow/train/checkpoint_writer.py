@@ -19,22 +19,25 @@ import threading
 import weakref
 
 from numflow.checkpoint.bundle import BundleWriter
+from numflow.checkpoint.slices import add_value
 from numflow.framework import errors
 
 _log = logging.getLogger(__name__)
 _writers = weakref.WeakSet()
 
 
-def write_snapshots(prefix, keys, snapshots, background=False):
+def write_snapshots(prefix, keys, snapshots, background=False, specs=None):
     """Write ``snapshots`` (a list, in key order) as checkpoint ``prefix``, letting go of each once written.
 
     A variable updated after its snapshot is written no longer has to copy its buffer. In the
     ``background``, the writing thread does all the work itself, leaving the other cores to training.
+    ``specs`` gives each a slice spec (a part of a partitioned variable), or "" for a whole tensor.
     """
     with BundleWriter(prefix, helper_threads=not background) as writer:
         for i, key in enumerate(keys):
-            writer.add(key, snapshots[i])
+            add_value(writer, key, specs[i] if specs else "", snapshots[i])
             snapshots[i] = None
+
 
 
 class BackgroundWriter:

@@ -33,6 +33,7 @@ from numflow.ops.constant_op import constant
 from numflow.runtime.session import BaseSession
 from numflow.train import training_util
 from numflow.train.checkpoint_writer import BackgroundWriter, write_snapshots
+from numflow.variables.partitioned import PartitionedVariable
 
 _log = logging.getLogger("tensorflow")  # tf.logging's logger, as TensorFlow logs these lines
 _NOT_FOUND_PREFIX = (
@@ -59,8 +60,20 @@ def _flatten(items):
             yield item
 
 
+def _parts(key, value):
+    """The parts of a PartitionedVariable or list of parts saved under ``key``, checked as TF does."""
+    parts = list(value)
+    for part in parts:
+        if not _is_variable(part) or part._save_slice_info is None:
+            raise TypeError(f"Variable to save under {key} is not a slice of a partitioned variable: {part}")
+        if part._save_slice_info.full_name != key and not isinstance(value, PartitionedVariable):
+            raise ValueError(f"Slices must all be from the same tensor: {part._save_slice_info.full_name} != {key}")
+    return sorted(parts, key=lambda v: v._save_slice_info.var_offset)
+
+
 def _saveables(var_list):
-    """``{checkpoint key: variable}`` for ``var_list`` (None: every global and saveable variable).
+    """``{checkpoint key: variable, or list of parts}`` for ``var_list`` (None: every global and saveable
+    variable); the parts of a partitioned variable are saved as slices of one tensor under its full name.
 
     Checks as TF's ``op_list_to_dict`` and ``validate_and_slice_inputs`` do, with their messages.
     """
@@ -76,6 +89,9 @@ def _saveables(var_list):
         named, seen = {}, set()
         for key in sorted(var_list):
             var = var_list[key]
+            if isinstance(var, PartitionedVariable | list | tuple):
+                named[key] = _parts(key, var)
+                continue
             if not _is_variable(var):
                 raise TypeError("names_to_saveables must be a dict mapping string names to Tensors/Variables. "
                                 f"Not a variable: {var}")
@@ -88,13 +104,36 @@ def _saveables(var_list):
         raise TypeError(f"Variables to save should be passed in a dict or a list. Got {var_list}")
     named = {}
     for var in sorted(_flatten(var_list), key=lambda v: v.name):
+        if isinstance(var, PartitionedVariable):
+            if var.name in named:
+                raise ValueError(f"At least two variables have the same name: {var.name}")
+            named[var.name] = _parts(var.name, var)
+            continue
         if not _is_variable(var):
             raise TypeError(f"Variable to save is not a Variable: {var}")
+        if var._save_slice_info is not None:
+            key = var._save_slice_info.full_name
+            if key in named and not isinstance(named[key], list):
+                raise ValueError(f"Mixing slices and non-slices with the same name: {key}")
+            named[key] = _parts(key, [*named.get(key, ()), var])
+            continue
         key = var.op.name
         if key in named:
             raise ValueError(f"At least two variables have the same name: {key}")
         named[key] = var
     return named
+
+
+def _entries(named):
+    """``(key, slice spec, variable reference)`` per saved tensor or part, in key order (spec "": whole)."""
+    entries = []
+    for key in sorted(named):
+        value = named[key]
+        if isinstance(value, list):
+            entries += [(key, part._save_slice_info.spec, part._ref()) for part in value]
+        else:
+            entries.append((key, "", value._ref()))
+    return entries
 
 
 @dataclass(frozen=True)
@@ -195,11 +234,12 @@ class Saver:
         with graph.name_scope(self._name or "save") as scope:
             # TensorFlow's name for it; saves and restores feed the path in its place.
             self._filename = constant(self._filename_default or "model", name="Const")
-            keys = sorted(named)
-            refs = [named[k]._ref() for k in keys]
-            self._saved = list(zip(keys, refs))
-            self._save_op = io_ops.save_bundle(self._filename, keys, refs, name="SaveBundle")
-            self._restore_op = io_ops.restore_bundle(self._filename, keys, refs, name="restore_all")
+            entries = _entries(named)
+            keys, specs, refs = (list(column) for column in zip(*entries))
+            self._saved = [(key, ref) for key, _, ref in entries]
+            self._specs = specs
+            self._save_op = io_ops.save_bundle(self._filename, keys, refs, specs, name="SaveBundle")
+            self._restore_op = io_ops.restore_bundle(self._filename, keys, refs, specs, name="restore_all")
         self._scope = scope
         self._next_checkpoint_time = time.time() + self._keep_every * 3600
 
@@ -325,16 +365,17 @@ class Saver:
                 sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
         elif self._sharded and sharded_saver.applies(sess):  # each task writes its variables' shard
             background = False
+            self._refuse_slices_across_tasks()
 
             def write_data():
                 sharded_saver.save(sess, checkpoint_file, self._saved)
         else:
-            keys = [key for key, _ in self._saved]
+            keys, specs = [key for key, _ in self._saved], self._specs
             snapshots = sess._fetch_snapshots([ref for _, ref in self._saved])
 
             def write_data():
                 with translated(checkpoint_file):
-                    write_snapshots(checkpoint_file, keys, snapshots, background)
+                    write_snapshots(checkpoint_file, keys, snapshots, background, specs)
         # The graph as it is now: the user may go on adding ops while the checkpoint is written.
         meta = meta_graph.checkpoint_meta_graph(self, sess, strip_default_attrs) if write_meta_graph else None
 
@@ -400,6 +441,7 @@ class Saver:
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         try:
             if self._saved is not None and sharded_saver.applies(sess):  # variables on other tasks
+                self._refuse_slices_across_tasks()
                 sharded_saver.restore(sess, save_path, self._saved, self._sharded)
             else:
                 sess.run(self._restore_op, {self._filename: save_path})
@@ -407,6 +449,13 @@ class Saver:
             raise errors.NotFoundError(None, e.op, _NOT_FOUND_PREFIX + self._mismatch_report(save_path, e)) from e
         except errors.InvalidArgumentError as e:
             raise errors.InvalidArgumentError(None, e.op, _MISMATCH_PREFIX + e.message) from e
+
+    def _refuse_slices_across_tasks(self):
+        sliced = sorted({key for (key, _), spec in zip(self._saved, self._specs) if spec})
+        if sliced:
+            raise errors.UnimplementedError(
+                None, None, f"Saving or restoring the partitioned variable {sliced[0]} with variables on other "
+                "tasks is not supported: its parts would be written as separate shards' slices")
 
     def _mismatch_report(self, save_path, error):
         """The original error, then which keys differ between the graph and the checkpoint, and the fix."""

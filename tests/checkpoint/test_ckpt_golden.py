@@ -14,7 +14,6 @@ from numflow.checkpoint import datatypes, table
 from numflow.checkpoint.bundle import BundleReader, BundleWriter, write_bundle
 from numflow.checkpoint.reader import list_variables, load_checkpoint
 from numflow.checkpoint.state import get_checkpoint_state, latest_checkpoint
-from numflow.framework import errors
 
 SAVER_FOLDERS = [("dtypes", "model"), ("step", "model-7"), ("sharded", "model"), ("tf2", "ckpt-1")]
 
@@ -109,15 +108,14 @@ def test_state_files_written_by_tf():
     assert len(tf2.all_model_checkpoint_timestamps) == 1 and tf2.last_preserved_timestamp > 1.5e9
 
 
-def test_partitioned_variable_is_listed_whole_and_refused_clearly():
+def test_partitioned_variable_is_listed_and_read_whole():
     prefix = _golden_prefix("partitioned", "model")
     reader = BundleReader(prefix)
     assert reader.keys() == ["plain", "pv"]
     assert reader.shapes()["pv"] == (8, 3)
     assert len(reader.entry("pv").slices) == 2
     assert reader.get_tensor("plain") == 2.0
-    with pytest.raises(errors.UnimplementedError, match="Sliced checkpoints are not supported: pv"):
-        reader.get_tensor("pv")
+    np.testing.assert_array_equal(reader.get_tensor("pv"), np.arange(24, dtype=np.float32).reshape(8, 3))
     assert list_variables(prefix) == [("plain", []), ("pv", [8, 3])]
     part_key = bytes.fromhex("00 70 76 00 01 01 02 80 84 80 83")
     assert part_key in reader._values

@@ -33,10 +33,10 @@ def held_writes(monkeypatch):
     started, release = threading.Event(), threading.Event()
     real = saver_module.write_snapshots
 
-    def write_snapshots(prefix, keys, snapshots, background=False):
+    def write_snapshots(prefix, keys, snapshots, background=False, specs=None):
         started.set()
         assert release.wait(10), "the test never released the write"
-        return real(prefix, keys, snapshots, background)
+        return real(prefix, keys, snapshots, background, specs)
 
     monkeypatch.setattr(saver_module, "write_snapshots", write_snapshots)
     return started, release

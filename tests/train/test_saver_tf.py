@@ -307,3 +307,18 @@ def test_arguments_and_errors_match_tensorflow(tmp_path, tf1_variables):
     ours = _argument_scenario("numflow", str(tmp_path / "nf"))
     theirs = _argument_scenario("tensorflow", str(tmp_path / "tf"))
     assert ours == theirs
+
+
+@pytest.mark.parametrize("tf_parts", [3, 2, 0])
+def test_tensorflow_restores_numflows_partitioned_variable_into_any_partitioning(tmp_path, tf_parts):
+    full = np.arange(21, dtype=np.float32).reshape(7, 3)
+    with nf.Graph().as_default(), nf.Session() as sess:
+        embedding = nf.get_variable("embedding", [7, 3], partitioner=nf.fixed_size_partitioner(3))
+        sess.run(nf.global_variables_initializer())
+        sess.run(embedding.assign(full))
+        prefix = nf.train.Saver().save(sess, str(tmp_path / "model"), write_meta_graph=False)
+    with tf.Graph().as_default(), v1.Session() as sess:
+        partitioner = v1.fixed_size_partitioner(tf_parts) if tf_parts else None
+        embedding = v1.get_variable("embedding", [7, 3], partitioner=partitioner)
+        v1.train.Saver().restore(sess, prefix)
+        np.testing.assert_array_equal(sess.run(tf.convert_to_tensor(embedding)), full)

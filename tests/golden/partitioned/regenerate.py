@@ -24,8 +24,21 @@ sys.path.insert(0, HERE)
 import scenarios  # noqa: E402
 
 
+def write_checkpoint():
+    """``embedding`` (7x3, three parts, the values 0..20) and ``plain`` saved by TF's Saver, with the meta graph."""
+    full = np.arange(21, dtype=np.float32).reshape(7, 3)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        embedding = tf.get_variable("embedding", [7, 3], partitioner=tf.fixed_size_partitioner(3))
+        tf.get_variable("plain", initializer=np.float32(2.0))
+        sess.run(tf.global_variables_initializer())
+        sess.run(embedding.assign(full))
+        tf.train.Saver().save(sess, os.path.join(HERE, "model"), write_state=False)
+    np.savez_compressed(os.path.join(HERE, "checkpoint_values.npz"), embedding=full, plain=np.float32(2.0))
+
+
 def main():
     tf.disable_v2_behavior()
+    write_checkpoint()
     values = scenarios.run_all(tf)
     values["tf_version"] = np.array(tf.__version__)
     path = os.path.join(HERE, "values.npz")

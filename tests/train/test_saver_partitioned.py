@@ -1,0 +1,89 @@
+"""Saver and partitioned variables: one checkpoint entry under the full name with its slices, as
+TensorFlow writes it (byte for byte), restored into any partitioning or none.
+
+The golden checkpoint is TensorFlow's, written by ``tests/golden/partitioned/regenerate.py``.
+"""
+
+import pathlib
+import shutil
+
+import numpy as np
+import pytest
+
+import numflow as tf
+from numflow.framework import errors
+
+GOLDEN = pathlib.Path(__file__).parent.parent / "golden" / "partitioned"
+FULL = np.arange(21, dtype=np.float32).reshape(7, 3)
+
+
+def _model(parts):
+    """``embedding`` (7x3) in ``parts`` parts (0: one whole variable) and ``plain``."""
+    if parts:
+        embedding = tf.get_variable("embedding", [7, 3], partitioner=tf.fixed_size_partitioner(parts))
+    else:
+        embedding = tf.get_variable("embedding", [7, 3])
+    plain = tf.get_variable("plain", initializer=np.float32(0.0))
+    return embedding, plain
+
+
+def test_the_checkpoint_is_tensorflows_byte_for_byte(tmp_path):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        embedding, plain = _model(3)
+        sess.run(tf.global_variables_initializer())
+        sess.run([embedding.assign(FULL), plain.assign(2.0)])
+        prefix = tf.train.Saver().save(sess, str(tmp_path / "model"), write_meta_graph=False)
+    for suffix in (".index", ".data-00000-of-00001"):
+        assert pathlib.Path(prefix + suffix).read_bytes() == (GOLDEN / f"model{suffix}").read_bytes(), suffix
+
+
+@pytest.mark.parametrize("parts", [3, 2, 5, 0])
+def test_tensorflows_checkpoint_restores_into_any_partitioning(parts):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        embedding, plain = _model(parts)
+        tf.train.Saver().restore(sess, str(GOLDEN / "model"))
+        np.testing.assert_array_equal(sess.run(tf.convert_to_tensor(embedding)), FULL)
+        assert sess.run(plain) == 2.0
+
+
+def test_restore_replaces_initialized_parts_and_a_dict_names_the_partitioned_variable(tmp_path):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        embedding, _ = _model(2)
+        sess.run(tf.global_variables_initializer())
+        tf.train.Saver({"embedding": embedding}).restore(sess, str(GOLDEN / "model"))
+        np.testing.assert_array_equal(sess.run(list(embedding)[1]), FULL[4:])
+
+
+def test_readers_see_the_full_variable():
+    reader = tf.train.NewCheckpointReader(str(GOLDEN / "model"))
+    assert reader.get_variable_to_shape_map() == {"embedding": [7, 3], "plain": []}
+    np.testing.assert_array_equal(reader.get_tensor("embedding"), FULL)
+    assert tf.train.list_variables(str(GOLDEN / "model")) == [("embedding", [7, 3]), ("plain", [])]
+
+
+def test_another_full_shape_is_refused_naming_the_variable(tmp_path):
+    shutil.copy(GOLDEN / "model.index", tmp_path / "model.index")
+    shutil.copy(GOLDEN / "model.data-00000-of-00001", tmp_path / "model.data-00000-of-00001")
+    with tf.Graph().as_default(), tf.Session() as sess:
+        tf.get_variable("embedding", [8, 3], partitioner=tf.fixed_size_partitioner(2))
+        saver = tf.train.Saver()
+        with pytest.raises(errors.InvalidArgumentError) as info:
+            saver.restore(sess, str(tmp_path / "model"))
+    assert ("tensor_name = embedding; shape in shape_and_slice spec [8,3] does not match the shape stored in "
+            "checkpoint: [7,3]") in str(info.value)
+
+
+def test_slices_and_a_whole_variable_under_one_name_are_refused():
+    with tf.Graph().as_default():
+        whole = tf.get_variable("embedding", [7, 3])
+    with tf.Graph().as_default():
+        embedding, _ = _model(2)
+        with pytest.raises(ValueError, match="At least two variables have the same name: embedding"):
+            tf.train.Saver([*embedding, whole])
+
+
+def test_parts_of_another_variable_under_a_dict_key_are_refused():
+    with tf.Graph().as_default():
+        embedding, _ = _model(2)
+        with pytest.raises(ValueError, match="Slices must all be from the same tensor: embedding != table"):
+            tf.train.Saver({"table": list(embedding)})
