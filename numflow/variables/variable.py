@@ -212,6 +212,11 @@ class Variable:
         self._initial_value = element(variable_def.initial_value_name) if variable_def.initial_value_name else None
         self._trainable = bool(variable_def.trainable)
         self._constraint = self._caching_device = self._save_slice_info = None
+        if variable_def.HasField("save_slice_info_def"):  # a part of a partitioned variable
+            from numflow.variables.partitioned import SaveSliceInfo
+
+            self._save_slice_info = SaveSliceInfo(save_slice_info_def=variable_def.save_slice_info_def,
+                                                  import_scope=import_scope)
         graph._variable_initializers[self._variable.op.name] = self._initializer_op
 
     def to_proto(self, export_scope=None):
@@ -225,8 +230,12 @@ class Variable:
                  "snapshot_name": self._snapshot.name}
         if self._initial_value is not None:
             names["initial_value_name"] = self._initial_value.name
-        return variable_pb2.VariableDef(trainable=self._trainable,
-                                        **{k: strip_name_scope(v, export_scope) for k, v in names.items()})
+        proto = variable_pb2.VariableDef(trainable=self._trainable,
+                                         **{k: strip_name_scope(v, export_scope) for k, v in names.items()})
+        slice_info = self._save_slice_info.to_proto(export_scope) if self._save_slice_info is not None else None
+        if slice_info is not None:
+            proto.save_slice_info_def.MergeFrom(slice_info)
+        return proto
 
     @staticmethod
     def from_proto(variable_def, import_scope=None):

@@ -87,3 +87,41 @@ def test_parts_of_another_variable_under_a_dict_key_are_refused():
         embedding, _ = _model(2)
         with pytest.raises(ValueError, match="Slices must all be from the same tensor: embedding != table"):
             tf.train.Saver({"table": list(embedding)})
+
+
+def _variable_defs(meta):
+    from numflow.protos import variable_pb2
+
+    return [variable_pb2.VariableDef.FromString(raw) for raw in meta.collection_def["variables"].bytes_list.value]
+
+
+def _string_consts(meta, suffix):
+    return {n.name: list(n.attr["value"].tensor.string_val) for n in meta.graph_def.node if n.name.endswith(suffix)}
+
+
+def test_exported_meta_graph_keeps_the_slices_as_tensorflows_does():
+    from numflow.framework.meta_graph import read_meta_graph_file
+
+    golden = read_meta_graph_file(str(GOLDEN / "model.meta"))
+    with tf.Graph().as_default():
+        _model(3)
+        meta = tf.train.Saver().export_meta_graph()
+    ours = {d.variable_name: d.save_slice_info_def for d in _variable_defs(meta)}
+    theirs = {d.variable_name: d.save_slice_info_def for d in _variable_defs(golden)}
+    assert ours == theirs and theirs["embedding/part_2:0"].var_offset == [5, 0]
+    specs = _string_consts(golden, "/SaveV2/shape_and_slices")["save/SaveV2/shape_and_slices"]
+    assert set(map(tuple, _string_consts(meta, "/shape_and_slices").values())) == {tuple(specs)}
+
+
+def test_tensorflows_meta_graph_imports_with_its_parts_and_restores():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        saver = tf.train.import_meta_graph(str(GOLDEN / "model.meta"))
+        saver.restore(sess, str(GOLDEN / "model"))  # TF's own RestoreV2 ops, with their slice specs
+        parts = [v for v in tf.global_variables() if v._save_slice_info is not None]
+        assert [(v.name, v._save_slice_info.full_name, v._save_slice_info.var_offset) for v in parts] == [
+            ("embedding/part_0:0", "embedding", [0, 0]), ("embedding/part_1:0", "embedding", [3, 0]),
+            ("embedding/part_2:0", "embedding", [5, 0])]
+        np.testing.assert_array_equal(np.concatenate(sess.run(parts)), FULL)
+        sess.run(tf.global_variables_initializer())
+        tf.train.Saver().restore(sess, str(GOLDEN / "model"))  # a new Saver groups the imported parts
+        np.testing.assert_array_equal(np.concatenate(sess.run(parts)), FULL)
