@@ -14,41 +14,43 @@ import numflow as tf
 from numflow.framework import errors
 
 GOLDEN = pathlib.Path(__file__).parent.parent / "golden" / "partitioned"
-FULL = np.arange(21, dtype=np.float32).reshape(7, 3)
+with np.load(GOLDEN / "checkpoint_values.npz") as _values:
+    FULL, WIDE = _values["embedding"], _values["wide"]
 
 
-def _model(parts):
-    """``embedding`` (7x3) in ``parts`` parts (0: one whole variable) and ``plain``."""
-    if parts:
-        embedding = tf.get_variable("embedding", [7, 3], partitioner=tf.fixed_size_partitioner(parts))
-    else:
-        embedding = tf.get_variable("embedding", [7, 3])
+def _model(parts, wide_parts=2):
+    """The golden's variables: ``embedding`` (7x3) in ``parts`` parts (0: one whole variable), ``plain``,
+    and ``wide`` (150x1 float64) in ``wide_parts``."""
+    partitioner = tf.fixed_size_partitioner(parts) if parts else None
+    embedding = tf.get_variable("embedding", [7, 3], partitioner=partitioner)
     plain = tf.get_variable("plain", initializer=np.float32(0.0))
-    return embedding, plain
+    wide = tf.get_variable("wide", [150, 1], dtype=tf.float64, partitioner=tf.fixed_size_partitioner(wide_parts))
+    return embedding, plain, wide
 
 
 def test_the_checkpoint_is_tensorflows_byte_for_byte(tmp_path):
     with tf.Graph().as_default(), tf.Session() as sess:
-        embedding, plain = _model(3)
+        embedding, plain, wide = _model(3)
         sess.run(tf.global_variables_initializer())
-        sess.run([embedding.assign(FULL), plain.assign(2.0)])
+        sess.run([embedding.assign(FULL), plain.assign(2.0), wide.assign(WIDE)])
         prefix = tf.train.Saver().save(sess, str(tmp_path / "model"), write_meta_graph=False)
     for suffix in (".index", ".data-00000-of-00001"):
         assert pathlib.Path(prefix + suffix).read_bytes() == (GOLDEN / f"model{suffix}").read_bytes(), suffix
 
 
-@pytest.mark.parametrize("parts", [3, 2, 5, 0])
-def test_tensorflows_checkpoint_restores_into_any_partitioning(parts):
+@pytest.mark.parametrize("parts, wide_parts", [(3, 2), (2, 3), (5, 1), (0, 7)])
+def test_tensorflows_checkpoint_restores_into_any_partitioning(parts, wide_parts):
     with tf.Graph().as_default(), tf.Session() as sess:
-        embedding, plain = _model(parts)
+        embedding, plain, wide = _model(parts, wide_parts)
         tf.train.Saver().restore(sess, str(GOLDEN / "model"))
         np.testing.assert_array_equal(sess.run(tf.convert_to_tensor(embedding)), FULL)
+        np.testing.assert_array_equal(sess.run(tf.convert_to_tensor(wide)), WIDE)
         assert sess.run(plain) == 2.0
 
 
 def test_restore_replaces_initialized_parts_and_a_dict_names_the_partitioned_variable(tmp_path):
     with tf.Graph().as_default(), tf.Session() as sess:
-        embedding, _ = _model(2)
+        embedding, *_ = _model(2)
         sess.run(tf.global_variables_initializer())
         tf.train.Saver({"embedding": embedding}).restore(sess, str(GOLDEN / "model"))
         np.testing.assert_array_equal(sess.run(list(embedding)[1]), FULL[4:])
@@ -56,9 +58,10 @@ def test_restore_replaces_initialized_parts_and_a_dict_names_the_partitioned_var
 
 def test_readers_see_the_full_variable():
     reader = tf.train.NewCheckpointReader(str(GOLDEN / "model"))
-    assert reader.get_variable_to_shape_map() == {"embedding": [7, 3], "plain": []}
+    assert reader.get_variable_to_shape_map() == {"embedding": [7, 3], "plain": [], "wide": [150, 1]}
     np.testing.assert_array_equal(reader.get_tensor("embedding"), FULL)
-    assert tf.train.list_variables(str(GOLDEN / "model")) == [("embedding", [7, 3]), ("plain", [])]
+    np.testing.assert_array_equal(reader.get_tensor("wide"), WIDE)
+    assert tf.train.list_variables(str(GOLDEN / "model")) == [("embedding", [7, 3]), ("plain", []), ("wide", [150, 1])]
 
 
 def test_another_full_shape_is_refused_naming_the_variable(tmp_path):
@@ -77,14 +80,14 @@ def test_slices_and_a_whole_variable_under_one_name_are_refused():
     with tf.Graph().as_default():
         whole = tf.get_variable("embedding", [7, 3])
     with tf.Graph().as_default():
-        embedding, _ = _model(2)
+        embedding, *_ = _model(2)
         with pytest.raises(ValueError, match="At least two variables have the same name: embedding"):
             tf.train.Saver([*embedding, whole])
 
 
 def test_parts_of_another_variable_under_a_dict_key_are_refused():
     with tf.Graph().as_default():
-        embedding, _ = _model(2)
+        embedding, *_ = _model(2)
         with pytest.raises(ValueError, match="Slices must all be from the same tensor: embedding != table"):
             tf.train.Saver({"table": list(embedding)})
 
@@ -113,11 +116,14 @@ def test_exported_meta_graph_keeps_the_slices_as_tensorflows_does():
     assert set(map(tuple, _string_consts(meta, "/shape_and_slices").values())) == {tuple(specs)}
 
 
-def test_tensorflows_meta_graph_imports_with_its_parts_and_restores():
+def test_tensorflows_meta_graph_imports_with_its_parts_and_restores(tmp_path):
     with tf.Graph().as_default(), tf.Session() as sess:
         saver = tf.train.import_meta_graph(str(GOLDEN / "model.meta"))
         saver.restore(sess, str(GOLDEN / "model"))  # TF's own RestoreV2 ops, with their slice specs
-        parts = [v for v in tf.global_variables() if v._save_slice_info is not None]
+        prefix = saver.save(sess, str(tmp_path / "model"), write_meta_graph=False)  # and its SaveV2
+        for suffix in (".index", ".data-00000-of-00001"):
+            assert pathlib.Path(prefix + suffix).read_bytes() == (GOLDEN / f"model{suffix}").read_bytes(), suffix
+        parts = [v for v in tf.global_variables() if v._save_slice_info is not None][:3]
         assert [(v.name, v._save_slice_info.full_name, v._save_slice_info.var_offset) for v in parts] == [
             ("embedding/part_0:0", "embedding", [0, 0]), ("embedding/part_1:0", "embedding", [3, 0]),
             ("embedding/part_2:0", "embedding", [5, 0])]
