@@ -41,6 +41,7 @@ _VARIABLE_OP_TYPES = ("Variable", "VariableV2", "VarHandleOp")
 def _create_slot(primary, value, name):
     """TF's ``slot_creator.create_slot``: a variable ``<primary>/<name>`` (uniquified) set to the tensor
     ``value``, colocated with ``primary``, not trainable, in ``GLOBAL_VARIABLES``."""
+    from numflow.variables.partitioned import give_slot_slice_info
     from numflow.variables.scope import get_variable, get_variable_scope, variable_scope
 
     graph = primary.graph
@@ -49,8 +50,8 @@ def _create_slot(primary, value, name):
     scope.set_partitioner(None)
     try:
         with variable_scope(None, default_name=f"{primary.op.name}/{name}"), graph.colocate_with(primary.op):
-            return get_variable("", initializer=value, trainable=False,
-                                validate_shape=value.get_shape().is_fully_defined())
+            return give_slot_slice_info(primary, get_variable("", initializer=value, trainable=False,
+                                                              validate_shape=value.get_shape().is_fully_defined()))
     finally:
         scope.set_partitioner(partitioner)
 

@@ -33,6 +33,7 @@ def _var_key(var):
 
 def create_slot_with_initializer(primary, initializer, shape, dtype, name, colocate_with_primary=True):
     """A slot variable of ``primary`` named ``<primary>/<name>`` (uniquified), set by ``initializer``."""
+    from numflow.variables.partitioned import give_slot_slice_info
     from numflow.variables.scope import get_variable, get_variable_scope, variable_scope
 
     graph = primary.graph
@@ -44,10 +45,12 @@ def create_slot_with_initializer(primary, initializer, shape, dtype, name, coloc
             with variable_scope(None, default_name=f"{primary.op.name}/{name}"):
                 if colocate_with_primary:
                     with graph.colocate_with(primary.op):
-                        return get_variable("", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
+                        slot = get_variable("", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
                                             validate_shape=shape.is_fully_defined())
-                return get_variable("", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
-                                    validate_shape=shape.is_fully_defined())
+                else:
+                    slot = get_variable("", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
+                                        validate_shape=shape.is_fully_defined())
+                return give_slot_slice_info(primary, slot)
         finally:
             scope.set_partitioner(partitioner)
 

@@ -268,6 +268,18 @@ class PartitionedVariable:
             lambda v, x: v.assign_sub(x, use_locking=use_locking, name=name, read_value=read_value), value)
 
 
+def give_slot_slice_info(primary, slot):
+    """Make ``slot`` of a part ``primary`` a part too (TF's ``slot_creator``): the slot of
+    ``emb/part_1`` saves as a slice of ``emb/<slot name>``, cut to the slot's rank. Returns ``slot``."""
+    info = getattr(primary, "_save_slice_info", None)
+    rank = slot.shape.ndims
+    if info is not None and (rank is None or rank > 0):
+        slot_name = slot.name[len(primary.op.name + "/"):-2]
+        slot._save_slice_info = SaveSliceInfo(f"{info.full_name}/{slot_name}", info.full_shape[:rank],
+                                              info.var_offset[:rank], info.var_shape[:rank])
+    return slot
+
+
 def call_partitioner(partitioner, shape, dtype):
     """The partitioner's answer for ``shape``, checked as TensorFlow's ``_call_partitioner`` does."""
     if not shape.is_fully_defined():

@@ -131,3 +131,19 @@ def test_tensorflows_meta_graph_imports_with_its_parts_and_restores(tmp_path):
         sess.run(tf.global_variables_initializer())
         tf.train.Saver().restore(sess, str(GOLDEN / "model"))  # a new Saver groups the imported parts
         np.testing.assert_array_equal(np.concatenate(sess.run(parts)), FULL)
+
+
+def test_moving_averages_of_parts_save_as_one_sliced_tensor(tmp_path):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        embedding, *_ = _model(3)
+        averages = tf.train.ExponentialMovingAverage(0.5)
+        update = averages.apply(list(embedding))
+        sess.run(tf.global_variables_initializer())
+        initial = sess.run(embedding.as_tensor())  # the averages start from it
+        sess.run(embedding.assign(FULL))
+        sess.run(update)
+        prefix = tf.train.Saver().save(sess, str(tmp_path / "model"), write_meta_graph=False)
+    reader = tf.train.NewCheckpointReader(prefix)
+    assert reader.get_variable_to_shape_map()["embedding/ExponentialMovingAverage"] == [7, 3]
+    np.testing.assert_allclose(reader.get_tensor("embedding/ExponentialMovingAverage"), 0.5 * initial + 0.5 * FULL,
+                               rtol=1e-6)

@@ -5,6 +5,9 @@ and returns ``{key: numpy value}``. ``regenerate.py`` stores TensorFlow's result
 ``tests/variables/test_partitioned.py`` compares numflow's with them, bit for bit.
 """
 
+import os
+import tempfile
+
 import numpy as np
 
 
@@ -103,6 +106,11 @@ def training(tf):
                     sess.run(train)
                 out[f"{key}/value"] = sess.run(tf.convert_to_tensor(emb))
                 out[f"{key}/globals"] = _names(tf.global_variables())
+                # The slots of the parts are saved as slices of one tensor each (emb/Adam...).
+                with tempfile.TemporaryDirectory() as folder:
+                    prefix = tf.train.Saver().save(sess, os.path.join(folder, "model"), write_meta_graph=False)
+                    listed = tf.train.list_variables(prefix)
+                out[f"{key}/checkpoint"] = np.array([f"{name} {shape}" for name, shape in listed])
     return out
 
 
