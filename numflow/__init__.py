@@ -50,7 +50,8 @@ from numflow.ops.init_ops import (  # noqa: E402, I001
     variance_scaling_initializer, zeros_initializer,
 )
 from numflow.variables.partitioned import (  # noqa: E402, I001
-    PartitionedVariable, fixed_size_partitioner, min_max_variable_partitioner, variable_axis_size_partitioner,
+    PartitionedVariable, create_partitioned_variables, fixed_size_partitioner, min_max_variable_partitioner,
+    variable_axis_size_partitioner,
 )
 from numflow.variables.template import make_template  # noqa: E402, I001
 from numflow.variables.scope import (  # noqa: E402, I001

@@ -18,8 +18,10 @@ import collections.abc
 import math
 
 from numflow.framework import dtypes
-from numflow.framework.graph import get_default_graph
-from numflow.framework.shapes import TensorShape
+from numflow.framework.graph import Tensor, get_default_graph
+from numflow.framework.shapes import TensorShape, as_shape
+from numflow.ops import array_ops
+from numflow.ops.constant_op import convert_to_tensor
 
 
 def fixed_size_partitioner(num_shards, axis=0):
@@ -209,8 +211,6 @@ class PartitionedVariable:
 
     def _concat(self):
         """The whole value, built where the call is (inside its control dependencies)."""
-        from numflow.ops import array_ops
-
         graph = get_default_graph()
         if len(self._variable_list) == 1:
             with graph.name_scope(None):
@@ -248,8 +248,6 @@ class PartitionedVariable:
         elif isinstance(value, PartitionedVariable):
             values = list(value)
         else:
-            from numflow.ops import array_ops
-
             sizes = [v.shape.dims[axes[0]].value for v in self._variable_list]
             values = array_ops.split(value, sizes, axis=axes[0])
         return [assign_fn(v, values[i]) for i, v in enumerate(self._variable_list)]
@@ -278,6 +276,39 @@ def give_slot_slice_info(primary, slot):
         slot._save_slice_info = SaveSliceInfo(f"{info.full_name}/{slot_name}", info.full_shape[:rank],
                                               info.var_offset[:rank], info.var_shape[:rank])
     return slot
+
+
+def create_partitioned_variables(shape, slicing, initializer, dtype=dtypes.float32, trainable=True, collections=None,
+                                 name=None, reuse=None):
+    """The parts of a new partitioned variable cut by ``slicing`` (parts per axis), as a list.
+
+    The variable is named after a ``variable_scope(name, "PartitionedVariable")``. Deprecated in
+    TensorFlow in favour of ``get_variable(..., partitioner=...)``.
+
+    Raises
+    ------
+    ValueError
+        ``shape`` and ``slicing`` differ in length, the shape is a scalar's, or a custom getter is set.
+    """
+    from numflow.variables import scope as scopes
+
+    if len(shape) != len(slicing):
+        raise ValueError("The 'shape' and 'slicing' of a partitioned Variable must have the length: "
+                         f"shape: {shape}, slicing: {slicing}")
+    if len(shape) < 1:
+        raise ValueError(f"A partitioned Variable must have rank at least 1: shape: {shape}")
+    with scopes.variable_scope(name, "PartitionedVariable", reuse=reuse) as scope:
+        if scope.custom_getter is not None:
+            raise ValueError(
+                "Private access to _get_partitioned_variable is not allowed when a custom getter is set.  Current "
+                f"custom getter: {scope.custom_getter}.  It is likely that you're using create_partitioned_variables."
+                "  If so, consider instead using get_variable with a non-empty partitioner parameter instead.")
+        settings = scopes.VariableSettings(
+            scope.name, shape, dtypes.as_dtype(dtype), scope.initializer if initializer is None else initializer,
+            scope.regularizer, scope.reuse, trainable, collections, scope.caching_device,
+            lambda **unused: list(slicing), True, scope.use_resource)
+        with get_default_graph().name_scope(None):
+            return list(get_or_create(settings, scopes._store(), scopes._get_or_create_single))
 
 
 def call_partitioner(partitioner, shape, dtype):
@@ -317,3 +348,68 @@ def iter_slices(full_shape, num_slices, slice_dim):
         shape[slice_dim] = min_len + (i < excess)
         yield offset[:], shape
         offset[slice_dim] += shape[slice_dim]
+
+
+def get_or_create(settings, store, get_part):
+    """Share the partitioned variable ``settings.name`` (a ``VariableSettings``) of variable store
+    ``store`` or create its parts by ``get_part(part_settings, partition_info)``, as TF's
+    ``_get_partitioned_variable`` does (its checks and messages)."""
+    name, initializer, reuse, partitioner = settings.name, settings.initializer, settings.reuse, settings.partitioner
+    dtype = dtypes.as_dtype(settings.dtype)
+    if name in store.variables:
+        raise ValueError(f"A partitioner was provided, but an unpartitioned version of the variable was found: "
+                         f"{name}.  Perhaps a variable of the same name was already created without partitioning?")
+    shape = as_shape(settings.shape)
+    if isinstance(initializer, Tensor):
+        shape = shape.merge_with(initializer.get_shape())
+    partitions = None
+    if not reuse or partitioner:
+        partitions = call_partitioner(partitioner, shape, dtype)
+    found = store.partitioned.get(name)
+    if found is not None:
+        if reuse is False:
+            raise ValueError(f"Partitioned variable with name {name} already exists. Did you mean to set reuse=True "
+                             "or reuse=tf.AUTO_REUSE in VarScope?")
+        if not shape.is_compatible_with(found.get_shape()):
+            raise ValueError(f"Trying to reuse partitioned variable {name}, but specified shape {shape} and found "
+                             f"shape {found.get_shape()}.")
+        if dtype.base_dtype != found.dtype.base_dtype:
+            raise ValueError(f"Trying to reuse partitioned variable {name}, but specified dtype {dtype.name} and "
+                             f"found dtype {found.dtype.name}.")
+        if partitions is not None and list(found._get_partitions()) != list(partitions):
+            raise ValueError(f"Trying to reuse partitioned variable {name}, but specified partitions {partitions} "
+                             f"and found partitions {found._get_partitions()}.")
+        return found
+    if reuse is True:
+        raise ValueError(f"PartitionedVariable {name} does not exist, or was not created with tf.get_variable(). "
+                         "Did you mean to set reuse=False or reuse=tf.AUTO_REUSE in VarScope?")
+    slice_dim, num_slices = slice_dim_and_count(partitions)
+    if f"{name}/part_0" in store.variables:
+        if f"{name}/part_{num_slices - 1}" not in store.variables:
+            raise ValueError(f"Partitioner returned a different partitioning than what was already found.  "
+                             f"Partitioner returned {num_slices} shards, and shard {name}/part_0 was found, but "
+                             f"{name}/part_{num_slices - 1} was not.")
+        if f"{name}/part_{num_slices}" in store.variables:
+            raise ValueError(f"Partitioner returned a different partitioning than what was already found.  "
+                             f"Partitioner returned {num_slices} shards, and shard {name}/part_0 was found, but so "
+                             f"was the extra shard {name}/part_{num_slices}.")
+    graph = get_default_graph()
+    full_shape = shape.as_list()
+    parts = []
+    for i, (offset, part_shape) in enumerate(iter_slices(full_shape, num_slices, slice_dim)):
+        part_name, part_dtype, init, init_shape = f"{name}/part_{i}", dtype, initializer, part_shape
+        with graph.name_scope(part_name + "/PartitionedInitializer"):
+            if isinstance(initializer, Tensor):
+                init = array_ops.slice(initializer, offset, part_shape)
+                part_dtype, init_shape = init.dtype.base_dtype, None
+            elif initializer is not None and not callable(initializer):
+                init = array_ops.slice(convert_to_tensor(initializer, dtype=dtype), offset, part_shape)
+                init_shape = None
+        part = get_part(
+            settings._replace(name=part_name, shape=init_shape, dtype=part_dtype, initializer=init, partitioner=None),
+            PartitionInfo(full_shape=full_shape, var_offset=offset))
+        part._save_slice_info = SaveSliceInfo(name, full_shape, offset, part_shape)
+        parts.append(part)
+    variable = PartitionedVariable(name, shape, dtype, parts, partitions)
+    store.partitioned[name] = variable
+    return variable

@@ -43,9 +43,9 @@ import traceback
 import typing
 
 from numflow.framework import dtypes
-from numflow.framework.graph import GraphKeys, Tensor, get_default_graph
+from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.framework.shapes import as_shape
-from numflow.ops import array_ops, init_ops
+from numflow.ops import init_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.variables import partitioned
 from numflow.variables.variable import Variable, VariableAggregation, VariableSynchronization
@@ -296,9 +296,9 @@ def _get_or_create(settings):
     if partitioner is not None and not is_scalar:
         if not callable(partitioner):
             raise ValueError(f"Partitioner must be callable, but received: {partitioner}")
-        return _get_or_create_partitioned(settings)
+        return partitioned.get_or_create(settings, _store(), _get_or_create_single)
     if settings.reuse is True and partitioner is None and settings.name in _store().partitioned:
-        return _get_or_create_partitioned(settings)
+        return partitioned.get_or_create(settings, _store(), _get_or_create_single)
     return _get_or_create_single(settings)
 
 
@@ -376,71 +376,6 @@ def _initial_value(name, shape, dtype, initializer, from_value, partition_info=N
     raise ValueError("The initializer passed is not valid. It should be a callable with no arguments and the shape "
                      "should not be provided or an instance of `tf.keras.initializers.*' and `shape` should be "
                      "fully defined.")
-
-
-def _get_or_create_partitioned(settings):
-    """Share the partitioned variable ``settings.name`` or create its parts, as TF's
-    ``_get_partitioned_variable`` (its checks and messages)."""
-    name, initializer, reuse, partitioner = settings.name, settings.initializer, settings.reuse, settings.partitioner
-    store = _store()
-    dtype = dtypes.as_dtype(settings.dtype)
-    if name in store.variables:
-        raise ValueError(f"A partitioner was provided, but an unpartitioned version of the variable was found: "
-                         f"{name}.  Perhaps a variable of the same name was already created without partitioning?")
-    shape = as_shape(settings.shape)
-    if isinstance(initializer, Tensor):
-        shape = shape.merge_with(initializer.get_shape())
-    partitions = None
-    if not reuse or partitioner:
-        partitions = partitioned.call_partitioner(partitioner, shape, dtype)
-    found = store.partitioned.get(name)
-    if found is not None:
-        if reuse is False:
-            raise ValueError(f"Partitioned variable with name {name} already exists. Did you mean to set reuse=True "
-                             "or reuse=tf.AUTO_REUSE in VarScope?")
-        if not shape.is_compatible_with(found.get_shape()):
-            raise ValueError(f"Trying to reuse partitioned variable {name}, but specified shape {shape} and found "
-                             f"shape {found.get_shape()}.")
-        if dtype.base_dtype != found.dtype.base_dtype:
-            raise ValueError(f"Trying to reuse partitioned variable {name}, but specified dtype {dtype.name} and "
-                             f"found dtype {found.dtype.name}.")
-        if partitions is not None and list(found._get_partitions()) != list(partitions):
-            raise ValueError(f"Trying to reuse partitioned variable {name}, but specified partitions {partitions} "
-                             f"and found partitions {found._get_partitions()}.")
-        return found
-    if reuse is True:
-        raise ValueError(f"PartitionedVariable {name} does not exist, or was not created with tf.get_variable(). "
-                         "Did you mean to set reuse=False or reuse=tf.AUTO_REUSE in VarScope?")
-    slice_dim, num_slices = partitioned.slice_dim_and_count(partitions)
-    if f"{name}/part_0" in store.variables:
-        if f"{name}/part_{num_slices - 1}" not in store.variables:
-            raise ValueError(f"Partitioner returned a different partitioning than what was already found.  "
-                             f"Partitioner returned {num_slices} shards, and shard {name}/part_0 was found, but "
-                             f"{name}/part_{num_slices - 1} was not.")
-        if f"{name}/part_{num_slices}" in store.variables:
-            raise ValueError(f"Partitioner returned a different partitioning than what was already found.  "
-                             f"Partitioner returned {num_slices} shards, and shard {name}/part_0 was found, but so "
-                             f"was the extra shard {name}/part_{num_slices}.")
-    graph = get_default_graph()
-    full_shape = shape.as_list()
-    parts = []
-    for i, (offset, part_shape) in enumerate(partitioned.iter_slices(full_shape, num_slices, slice_dim)):
-        part_name, part_dtype, init, init_shape = f"{name}/part_{i}", dtype, initializer, part_shape
-        with graph.name_scope(part_name + "/PartitionedInitializer"):
-            if isinstance(initializer, Tensor):
-                init = array_ops.slice(initializer, offset, part_shape)
-                part_dtype, init_shape = init.dtype.base_dtype, None
-            elif initializer is not None and not callable(initializer):
-                init = array_ops.slice(convert_to_tensor(initializer, dtype=dtype), offset, part_shape)
-                init_shape = None
-        part = _get_or_create_single(
-            settings._replace(name=part_name, shape=init_shape, dtype=part_dtype, initializer=init, partitioner=None),
-            partition_info=partitioned.PartitionInfo(full_shape=full_shape, var_offset=offset))
-        part._save_slice_info = partitioned.SaveSliceInfo(name, full_shape, offset, part_shape)
-        parts.append(part)
-    variable = partitioned.PartitionedVariable(name, shape, dtype, parts, partitions)
-    store.partitioned[name] = variable
-    return variable
 
 
 def _needs_no_arguments(fn):

@@ -140,3 +140,13 @@ def test_conversion_to_another_dtype_is_refused():
         pv = tf.get_variable("v", [4], partitioner=tf.fixed_size_partitioner(2))
         with pytest.raises(ValueError, match="Incompatible type conversion requested to type 'int32'"):
             tf.convert_to_tensor(pv, dtype=tf.int32)
+
+
+@pytest.mark.parametrize("shape, slicing, message", [
+    ([4, 2], [2], "The 'shape' and 'slicing' of a partitioned Variable must have the length"),
+    ([], [], "A partitioned Variable must have rank at least 1: shape: []"),
+])
+def test_create_partitioned_variables_checks_its_arguments(shape, slicing, message):
+    with tf.Graph().as_default(), pytest.raises(ValueError) as info:
+        tf.create_partitioned_variables(shape, slicing, tf.zeros_initializer())
+    assert message in str(info.value)

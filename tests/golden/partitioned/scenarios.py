@@ -50,6 +50,24 @@ def initial_values(tf):
     return out
 
 
+def created_lists(tf):
+    """``create_partitioned_variables``: default and given names, an initializer and a value."""
+    out = {}
+    with tf.Graph().as_default():
+        first = tf.create_partitioned_variables([5, 2], [2, 1], tf.random_uniform_initializer(seed=3))
+        named = tf.create_partitioned_variables([3, 4], [1, 3], np.arange(12.0, dtype=np.float32).reshape(3, 4),
+                                                name="given")
+        with tf.variable_scope("outer"):
+            inner = tf.create_partitioned_variables([4], [2], tf.ones_initializer(), dtype=tf.float64)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for key, parts in (("first", first), ("named", named), ("inner", inner)):
+                out[f"{key}/names"] = _names(parts)
+                for i, value in enumerate(sess.run(parts)):
+                    out[f"{key}/{i}"] = value
+    return out
+
+
 def partitioners(tf):
     """The partition lists of the three partitioners for a few shapes and dtypes."""
     shape = tf.TensorShape
@@ -114,7 +132,7 @@ def training(tf):
     return out
 
 
-ALL = (initial_values, partitioners, lookups, training)
+ALL = (initial_values, created_lists, partitioners, lookups, training)
 
 
 def run_all(tf):
