@@ -8,8 +8,8 @@ Registered under the ``reference`` device type, as the spec of each op and what 
 - ``StridedSliceGrad(shape, begin, end, strides, dy)``: zeros of ``shape`` with ``dy`` written where
   ``StridedSlice`` with the same masks read;
 - ``ReluGrad(dy, features) = dy * (features > 0)``; ``SigmoidGrad(y, dy) = dy * y * (1 - y)``;
-  ``TanhGrad(y, dy) = dy * (1 - y * y)``; ``BiasAddGrad(dy)``: ``dy`` summed over all but the
-  channel dimension.
+  ``TanhGrad(y, dy) = dy * (1 - y * y)``; ``RsqrtGrad(y, dy) = -0.5 * (dy * y) * (y * y)``;
+  ``BiasAddGrad(dy)``: ``dy`` summed over all but the channel dimension.
 
 The convolutions' backprops are in ``reference_conv.py``.
 """
@@ -111,6 +111,12 @@ def sigmoid_grad(ctx, y, dy):
 def tanh_grad(ctx, y, dy):
     one = np.ones((), dtype=y.dtype)
     return dy * (one - y * y)
+
+
+@kernel("RsqrtGrad")
+def rsqrt_grad(ctx, y, dy):
+    # In TensorFlow's order of products (Eigen's scalar_rsqrt_gradient_op), for the same roundings.
+    return np.asarray(y.dtype.type(-0.5) * (dy * y) * (y * y), dtype=y.dtype)
 
 
 @kernel("BiasAddGrad")
