@@ -1,0 +1,113 @@
+"""Graphs holding TensorFlow 1's control flow frames (Switch, Merge, Enter, Exit, NextIteration,
+LoopCond), as compat.v1 writes tf.cond and tf.while_loop by default, read back as numflow's conds and
+while loops.
+
+The goldens (tests/golden/frames) come from ``regenerate.py`` there: .meta files with their
+checkpoints, restored and run (their outputs, then training steps) to TensorFlow's numbers, and a
+GraphDef of nested conds and loops.
+"""
+
+import importlib.util
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from google.protobuf import text_format
+
+import numflow as tf
+
+HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "frames"
+_spec = importlib.util.spec_from_file_location("frames_golden", HERE / "regenerate.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
+
+
+def _restored(sess, model):
+    saver = tf.train.import_meta_graph(str(HERE / model / "model.meta"))
+    saver.restore(sess, str(HERE / model / "model"))
+
+
+def _check_model(model, steps=3):
+    """The model restored gives TensorFlow's outputs on each feed, then trains to TensorFlow's losses."""
+    record = json.loads((HERE / f"{model}.json").read_text())
+    feeds = golden.FEEDS[model]
+    with tf.Graph().as_default(), tf.Session() as sess:
+        _restored(sess, model)
+        outputs = tf.get_collection("outputs")
+        assert len(outputs) == len(record["outputs"][0])
+        for feed, expected in zip(feeds, record["outputs"]):
+            for tensor, want in zip(outputs, expected):
+                np.testing.assert_allclose(sess.run(tensor, feed), want, rtol=1e-5, atol=1e-6, err_msg=tensor.name)
+        train = tf.get_collection("train_op")[0]
+        losses = [sess.run([train, "loss:0"], feeds[0])[1] for _ in range(steps)]
+        np.testing.assert_allclose(losses, record["losses"][:steps], rtol=1e-5)
+
+
+def test_batch_norm_switched_by_a_training_placeholder_runs_and_trains_to_tensorflows_numbers():
+    _check_model("batch_norm")
+
+
+def test_a_conds_merges_keep_their_names_and_give_the_branch_taken():
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
+        _restored(sess, "batch_norm")
+        mean = graph.get_tensor_by_name("batch_normalization/cond/Merge:0")
+        moments = graph.get_tensor_by_name("batch_normalization/moments/Squeeze:0")
+        moving = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, "batch_normalization/moving_mean")[0]
+        feed = {"x:0": golden.X}
+        np.testing.assert_array_equal(sess.run(mean, {**feed, "training:0": True}), sess.run(moments, feed))
+        np.testing.assert_array_equal(sess.run(mean, {**feed, "training:0": False}), sess.run(moving))
+        assert mean.op.type == "Identity" and mean.shape.as_list() == [5]
+
+
+def test_nested_conds_and_loops_of_a_graph_def_give_tensorflows_outputs():
+    graph_def = tf.GraphDef.FromString((HERE / "frames.pb").read_bytes())
+    expected = json.loads((HERE / "pure.json").read_text())
+    with tf.Graph().as_default() as graph:
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            values = sess.run(golden.PURE_OUTPUTS, {"x:0": golden.PURE_X})
+        assert graph.get_tensor_by_name("while/Exit:0").op.type == "Identity"
+    for value, want, name in zip(values, expected, golden.PURE_OUTPUTS):
+        np.testing.assert_allclose(value, want, rtol=1e-6, err_msg=name)
+
+
+def test_an_import_scope_prefixes_the_rebuilt_conds_and_loops():
+    graph_def = tf.GraphDef.FromString((HERE / "frames.pb").read_bytes())
+    expected = json.loads((HERE / "pure.json").read_text())
+    with tf.Graph().as_default() as graph:
+        tf.import_graph_def(graph_def, name="model")
+        assert graph.get_tensor_by_name("model/cond/Merge:0").op.type == "Identity"
+        with tf.Session() as sess:
+            value = sess.run("model/looped:0", {"model/x:0": golden.PURE_X})
+    np.testing.assert_allclose(value, expected[1], rtol=1e-6)
+
+
+# -- what cannot be rebuilt --------------------------------------------------------------------
+_SAME_BRANCH_MERGE = """
+    node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "cond/Switch" op: "Switch" input: "x" input: "p" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "cond/Merge" op: "Merge" input: "cond/Switch:1" input: "cond/Switch:1"
+           attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } }
+"""
+_BOTH_BRANCHES = """
+    node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "cond/Switch" op: "Switch" input: "x" input: "p" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "cond/add" op: "AddV2" input: "cond/Switch" input: "cond/Switch:1"
+           attr { key: "T" value { type: DT_FLOAT } } }
+"""
+
+
+@pytest.mark.parametrize("text, node, message", [
+    (_SAME_BRANCH_MERGE, "cond/Merge", "a Merge of two tensors of the same branch"),
+    (_BOTH_BRANCHES, "cond/add", "it reads both branches of the cond of 'cond/Switch'"),
+])
+def test_frames_that_are_no_cond_or_loop_are_refused_naming_the_node_and_nothing_is_added(text, node, message):
+    graph_def = text_format.Parse(text, tf.GraphDef())
+    with tf.Graph().as_default() as graph:
+        tf.constant(1.0, name="before")
+        with pytest.raises(tf.errors.UnimplementedError, match=f"Node '{node}' .*{message}"):
+            tf.import_graph_def(graph_def)
+        assert [op.name for op in graph.get_operations()] == ["before"]
