@@ -192,21 +192,29 @@ class Frames:
             return state
         if kind == "switch":
             return (*state, ("c", self._find(source), index))
-        if kind == "loop_switch" and index == 1:
-            return (*state[:-1], (*state[-1][:2], "body"))
+        if kind == "loop_switch":
+            return (*state[:-1], (*state[-1][:2], "body" if index == 1 else "exit"))
         return state
 
-    def _merge_states(self, node, states):
+    def _merge_states(self, node, states, controls=()):
+        """The state of ``node`` reading tensors of ``states`` and ops of ``controls``: the deepest.
+
+        A control edge from a loop's condition into its body or past its exit only orders the op
+        after an iteration's condition, as numflow runs it anyway: such an op lies in the body.
+        """
         result = []
-        for state in states:
+        for state, is_control in [*((s, False) for s in states), *((s, True) for s in controls)]:
             for k, entry in enumerate(state):
                 if k == len(result):
                     result.append(entry)
-                else:
-                    result[k] = self._unify(node, result[k], entry)
+                    continue
+                merged = self._unify(node, result[k], entry, is_control)
+                if merged is None:  # a control edge from another part of the loop: it ends here
+                    break
+                result[k] = merged
         return tuple(result)
 
-    def _unify(self, node, a, b):
+    def _unify(self, node, a, b, is_control=False):
         if a == b:
             return a
         if a[0] != b[0] or (a[0] == "l" and a[1] != b[1]):
@@ -218,7 +226,11 @@ class Frames:
             return a
         if None in (a[2], b[2]):
             return a if b[2] is None else b
-        raise _unsupported(node, f"it reads both the condition and the body of the loop '{a[1]}'")
+        if is_control and b[2] == "cond":
+            return None
+        if is_control and a[2] == "cond":
+            return b
+        raise _unsupported(node, f"it reads two parts ({a[2]} and {b[2]}) of the loop '{a[1]}'")
 
     def _state(self, node):
         kind = self.kinds[node.name]
@@ -235,8 +247,8 @@ class Frames:
             return (*state[:-1], ("l", frame, "cond"))
         if kind == "merge":
             return self._cond_merge_state(node, data)
-        states = [self.tensor_state(raw) for raw in node.input]
-        state = self._merge_states(node, states)
+        state = self._merge_states(node, [self.tensor_state(raw) for raw in data],
+                                   [self.tensor_state(raw) for raw in node.input if raw.startswith("^")])
         if kind == "enter":
             frame = node.attr["frame_name"].s.decode()
             loop = self.loops.setdefault(frame, _Loop(frame))
@@ -407,12 +419,25 @@ class FramesBuilder:
         return value.op if index < 0 and hasattr(value, "value_index") else value
 
     def build_node(self, node):
-        inputs, controls = [], []
+        inputs = [self.tensor(node, raw) for raw in node.input if not raw.startswith("^")]
+        self.importer.add(node, inputs, self.controls(node), self.attrs[node.name])
+
+    def controls(self, node):
+        """The ops ``node`` has as control inputs, less a loop's pivots and the ops of its condition
+        that ``node``, in its body or after it, follows anyway."""
+        found = []
+        state = self.frames.states[node.name]
         for raw in node.input:
-            item = self.tensor(node, raw)
-            if item is not None:
-                (controls if raw.startswith("^") else inputs).append(item)
-        self.importer.add(node, inputs, controls, self.attrs[node.name])
+            if not raw.startswith("^"):
+                continue
+            source = self.frames.states.get(raw[1:], ())
+            depth = next((k for k, (a, b) in enumerate(zip(source, state)) if a != b), None)
+            if depth is not None and source[depth][0] == "l" and source[depth][2] == "cond":
+                continue
+            op = self.tensor(node, raw)
+            if op is not None:
+                found.append(op)
+        return found
 
     def fresh_name(self, name):
         """``name`` (in the importer's prefix), suffixed where the graph or the file has it, with "/"."""
@@ -487,19 +512,26 @@ class FramesBuilder:
                 if switch is not None:
                     self.loop_vars[(switch.name, 1)] = value
             self.build_region((*region, ("l", loop.frame, "body")))
-            return [self.tensor(merge, self._next_input(merge)) for merge, _, _, _ in variables]
+            return [self._next_value(merge) for merge, _, _, _ in variables]
 
         numflow_loop = Loop(scope, 0, True)
         with graph.name_scope(None), graph.name_scope(f"{scope}/"):
-            try:
-                initial, invariants, *_ = build_contexts(graph, numflow_loop, cond, body, initial, None)
-            except ValueError as exc:
-                if str(exc).startswith("Node '"):
-                    raise
-                raise _unsupported(anchor, f"its loop's variables change shape across iterations ({exc})") from None
+            # Each variable keeps its initial shape (the file has no shape invariants); the body's
+            # results, whose static shapes numflow may know less of than TensorFlow did, need only fit it.
+            initial, invariants, *_ = build_contexts(graph, numflow_loop, cond, body, initial,
+                                                     [t.shape for t in initial], trusted_invariants=True)
+        for (merge, _, _, _), t, shape in zip(variables, numflow_loop.body_outputs, invariants):
+            if not t.shape.is_compatible_with(shape):
+                raise _unsupported(merge, f"its loop variable enters with shape {shape} and has shape {t.shape} "
+                                   "after an iteration (a shape that changes across iterations)")
         op = loop_op(graph, numflow_loop, initial, invariants, None, self.fresh_name(f"{scope}/While"))
-        pairs = [(e, t) for (_, _, _, e), t in zip(variables, op.outputs) if e is not None]
-        self.outputs_as([e for e, _ in pairs], [t for _, t in pairs])
+        for (_, _, switch, _), t in zip(variables, op.outputs):
+            if switch is not None:
+                self.loop_vars[(switch.name, 0)] = t
+        self.build_region((*region, ("l", loop.frame, "exit")))
+        exits = [n for n in self.regions[region][("l", loop.frame)]
+                 if self.frames.kinds[n.name] == "exit" and self.frames.states[n.name] == region]
+        self.outputs_as(exits, [self.tensor(e, e.input[0]) for e in exits])
 
     def _loop_variable(self, loop, merge):
         """``(Merge, its Enter input, its Switch, its Exit)`` of one loop variable (None where absent)."""
@@ -511,9 +543,18 @@ class FramesBuilder:
             exit_ = next((c for c in frames.consumers[switch.name] if frames.kinds[c.name] == "exit"), None)
         return merge, enter, switch, exit_
 
-    def _next_input(self, merge):
+    def _next_value(self, merge):
+        """The body's next value of the loop variable of ``merge``: its NextIteration's input, after
+        the NextIteration's control inputs (the pushes of a gradient's stacks)."""
         raw = next(raw for raw in merge.input if self.frames.kinds.get(parse_tensor_name(raw)[0]) == "next")
-        return self.frames.nodes[parse_tensor_name(raw)[0]].input[0]
+        node = self.frames.nodes[parse_tensor_name(raw)[0]]
+        value = self.tensor(node, node.input[0])
+        controls = self.controls(node)
+        if not controls:
+            return value
+        op = self.graph.create_op("Identity", [value], name=self.fresh_name(node.name), control_inputs=controls,
+                                  creation_stack=self.importer._stack)
+        return op.outputs[0]
 
 
 def _scope_of(name):

@@ -213,7 +213,7 @@ class Importer:
 
     def _build(self, nodes):
         from numflow.framework.graph import creation_stack
-        from numflow.ops import variant_ops  # noqa: F401  (TensorLists and optionals, declared)
+        from numflow.ops import stack_ops, variant_ops  # noqa: F401  (TensorLists, optionals, stacks: declared)
 
         _load_builders()
         declared = set(registry.declared_types())

@@ -111,3 +111,60 @@ def test_frames_that_are_no_cond_or_loop_are_refused_naming_the_node_and_nothing
         with pytest.raises(tf.errors.UnimplementedError, match=f"Node '{node}' .*{message}"):
             tf.import_graph_def(graph_def)
         assert [op.name for op in graph.get_operations()] == ["before"]
+
+
+def test_a_while_loop_counter_and_its_gradient_loop_run_and_train_to_tensorflows_numbers():
+    # The gradient loop pops, last first, the values the forward loop pushed onto TensorFlow's stacks.
+    _check_model("counter")
+
+
+def test_dynamic_rnn_lstm_and_its_gradient_run_and_train_to_tensorflows_numbers():
+    _check_model("lstm", steps=2)
+
+
+def test_a_loops_exits_keep_their_names_and_its_body_ops_are_in_its_body():
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
+        _restored(sess, "counter")
+        i, acc = graph.get_tensor_by_name("counter/Exit:0"), graph.get_tensor_by_name("counter/Exit_1:0")
+        x = np.array(golden.X[0], np.float32)
+        w = sess.run(tf.global_variables()[0])
+        expected = np.zeros(3, np.float32)
+        for _ in range(5):
+            expected = expected * w + x
+        value_i, value_acc = sess.run([i, acc], {"x:0": x})
+        assert value_i == 5
+        np.testing.assert_allclose(value_acc, expected, rtol=1e-6)
+        body_op = graph.get_operation_by_name("counter/mul")
+        assert body_op._control_flow_context.part == "body" and body_op._control_flow_context.name == "counter"
+
+
+# -- the ops TensorFlow 1's gradients write ---------------------------------------------------
+def test_a_stack_pops_what_was_pushed_last_first_and_refuses_a_pop_when_empty():
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
+        stack = graph.create_op("StackV2", [tf.constant(-1)], {"elem_type": tf.float32, "stack_name": "acc"})
+        handle = stack.outputs[0]
+        pushes = []
+        for value in (1.0, 2.0):
+            with tf.control_dependencies(pushes):
+                pushes.append(graph.create_op("StackPushV2", [handle, tf.constant([value, -value])],
+                                              {"T": tf.float32, "swap_memory": False}))
+        with tf.control_dependencies(pushes):
+            first = graph.create_op("StackPopV2", [handle], {"elem_type": tf.float32}).outputs[0]
+        with tf.control_dependencies([first.op]):
+            second = graph.create_op("StackPopV2", [handle], {"elem_type": tf.float32}).outputs[0]
+        assert first.shape.as_list() == [2]  # the shape its pushes take
+        values = sess.run([first, second])
+        np.testing.assert_array_equal(values, [[2.0, -2.0], [1.0, -1.0]])
+        empty = graph.create_op("StackPopV2", [handle], {"elem_type": tf.float32}).outputs[0]
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"Stack\[acc\] is empty"):
+            sess.run(empty)
+
+
+def test_concat_offset_gives_where_each_input_of_a_concat_begins():
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
+        shapes = [tf.constant([2, 3, 4]), tf.constant([2, 5, 4]), tf.constant([2, 1, 4])]
+        offsets = graph.create_op("ConcatOffset", [tf.constant(-2), *shapes], {"N": 3}).outputs
+        np.testing.assert_array_equal(sess.run(offsets), [[0, 0, 0], [0, 3, 0], [0, 8, 0]])
+        bad = graph.create_op("ConcatOffset", [tf.constant(1), shapes[0], tf.constant([3, 3, 4])], {"N": 2})
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"input\[1,0\] mismatch: 3 vs. 2"):
+            sess.run(bad.outputs)
