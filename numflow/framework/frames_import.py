@@ -26,6 +26,9 @@ outside its body, an op reading both branches of one cond, or ops of two constru
 each other) raises ``UnimplementedError`` naming the node, before the graph changes.
 """
 
+import numpy as np
+
+from numflow.framework import dtypes
 from numflow.framework.errors import UnimplementedError
 from numflow.framework.graph_io import parse_tensor_name
 
@@ -247,8 +250,10 @@ class Frames:
             return (*state[:-1], ("l", frame, "cond"))
         if kind == "merge":
             return self._cond_merge_state(node, data)
-        state = self._merge_states(node, [self.tensor_state(raw) for raw in data],
-                                   [self.tensor_state(raw) for raw in node.input if raw.startswith("^")])
+        controls = [self.tensor_state(raw) for raw in node.input if raw.startswith("^")]
+        if node.op == "ControlTrigger":  # never dead: it lies in its innermost loop, whichever branch ran
+            controls = [s[:_innermost_loop(s)] for s in controls]
+        state = self._merge_states(node, [self.tensor_state(raw) for raw in data], controls)
         if kind == "enter":
             frame = node.attr["frame_name"].s.decode()
             loop = self.loops.setdefault(frame, _Loop(frame))
@@ -349,7 +354,26 @@ class FramesBuilder:
                 item = frames.item(region, node.name)
                 if item is not None:
                     self.regions.setdefault(region, {}).setdefault(item, []).append(node)
+        self.syncs = {}  # cond id -> {branch: names of its ops that ops outside it wait for}
+        self.sync_ops = {}  # such an op's name -> the op outside the cond that stands for it
+        for node in nodes:
+            for raw in node.input:
+                if raw.startswith("^") and frames.kinds.get(raw[1:]) == "op":
+                    self._note_sync(node, raw[1:])
         self._check_orders()
+
+    def _note_sync(self, node, source):
+        """Note ``source`` in a cond's branch, waited for by ``node`` outside it (a ControlTrigger
+        gathering a gradient's stack pushes): the cond gains a result that runs it."""
+        frames = self.frames
+        inner, outer = frames.states[source], frames.states[node.name]
+        depth = _divergence(inner, outer)
+        if depth is None or inner[depth][0] != "c":
+            return
+        if len(inner) != depth + 1:
+            raise _unsupported(node, f"its control input '{source}' lies in a cond or loop nested in the branch of "
+                               f"the cond of '{inner[depth][1]}'")
+        self.syncs.setdefault(inner[depth][1], {}).setdefault(inner[depth][2], []).append(source)
 
     def _check_orders(self):
         """Each region's items in dependency order, computed before anything is built."""
@@ -430,8 +454,11 @@ class FramesBuilder:
         for raw in node.input:
             if not raw.startswith("^"):
                 continue
+            if raw[1:] in self.sync_ops:
+                found.append(self.sync_ops[raw[1:]])
+                continue
             source = self.frames.states.get(raw[1:], ())
-            depth = next((k for k, (a, b) in enumerate(zip(source, state)) if a != b), None)
+            depth = _divergence(source, state)
             if depth is not None and source[depth][0] == "l" and source[depth][2] == "cond":
                 continue
             op = self.tensor(node, raw)
@@ -467,16 +494,27 @@ class FramesBuilder:
         anchor = cond.merges[0] if cond.merges else cond.switches[0]
         cond_name = self.importer.prefix + _scope_of(anchor.name)
         contexts, flats = [], []
+        synced = self.syncs.get(cond.id)
         for index, branch in enumerate((1, 0)):  # numflow's branch 0 is the true one
             context = cfu.BranchContext(graph, cond_name, index)
             with context:
                 self.build_region((*region, ("c", cond.id, branch)))
                 flat = [self.tensor(merge, self._branch_input(merge, region, cond, branch)) for merge in cond.merges]
+                if synced:  # a result that runs the ops that ops outside wait for
+                    flat.append(graph.create_op("Const", [], {"value": np.array(True), "dtype": dtypes.bool},
+                                                name=self.fresh_name(f"{cond_name}/sync_{branch}"),
+                                                control_inputs=[self.importer.ops[n] for n in synced.get(branch, ())],
+                                                creation_stack=self.importer._stack).outputs[0])
                 flats.append(cfu.resolve_inputs(graph, flat, cond_name))
             contexts.append(context)
         pred = self.tensor(cond.switches[0], cond.switches[0].input[1])
         op = conditional_op(graph, "If", pred, contexts, flats, cond_name, self.fresh_name(f"{cond_name}/If"))
-        self.outputs_as(cond.merges, op.outputs)
+        self.outputs_as(cond.merges, op.outputs[:len(cond.merges)])
+        if synced:
+            done = graph.create_op("Identity", [op.outputs[len(cond.merges)]],
+                                   name=self.fresh_name(f"{cond_name}/sync"), creation_stack=self.importer._stack)
+            for names in synced.values():
+                self.sync_ops.update(dict.fromkeys(names, done))
 
     def _branch_input(self, merge, region, cond, branch):
         """The input of ``merge`` that ``branch`` of ``cond`` gives (a tensor from outside when it has none)."""
@@ -560,3 +598,13 @@ class FramesBuilder:
 def _scope_of(name):
     """The name scope of a cond or loop whose frame node is ``name`` (``cond`` for ``cond/Merge``)."""
     return name.rpartition("/")[0] or name
+
+
+def _innermost_loop(state):
+    """The length of ``state`` up to its innermost loop entry (0: it lies in no loop)."""
+    return max((k + 1 for k, entry in enumerate(state) if entry[0] == "l"), default=0)
+
+
+def _divergence(inner, outer):
+    """The first depth where state ``inner`` leaves ``outer`` (None: ``outer`` sees all of it)."""
+    return next((k for k, entry in enumerate(inner) if k >= len(outer) or outer[k] != entry), None)

@@ -168,3 +168,9 @@ def test_concat_offset_gives_where_each_input_of_a_concat_begins():
         bad = graph.create_op("ConcatOffset", [tf.constant(1), shapes[0], tf.constant([3, 3, 4])], {"N": 2})
         with pytest.raises(tf.errors.InvalidArgumentError, match=r"input\[1,0\] mismatch: 3 vs. 2"):
             sess.run(bad.outputs)
+
+
+def test_conds_in_loops_map_fn_and_a_gru_with_lengths_run_and_train_to_tensorflows_numbers():
+    # The cond in the loop's body pushes its branch's values inside the branch: the gradient's
+    # ControlTrigger waits for them through a result the rebuilt cond gains.
+    _check_model("mixed", steps=2)

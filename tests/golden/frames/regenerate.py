@@ -8,7 +8,9 @@ Run with a Python that has TensorFlow (2.x, through ``tensorflow.compat.v1`` in 
 
 It rewrites, beside this file, for each model of ``MODELS`` (``batch_norm``: a dense layer and
 tf.layers.batch_normalization switched by a ``training`` placeholder; ``counter``: a tf.while_loop
-counter and accumulator over a variable; ``lstm``: tf.nn.dynamic_rnn over an LSTM cell):
+counter and accumulator over a variable; ``lstm``: tf.nn.dynamic_rnn over an LSTM cell; ``mixed``: a
+cond over a variable, a loop with a cond in its body, map_fn, and a GRU's dynamic_rnn with sequence
+lengths, with the gradients of the loss):
 
 - ``<model>/model.meta`` and the checkpoint ``<model>/model``, saved before any training step;
 - ``<model>.json``: its ``outputs`` collection's values for each feed of ``FEEDS[model]``, then the
@@ -33,6 +35,8 @@ FEEDS = {
     "batch_norm": [{"x:0": X, "training:0": True}, {"x:0": X, "training:0": False}],
     "counter": [{"x:0": X[0]}],
     "lstm": [{"x:0": SEQUENCE}],
+    "mixed": [{"x:0": X[:2], "flag:0": True, "lengths:0": [3, 2]},
+              {"x:0": X[:2], "flag:0": False, "lengths:0": [1, 3]}],
 }
 PURE_OUTPUTS = ["nested:0", "looped:0", "looped_count:0", "mapped:0"]
 PURE_X = [0.5, 2.0, -1.0]
@@ -60,6 +64,26 @@ def build_lstm(tf):
     cell = tf.nn.rnn_cell.LSTMCell(5, initializer=tf.constant_initializer(0.1), name="cell")
     outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, scope="rnn")
     return outputs, tf.reduce_sum(tf.square(outputs), name="loss"), [state.c, state.h]
+
+
+def build_mixed(tf):
+    x = tf.placeholder(tf.float32, [2, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    lengths = tf.placeholder(tf.int32, [2], name="lengths")
+    w = tf.Variable([[0.5, -0.25, 1.0], [0.75, 0.5, -0.5]], name="w")
+    chosen = tf.cond(flag, lambda: tf.sin(x * w), lambda: tf.square(x - w), name="chosen")
+
+    def body(i, acc):
+        return i + 1, tf.cond(i < 2, lambda: acc * w + x, lambda: tf.sin(acc) - w)
+
+    _, looped = tf.while_loop(lambda i, acc: i < 4, body, [tf.constant(0), x], name="looped")
+    mapped = tf.map_fn(lambda row: tf.reduce_sum(row * w[0]) + row, x, name="mapped")
+    cell = tf.nn.rnn_cell.GRUCell(4, kernel_initializer=tf.constant_initializer(0.2), name="gru")
+    sequence = tf.stack([x, x * w, x - w], axis=1)
+    out, state = tf.nn.dynamic_rnn(cell, sequence, sequence_length=lengths, dtype=tf.float32, scope="gru_rnn")
+    loss = tf.add_n([tf.reduce_sum(chosen), tf.reduce_sum(looped), tf.reduce_sum(mapped),
+                     tf.reduce_sum(tf.square(out)), tf.reduce_sum(state)], name="loss")
+    return chosen, loss, [looped, mapped, out, state, *tf.gradients(loss, [x, w])]
 
 
 def build_pure(tf):
@@ -117,7 +141,7 @@ def _save_pure(tf):
         json.dump([np.asarray(v).tolist() for v in values], f, indent=1)
 
 
-MODELS = {"batch_norm": build_batch_norm, "counter": build_counter, "lstm": build_lstm}
+MODELS = {"batch_norm": build_batch_norm, "counter": build_counter, "lstm": build_lstm, "mixed": build_mixed}
 
 
 def main():
