@@ -13,7 +13,9 @@ the frames are found from the GraphDef alone and rebuilt:
    ``k`` pushes branch ``k`` (a loop's Switch turns the condition into the body), an Enter pushes
    its frame, a Merge and an Exit pop. An op's state is the deepest of its inputs' (data and
    control); two conds' branches meeting in one op are one cond (the Switches on ``x`` and on
-   ``y`` of one ``tf.cond``), found with a union-find.
+   ``y`` of one ``tf.cond``), found with a union-find, which also joins each cond's pivot Switch
+   to it (as the MetaGraph's cond contexts say, else by TensorFlow's names). A ControlTrigger is
+   never dead: it lies in its loop, whichever branch its control inputs ran in.
 2. Each region (a state) is then built in dependency order, each cond or loop in it as one item:
    its branches (or condition and body) built inside numflow's contexts, then the ``If`` or
    ``While`` op, and an ``Identity`` named as each Merge (``cond/Merge``) or Exit (``while/Exit``)
@@ -73,7 +75,7 @@ class _Loop:
 class Frames:
     """The conds and loops of a GraphDef's nodes, and the state (region) of each node and tensor."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, cond_contexts=()):
         self.nodes = {}
         for node in nodes:
             if node.name in self.nodes:
@@ -90,6 +92,7 @@ class Frames:
         self.conds = {}
         self.loops = {}
         self.kinds = {node.name: self._kind(node) for node in nodes}
+        self._join_pivots(cond_contexts)
         self.states = {}
         for node in self._topological(nodes):
             self.states[node.name] = self._state(node)
@@ -119,6 +122,36 @@ class Frames:
         if node.op == "LoopCond":
             return "loop_cond"
         return "op"
+
+    def _join_pivots(self, contexts):
+        """Each cond's pivot Switch (on the predicate itself; its outputs ``switch_t`` and ``switch_f``
+        only order the branches' constants) made one cond with the Switches on the cond's ``pred_id``,
+        as the MetaGraph's cond contexts pair them, else as TensorFlow names them."""
+        groups = [(c.pivot_name, {parse_tensor_name(v)[0] for v in c.values_def.values
+                                  if self._switches_on(parse_tensor_name(v)[0], c.pred_name)}) for c in contexts]
+        if not groups:
+            for cond in list(self.conds.values()):
+                switch = cond.switches[0]
+                scope = switch.name.rpartition("/")[0]
+                if switch.input[0] == switch.input[1] and f"{scope}/pred_id" in self.nodes:
+                    members = {s for s in self.conds if s.startswith(f"{scope}/")
+                               and self._switches_on(s, f"{scope}/pred_id")}
+                    groups.append((f"{scope}/switch_t", members))
+        for pivot_name, members in groups:
+            pivot = self.nodes.get(parse_tensor_name(pivot_name)[0])
+            if pivot is None or pivot.op != "Identity" or not pivot.input:
+                continue
+            switch = parse_tensor_name(pivot.input[0])[0]
+            if self.kinds.get(switch) != "switch":
+                continue
+            for other in members:
+                self._union(pivot, switch, other)
+
+    def _switches_on(self, name, pred):
+        """Whether node ``name`` is a Switch on the tensor ``pred``."""
+        node = self.nodes.get(name)
+        return (self.kinds.get(name) == "switch" and len(node.input) == 2
+                and parse_tensor_name(node.input[1]) == parse_tensor_name(pred))
 
     def _topological(self, nodes):
         """The nodes in an order where each one's inputs come first, a loop Merge's NextIteration ignored."""
@@ -340,11 +373,11 @@ class Frames:
 class FramesBuilder:
     """Builds the nodes of a GraphDef holding frames with ``importer``, region by region."""
 
-    def __init__(self, importer, nodes, attrs):
+    def __init__(self, importer, nodes, attrs, cond_contexts=()):
         self.importer = importer
         self.graph = importer.graph
         self.attrs = attrs
-        self.frames = frames = Frames(nodes)
+        self.frames = frames = Frames(nodes, cond_contexts)
         self.loop_vars = {}  # loop Merge or loop Switch name -> the LoopVar its consumers read now
         self.regions = {}  # region -> [items in the file's order]
         for node in nodes:
@@ -593,6 +626,24 @@ class FramesBuilder:
         op = self.graph.create_op("Identity", [value], name=self.fresh_name(node.name), control_inputs=controls,
                                   creation_stack=self.importer._stack)
         return op.outputs[0]
+
+
+def cond_contexts(meta_graph_def):
+    """The CondContextDefs of a MetaGraphDef's ``cond_context`` and ``while_context`` collections,
+    nested ones included."""
+    from numflow.protos import control_flow_pb2
+
+    found, pending = [], []
+    for key, message in (("cond_context", control_flow_pb2.CondContextDef),
+                         ("while_context", control_flow_pb2.WhileContextDef)):
+        if key in meta_graph_def.collection_def:
+            pending += [message.FromString(raw) for raw in meta_graph_def.collection_def[key].bytes_list.value]
+    while pending:
+        context = pending.pop()
+        if isinstance(context, control_flow_pb2.CondContextDef):
+            found.append(context)
+        pending += [getattr(n, n.WhichOneof("ctxt")) for n in context.nested_contexts if n.WhichOneof("ctxt")]
+    return found
 
 
 def _scope_of(name):

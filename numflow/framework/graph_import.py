@@ -174,9 +174,10 @@ def _load_builders():
 
 class Importer:
     """Builds the ops of one GraphDef into ``graph`` under ``prefix`` (``"import/"``, or ``""``);
-    ``library``: the GraphDef's FunctionDefLibrary, whose functions the ops may name."""
+    ``library``: the GraphDef's FunctionDefLibrary, whose functions the ops may name;
+    ``cond_contexts``: the CondContextDefs of the MetaGraph holding it."""
 
-    def __init__(self, graph, prefix, input_map=None, clear_devices=False, library=None):
+    def __init__(self, graph, prefix, input_map=None, clear_devices=False, library=None, cond_contexts=()):
         from numflow.framework.function_import import FunctionLibrary
 
         self.graph = graph
@@ -185,6 +186,7 @@ class Importer:
         self.used_keys = set()
         self.clear_devices = clear_devices
         self.library = FunctionLibrary(library)
+        self.cond_contexts = cond_contexts  # a MetaGraph's CondContextDefs, pairing its conds' Switches
         self.ops = {}
         self.outputs = {}  # node name -> its outputs as the GraphDef numbers them
         self._stack = None
@@ -225,7 +227,7 @@ class Importer:
                                     "numflow runs the ops it declares; this one has no numflow kernel.")
             all_attrs[node.name] = reader.attrs(node)
         self.library.check(nodes, lambda op_type: op_type in declared or op_type in BUILDERS, reader)
-        frames = FramesBuilder(self, nodes, all_attrs) if has_frames(nodes) else None
+        frames = FramesBuilder(self, nodes, all_attrs, self.cond_contexts) if has_frames(nodes) else None
         names_in_use = self.graph._names_in_use  # the ops built beside the nodes (a loop's variables) avoid their names
         for node in nodes:
             key = f"{self.prefix}{node.name}".lower()

@@ -174,3 +174,22 @@ def test_conds_in_loops_map_fn_and_a_gru_with_lengths_run_and_train_to_tensorflo
     # The cond in the loop's body pushes its branch's values inside the branch: the gradient's
     # ControlTrigger waits for them through a result the rebuilt cond gains.
     _check_model("mixed", steps=2)
+
+
+@pytest.mark.parametrize("with_contexts", [True, False])
+def test_each_cond_of_the_file_is_one_if_its_pivot_in_the_branch(with_contexts):
+    # The MetaGraph's cond contexts pair each cond's pivot Switch (on the predicate itself) with the
+    # Switches on its pred_id; a GraphDef alone pairs them by TensorFlow's names.
+    meta = tf.MetaGraphDef.FromString((HERE / "batch_norm" / "model.meta").read_bytes())
+    conds = sorted(n.name.rpartition("/")[0] for n in meta.graph_def.node if n.name.endswith("/pred_id"))
+    if not with_contexts:
+        del meta.collection_def["cond_context"]
+    with tf.Graph().as_default() as graph:
+        tf.train.import_meta_graph(meta)
+        names = [op._attrs["cond_name"] for op in graph.get_operations() if op.type == "If"]
+        assert sorted(n for n in names if not n.startswith("gradients/")) == conds  # the gradient's: one each
+        assert len(names) == len(set(names)) == len(conds) + 4
+        pivot = graph.get_operation_by_name("batch_normalization/cond_2/switch_t")
+        merge_source = graph.get_tensor_by_name("batch_normalization/cond_2/Merge:0").op.inputs[0].op
+        assert pivot._control_flow_context.op is merge_source
+        assert pivot._control_flow_context.index == 0  # the true branch
