@@ -16,7 +16,8 @@ import numpy as np
 from numflow.framework import attr_values, op_defs, registry
 from numflow.framework.attr_values import AttrError
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
-from numflow.framework.frames_import import FRAME_OPS, FramesBuilder, has_frames
+from numflow.framework.frames import FRAME_OPS, has_frames
+from numflow.framework.frames_import import FramesBuilder
 from numflow.framework.graph_io import parse_tensor_name
 
 

@@ -193,3 +193,21 @@ def test_each_cond_of_the_file_is_one_if_its_pivot_in_the_branch(with_contexts):
         merge_source = graph.get_tensor_by_name("batch_normalization/cond_2/Merge:0").op.inputs[0].op
         assert pivot._control_flow_context.op is merge_source
         assert pivot._control_flow_context.index == 0  # the true branch
+
+
+def test_a_tensor_of_a_cond_branch_is_fetched_when_its_branch_runs_as_in_tensorflow_1():
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
+        _restored(sess, "batch_norm")
+        delta = graph.get_tensor_by_name("batch_normalization/cond_2/AssignMovingAvg/mul:0")
+        feed = {"x:0": golden.X, "training:0": True}
+        moving, mean = sess.run(["batch_normalization/moving_mean/read:0", "batch_normalization/moments/Squeeze:0"],
+                                feed)
+        # The branch runs whole (its moving-average update too), after its values are read.
+        value, decay = sess.run([delta, "batch_normalization/cond_2/AssignMovingAvg/decay:0"], feed)
+        np.testing.assert_allclose(value, (moving - mean) * decay, rtol=1e-6)
+        assert 0.0 < decay < 0.02
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Retval.0. does not have value"):
+            sess.run(delta, {**feed, "training:0": False})
+        with pytest.raises(tf.errors.InaccessibleTensorError, match="counter/mul"):
+            tf.train.import_meta_graph(str(HERE / "counter" / "model.meta"), import_scope="counter")
+            sess.run("counter/counter/mul:0", {"counter/x:0": golden.X[0]})
