@@ -145,26 +145,11 @@ class Frames:
 
     def _topological(self, nodes):
         """The nodes in an order where each one's inputs come first, a loop Merge's NextIteration ignored."""
-        done, order = set(), []
-        for root in nodes:
-            stack = [(root.name, False)]
-            active = set()
-            while stack:
-                name, expanded = stack.pop()
-                if expanded:
-                    active.discard(name)
-                    if name not in done:
-                        done.add(name)
-                        order.append(self.nodes[name])
-                    continue
-                if name in done:
-                    continue
-                if name in active:
-                    raise unsupported(self.nodes[name], "it lies on a cycle that is not a while loop's NextIteration")
-                active.add(name)
-                stack.append((name, True))
-                stack.extend((s, False) for s in self._sources(self.nodes[name]) if s not in done)
-        return order
+        def cycle(name):
+            return unsupported(self.nodes[name], "it lies on a cycle that is not a while loop's NextIteration")
+
+        order = topological([n.name for n in nodes], lambda name: self._sources(self.nodes[name]), cycle)
+        return [self.nodes[name] for name in order]
 
     def _sources(self, node):
         """The nodes ``node`` reads (data and control), a loop Merge's NextIteration left out."""
@@ -368,3 +353,27 @@ def _innermost_loop(state):
 def divergence(inner, outer):
     """The first depth where state ``inner`` leaves ``outer`` (None: ``outer`` sees all of it)."""
     return next((k for k, entry in enumerate(inner) if k >= len(outer) or outer[k] != entry), None)
+
+
+def topological(keys, sources, cycle_error):
+    """``keys`` in an order where each comes after those ``sources(key)`` gives; raises
+    ``cycle_error(key)`` for a key on a cycle."""
+    done, order = set(), []
+    for root in keys:
+        stack, active = [(root, False)], set()
+        while stack:
+            key, expanded = stack.pop()
+            if expanded:
+                active.discard(key)
+                if key not in done:
+                    done.add(key)
+                    order.append(key)
+                continue
+            if key in done:
+                continue
+            if key in active:
+                raise cycle_error(key)
+            active.add(key)
+            stack.append((key, True))
+            stack.extend((s, False) for s in sources(key) if s not in done)
+    return order

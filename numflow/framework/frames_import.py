@@ -23,7 +23,7 @@ the node, before the graph changes.
 import numpy as np
 
 from numflow.framework import dtypes
-from numflow.framework.frames import Frames, divergence, unsupported
+from numflow.framework.frames import Frames, divergence, topological, unsupported
 from numflow.framework.graph_io import parse_tensor_name
 
 
@@ -79,26 +79,9 @@ class FramesBuilder:
                     other = frames.item(region, source)
                     if other is not None and other != item and other not in found:
                         found.append(other)
-        done, order = set(), []
-        for root in items:
-            stack, active = [(root, False)], set()
-            while stack:
-                item, expanded = stack.pop()
-                if expanded:
-                    active.discard(item)
-                    if item not in done:
-                        done.add(item)
-                        order.append(item)
-                    continue
-                if item in done:
-                    continue
-                if item in active:
-                    raise unsupported(items[item][0], "its cond or loop and the ops around it depend on each other "
-                                       "(a construct reading a value of another's branch or body)")
-                active.add(item)
-                stack.append((item, True))
-                stack.extend((d, False) for d in deps[item] if d not in done)
-        return order
+        return topological(items, deps.__getitem__, lambda item: unsupported(
+            items[item][0], "its cond or loop and the ops around it depend on each other (a construct reading "
+            "a value of another's branch or body)"))
 
     def build(self):
         self.build_region(())

@@ -99,10 +99,18 @@ _BOTH_BRANCHES = """
            attr { key: "T" value { type: DT_FLOAT } } }
 """
 
+_CYCLE = """
+    node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
+    node { name: "cond/Switch" op: "Switch" input: "p" input: "p" attr { key: "T" value { type: DT_BOOL } } }
+    node { name: "a" op: "Identity" input: "b" attr { key: "T" value { type: DT_BOOL } } }
+    node { name: "b" op: "Identity" input: "a" attr { key: "T" value { type: DT_BOOL } } }
+"""
+
 
 @pytest.mark.parametrize("text, node, message", [
     (_SAME_BRANCH_MERGE, "cond/Merge", "a Merge of two tensors of the same branch"),
     (_BOTH_BRANCHES, "cond/add", "it reads both branches of the cond of 'cond/Switch'"),
+    (_CYCLE, "[ab]", "it lies on a cycle that is not a while loop's NextIteration"),
 ])
 def test_frames_that_are_no_cond_or_loop_are_refused_naming_the_node_and_nothing_is_added(text, node, message):
     graph_def = text_format.Parse(text, tf.GraphDef())
