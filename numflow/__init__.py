@@ -55,6 +55,7 @@ from numflow.variables.scope import (  # noqa: E402, I001
 )
 from numflow import initializers  # noqa: E402, I001
 from numflow import train  # noqa: E402, I001
+from numflow import distribute  # noqa: E402, I001
 from numflow.framework.device_spec import DeviceSpec  # noqa: E402, I001
 from numflow import test  # noqa: E402, I001
 from numflow.ops.array_ops import (  # noqa: E402, I001
@@ -153,10 +154,17 @@ from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queu
 def __getattr__(name):
     """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
     (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io", "data"):
+    if name in ("app", "flags", "python_io", "data", "saved_model"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")
     from numflow.framework.graph_io import message_class
 
     return message_class(name)
+from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature  # noqa: E402, I001
+from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
+from numflow.ops.decode_ops import decode_csv, decode_raw  # noqa: E402, I001
+from numflow.ops.string_ops import string_split  # noqa: E402, I001
+from numflow.ops.reader_ops import (  # noqa: E402, I001
+    FixedLengthRecordReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
+)

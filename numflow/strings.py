@@ -5,5 +5,6 @@ from numflow.ops.logging_ops import string_format as format
 from numflow.ops.string_ops import as_string
 from numflow.ops.string_ops import string_join as join
 from numflow.ops.string_ops import string_length as length
+from numflow.ops.string_ops import strings_split as split
 
-__all__ = ["as_string", "format", "join", "length"]
+__all__ = ["as_string", "format", "join", "length", "split"]

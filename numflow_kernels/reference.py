@@ -702,6 +702,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_activation,
     reference_arrays,
     reference_conv,
+    reference_decode,
     reference_linalg,
     reference_logging,
     reference_math,

@@ -374,21 +374,48 @@ class BundleWriter:
         try:
             for shard_id in range(self.num_shards):
                 self._shard(shard_id).finish()
-            header = BundleHeader(num_shards=self.num_shards,
-                                  endianness=BIG_ENDIAN if self._big else LITTLE_ENDIAN,
-                                  producer=BUNDLE_VERSION)
-            items = [(b"", header.encode())]
-            items += [(key, self._entries[key].encode()) for key in sorted(self._entries)]
-            index = table.build_table(items)
-            index_final = index_filename(self.prefix)
-            if self._remote is not None:
-                self._remote.pipe(index_final, index)  # the data files are complete: now the index
-            else:
-                self._write_local_index(index, index_final)
+            self._write_index({key: entry.encode() for key, entry in self._entries.items()})
         except BaseException:
             self.abort()
             raise
         self._closed = True
+
+    def finish_shard(self):
+        """Put the data files written so far in place, without an index, and return their index entries.
+
+        One task's part of a checkpoint that several tasks write, each its own ``shard_id`` of
+        ``num_shards``: the task that writes the index merges every part's entries
+        (:func:`write_index`), as TensorFlow's MergeV2Checkpoints does.
+
+        Returns
+        -------
+        dict
+            Key (bytes) -> the encoded BundleEntryProto.
+        """
+        if self._closed:
+            raise ValueError(f"BundleWriter for {self.prefix} is already finished")
+        try:
+            for shard in self._shards.values():
+                shard.finish()
+            if self._remote is None and self._shards:
+                commit([(s.temp, s.final) for _, s in sorted(self._shards.items())])
+                sync_directory(os.path.dirname(self.prefix))
+        except BaseException:
+            self.abort()
+            raise
+        self._closed = True
+        return {key: entry.encode() for key, entry in self._entries.items()}
+
+    def _write_index(self, entries):
+        header = BundleHeader(num_shards=self.num_shards, endianness=BIG_ENDIAN if self._big else LITTLE_ENDIAN,
+                              producer=BUNDLE_VERSION)
+        items = [(b"", header.encode())] + [(key, entries[key]) for key in sorted(entries)]
+        index = table.build_table(items)
+        index_final = index_filename(self.prefix)
+        if self._remote is not None:
+            self._remote.pipe(index_final, index)  # the data files are complete: now the index
+        else:
+            self._write_local_index(index, index_final)
 
     def _write_local_index(self, index, index_final):
         index_temp = self._index_temp = temp_path(index_final)
@@ -415,6 +442,19 @@ def _make_remote_directory(fs, directory):
     rest = directory.partition("://")[2]
     if "/" in rest.strip("/") and fs.isdir(directory.rsplit("/", 1)[0]):
         fs.makedirs(directory)
+
+
+def write_index(prefix, num_shards, entries):
+    """Write checkpoint ``prefix``'s index over data files already in place (see
+    :meth:`BundleWriter.finish_shard`): ``entries`` maps each key (bytes) to its encoded entry."""
+    writer = BundleWriter(prefix, num_shards=num_shards)
+    try:
+        writer._write_index(entries)
+    except BaseException:
+        writer.abort()
+        raise
+    writer._closed = True
+    return prefix
 
 
 def write_bundle(prefix, tensors, num_shards=1):

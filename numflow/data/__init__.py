@@ -13,12 +13,13 @@ from numflow.data.iterator_ops import (
     make_initializable_iterator,
     make_one_shot_iterator,
 )
-from numflow.data.readers import TextLineDataset, TFRecordDataset
+from numflow.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
 experimental = SimpleNamespace(AUTOTUNE=AUTOTUNE)
 
 __all__ = [
-    "AUTOTUNE", "Dataset", "DatasetV1", "Iterator", "TFRecordDataset", "TextLineDataset", "experimental",
+    "AUTOTUNE", "Dataset", "DatasetV1", "FixedLengthRecordDataset", "Iterator", "TFRecordDataset", "TextLineDataset",
+    "experimental",
     "get_output_classes", "get_output_shapes", "get_output_types", "make_initializable_iterator",
     "make_one_shot_iterator",
 ]

@@ -41,7 +41,7 @@ def _variant_infer(op):
 for _op_type in ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
                  "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
                  "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
-                 "TextLineDataset"):
+                 "TextLineDataset", "FixedLengthRecordDatasetV2"):
     declare(_op_type, stateful=True)(_variant_infer)
 # Ops with functions run them as sub-plans (``numflow.data.function``).
 for _op_type in ("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset"):

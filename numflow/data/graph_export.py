@@ -21,8 +21,8 @@ TRAILING_INPUTS = {"ParallelMapDatasetV2": 1, "InterleaveDataset": 2}
 _OP_TYPES = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
              "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
              "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
-             "TextLineDataset", "IteratorV2", "IteratorGetNext", "IteratorFromStringHandleV2", "OneShotIterator",
-             *FUNCTION_ATTR)
+             "TextLineDataset", "FixedLengthRecordDatasetV2", "IteratorV2", "IteratorGetNext",
+             "IteratorFromStringHandleV2", "OneShotIterator", *FUNCTION_ATTR)
 _DATA_FUNCTION = {"_tf_data_function": True}
 
 

@@ -291,6 +291,9 @@ def reshape(tensor, shape, name=None):
     """
     with get_default_graph().name_scope(name or "Reshape") as scope:
         x = convert_to_tensor(tensor, name="tensor")
+        if isinstance(shape, list | tuple) and not shape:
+            # TensorFlow first converts an empty list as its default float32 and keeps that constant.
+            convert_to_tensor(shape, dtype=dtypes.float32, name="shape")
         target = shape_tensor(shape, name="shape")
         return _out("Reshape", [x, target], name=scope)[0]
 

@@ -17,7 +17,7 @@ from numflow.framework.graph import Tensor, constant_value, get_default_graph
 from numflow.framework.registry import declare
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import gradient, not_differentiable
-from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.control_flow_ops import no_op
 from numflow.ops.math_ops import FLOATS
 from numflow.ops.op_util import _out, check_dtype
@@ -58,7 +58,10 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
         tensors = [convert_to_tensor(d) for d in data]
         attrs = {"summarize": 3 if summarize is None else int(summarize)}
         if all(t.dtype.base_dtype in (dtypes.string, dtypes.int32) for t in tensors):
-            return graph.create_op("Assert", [condition, *tensors], attrs, name="Assert")
+            # TensorFlow hands the op the data as given: values are converted a second time, as its inputs.
+            with graph.name_scope("Assert") as scope:
+                inputs = [d if is_tensor(d) else convert_to_tensor(d, name=f"data_{i}") for i, d in enumerate(data)]
+                return graph.create_op("Assert", [condition, *inputs], attrs, name=scope)
         from numflow.ops.cond import cond
 
         def failing_branch():

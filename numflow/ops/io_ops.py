@@ -40,3 +40,15 @@ def _save_v2_infer(op):
 @declare("RestoreV2", stateful=True)
 def _restore_v2_infer(op):
     return [(dtype, TensorShape(None)) for dtype in op._attrs["dtypes"]]
+
+
+# A sharded Saver's ops, as graphs TensorFlow wrote (a SavedModel's) hold them: the shard's file name,
+# and the merge of the shards' bundles into the checkpoint.
+@declare("ShardedFilename")
+def _sharded_filename_infer(op):
+    return [(dtypes.string, TensorShape([]))]
+
+
+@declare("MergeV2Checkpoints", stateful=True)
+def _merge_infer(op):
+    return []

@@ -90,4 +90,60 @@ def string_length(input, name=None, unit="BYTE"):  # noqa: A002 - TensorFlow's a
         return _out("StringLength", [x], {"unit": unit}, name=scope)[0]
 
 
-not_differentiable("AsString", "StringJoin", "StringLength", "StringFormat")
+@declare("StaticRegexFullMatch")
+def _static_regex_full_match_infer(op):
+    check_dtype(op.inputs[0], (dtypes.string,), "input")
+    return [(dtypes.bool, op.inputs[0].shape)]
+
+
+@declare("StringSplit")
+@declare("StringSplitV2")
+def _string_split_infer(op):
+    source, sep = op.inputs
+    check_dtype(source, (dtypes.string,), "input")
+    if source.shape.ndims is not None and source.shape.ndims != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {source.shape.ndims}")
+    if sep.shape.ndims is not None and sep.shape.ndims != 0:
+        raise ValueError(f"Shape must be rank 0 but is rank {sep.shape.ndims}")
+    return [(dtypes.int64, TensorShape([None, 2])), (dtypes.string, TensorShape([None])),
+            (dtypes.int64, TensorShape([2]))]
+
+
+def _sparse_split(op_type, source, sep, attrs, name):
+    """The split as a SparseTensor; StringSplit converts the separator first, StringSplitV2 the input."""
+    from numflow.framework.sparse_tensor import SparseTensor
+
+    with get_default_graph().name_scope(name or "StringSplit"):
+        if op_type == "StringSplitV2":
+            source = convert_to_tensor(source, dtype=dtypes.string, name="input")
+        sep = convert_to_tensor(sep, dtype=dtypes.string)
+        source = convert_to_tensor(source, dtype=dtypes.string)
+        with get_default_graph().name_scope(op_type) as scope:
+            return SparseTensor(*_out(op_type, [source, sep], attrs, name=scope))
+
+
+def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type="SparseTensor", name=None):
+    """Split each string of the vector ``source`` at any one of the characters of ``sep`` (default:
+    a space; every character when empty) into a ``SparseTensor`` of ``[len(source), most tokens]``
+    (op ``StringSplit``; ``delimiter`` is the deprecated spelling of ``sep``).
+    ``skip_empty`` drops empty tokens."""
+    if sep is not None and delimiter is not None:
+        raise ValueError("Cannot specify both 'sep' and 'delimiter'.")
+    if result_type != "SparseTensor":
+        raise ValueError("numflow's string_split returns a SparseTensor only (result_type='SparseTensor').")
+    sep = delimiter if sep is None else sep
+    return _sparse_split("StringSplit", source, " " if sep is None else sep, {"skip_empty": bool(skip_empty)}, name)
+
+
+def strings_split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=None, name=None):  # noqa: A002
+    """Split each string of the vector ``input`` at the separator ``sep`` (at runs of whitespace when
+    None), at most ``maxsplit`` times, into a ``SparseTensor`` (op ``StringSplitV2``;
+    ``tf.strings.split``)."""
+    if result_type != "SparseTensor":
+        raise ValueError("numflow's strings.split returns a SparseTensor only (result_type='SparseTensor').")
+    return _sparse_split("StringSplitV2", source if input is None else input, sep or "",
+                         {"maxsplit": int(maxsplit)}, name)
+
+
+not_differentiable("AsString", "StringJoin", "StringLength", "StringFormat", "StringSplit", "StringSplitV2",
+                   "StaticRegexFullMatch")

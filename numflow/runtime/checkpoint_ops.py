@@ -5,6 +5,8 @@ line (``numflow_kernels`` imports nothing from ``numflow``), registered for the 
 is, and reach variables through their handles (``numflow_kernels.handle``) as any kernel does.
 """
 
+import os
+
 import numpy as np
 
 from numflow.checkpoint import datatypes
@@ -125,3 +127,20 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
                                  f"original dtype {datatypes.tf_name(stored)}")
             values.append(reader.get_tensor(name))
     return values[0] if len(values) == 1 else tuple(values)  # one tensor: the op's single output
+
+
+@register("MergeV2Checkpoints")
+def merge_v2_checkpoints(ctx, checkpoint_prefixes, destination_prefix):
+    """One shard's bundle moved to the destination prefix (a sharded Saver of one device's variables)."""
+    sources = [_prefix(p) for p in np.ravel(checkpoint_prefixes)]
+    if len(sources) != 1:
+        raise NotImplementedError(f"numflow merges the bundle of one shard only, not {len(sources)}")
+    source, destination = sources[0], _prefix(destination_prefix)
+    os.replace(f"{source}.index", f"{destination}.index")
+    os.replace(f"{source}.data-00000-of-00001", f"{destination}.data-00000-of-00001")
+    if ctx.attrs.get("delete_old_dirs", True):
+        try:
+            os.rmdir(os.path.dirname(source))
+        except OSError:
+            pass  # not empty, or already gone: TensorFlow leaves such a folder too
+    return ()

@@ -14,6 +14,7 @@ from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from numflow.ops.constant_op import to_numpy
 from numflow.runtime import executor
+from numflow.runtime import partition as _partition
 from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, RunOptions
 from numflow.runtime.growth import GrowthWatch
@@ -187,7 +188,10 @@ class BaseSession:
         hooks = self._hooks
         if options is not None and run_metadata is not None and options.trace_level >= RunOptions.FULL_TRACE:
             hooks = (*hooks, TraceHook(run_metadata))
-        executor.run(plan, values, self._pool_for(plan), hooks)
+        if isinstance(plan, _partition.PartitionedPlan):
+            plan.run(self, values, hooks)
+        else:
+            executor.run(plan, values, self._pool_for(plan), hooks)
         if feed_values:
             results = _results_with_feeds(plan, values, feed_values, to_host, as_given)
         else:
@@ -202,7 +206,8 @@ class BaseSession:
         with self._plan_lock:
             fetch_tensors = [e for e in elements if isinstance(e, Tensor)]
             targets = [e for e in elements if isinstance(e, Operation)]
-            plan = _plan.build(self._graph, fetch_tensors, targets, feed_tensors, self)
+            build = _partition.build if _partition.remote_tasks(self) else _plan.build
+            plan = build(self._graph, fetch_tensors, targets, feed_tensors, self)
             if self._config.intra_op_parallelism_threads == 1:
                 plan.ways = executor.Ways(only=executor.ONE_CORE_EACH)
             by_tensor = dict(zip(fetch_tensors, plan.fetch_slots))

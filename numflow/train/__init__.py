@@ -60,6 +60,21 @@ __all__ = [
 ]
 
 
+_EXAMPLE_MESSAGES = {"BytesList": "feature_pb2", "FloatList": "feature_pb2", "Int64List": "feature_pb2",
+                     "Feature": "feature_pb2", "Features": "feature_pb2", "FeatureList": "feature_pb2",
+                     "FeatureLists": "feature_pb2", "Example": "example_pb2", "SequenceExample": "example_pb2"}
+
+
+def __getattr__(name):
+    """``tf.train.Example`` and the other record messages, imported when first used (protobuf is not
+    loaded by ``import numflow``)."""
+    if name in _EXAMPLE_MESSAGES:
+        import importlib
+
+        return getattr(importlib.import_module(f"numflow.protos.{_EXAMPLE_MESSAGES[name]}"), name)
+    raise AttributeError(f"module 'numflow.train' has no attribute {name!r}")
+
+
 def summary_iterator(path):
     """The ``Event`` messages of an event file, in order (see ``numflow.summary.writer.summary_iterator``)."""
     from numflow.summary import writer

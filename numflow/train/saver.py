@@ -24,6 +24,7 @@ import numpy as np
 
 from numflow.checkpoint import state as _state
 from numflow.checkpoint.files import index_filename, is_url, resolve
+from numflow.cluster import sharded_saver
 from numflow.framework import errors, meta_graph
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.io.filesystem import translated
@@ -322,6 +323,11 @@ class Saver:
 
             def write_data():
                 sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
+        elif self._sharded and sharded_saver.applies(sess):  # each task writes its variables' shard
+            background = False
+
+            def write_data():
+                sharded_saver.save(sess, checkpoint_file, self._saved)
         else:
             keys = [key for key, _ in self._saved]
             snapshots = sess._fetch_snapshots([ref for _, ref in self._saved])
@@ -393,7 +399,10 @@ class Saver:
         if not _state.checkpoint_exists(save_path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         try:
-            sess.run(self._restore_op, {self._filename: save_path})
+            if self._saved is not None and sharded_saver.applies(sess):  # variables on other tasks
+                sharded_saver.restore(sess, save_path, self._saved, self._sharded)
+            else:
+                sess.run(self._restore_op, {self._filename: save_path})
         except errors.NotFoundError as e:
             raise errors.NotFoundError(None, e.op, _NOT_FOUND_PREFIX + self._mismatch_report(save_path, e)) from e
         except errors.InvalidArgumentError as e:

@@ -10,6 +10,7 @@ where a task running in another process would plug in.
 import itertools
 import threading
 
+from numflow.cluster.server import TaskServer, backend_for
 from numflow.devices import local_devices
 from numflow.runtime import targets
 from numflow.runtime.resources import ResourceContainer
@@ -72,6 +73,12 @@ class Server:
         self._config = config
         self._target = f"grpc://{address}"
         self._stopped = threading.Event()
+        self._remote = None
+        backend = backend_for(protocol)
+        if backend is not None:
+            self._remote = TaskServer(backend, cluster, job_name, task_index)
+            targets.register(self._target, self._remote.resolve)
+            return
         key = _cluster_key(cluster)
         with _clusters_lock:
             self._cluster = _clusters.setdefault(key, _Cluster())
@@ -102,13 +109,23 @@ class Server:
         """Servers start when created; kept for TensorFlow's API."""
 
     def join(self):
-        """Block until ``stop()`` (a TensorFlow server never returns from join)."""
+        """Block until ``stop()`` (a TensorFlow server never returns from join).
+
+        A ps task of a cluster in separate processes (``protocol="ray"``) also returns once every
+        worker is done (see ``numflow.cluster.server``).
+        """
+        if self._remote is not None:
+            self._remote.join()
+            return
         self._stopped.wait()
 
     def stop(self):
         """Stop serving: the target no longer resolves and the task's variables are dropped."""
         self._stopped.set()
         targets.unregister(self._target)
+        if self._remote is not None:
+            self._remote.stop()
+            return
         with self._cluster.lock:
             self._cluster.tasks.pop((self._job, self._task), None)
 

@@ -30,7 +30,7 @@ class SessionManager:
     """Creates sessions of ``graph`` (default: the default graph) and makes their model ready.
 
     ``local_init_op`` runs in every new session, once ``ready_for_local_init_op`` reports
-    nothing uninitialized; ``recovery_wait_secs`` is how long ``wait_for_session`` sleeps between
+    nothing uninitialized; ``recovery_wait_secs`` is the longest ``wait_for_session`` sleeps between
     checks.
     """
 
@@ -134,6 +134,7 @@ class SessionManager:
         if max_wait_secs is None:
             max_wait_secs = float("Inf")
         deadline = time.time() + max_wait_secs
+        wait = _FIRST_WAIT_SECS
         while True:
             sess = Session(master, graph=self._graph, config=config)
             not_ready_msg = None
@@ -143,12 +144,14 @@ class SessionManager:
                 if is_ready:
                     return sess
             sess.close()
-            if deadline - time.time() - self._recovery_wait_secs < 0:
+            wait = min(wait, self._recovery_wait_secs)
+            if deadline - time.time() - wait < 0:
                 raise errors.DeadlineExceededError(None, None,
                                                    f"Session was not ready after waiting {int(max_wait_secs)} secs.")
             _log.info("Waiting for model to be ready.  Ready_for_local_init_op:  %s, ready: %s", not_ready_local_msg,
                       not_ready_msg)
-            time.sleep(self._recovery_wait_secs)
+            time.sleep(wait)
+            wait *= 2
 
     def _model_ready(self, sess):
         return _ready(self._ready_op, sess, "Model not ready")
@@ -163,6 +166,11 @@ class SessionManager:
         sess.run(self._local_init_op, feed_dict=self._local_init_feed_dict, options=self._local_init_run_options)
         _log.info("Done running local_init_op.")
         return True, None
+
+
+# wait_for_session polls with backoff from here up to recovery_wait_secs, instead of sleeping the
+# whole recovery_wait_secs (30 s by default) after a first try that came before the chief's init.
+_FIRST_WAIT_SECS = 0.05
 
 
 def _ready(op, sess, msg):
