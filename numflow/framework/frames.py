@@ -148,10 +148,10 @@ class Frames:
         def cycle(name):
             return unsupported(self.nodes[name], "it lies on a cycle that is not a while loop's NextIteration")
 
-        order = topological([n.name for n in nodes], lambda name: self._sources(self.nodes[name]), cycle)
+        order = topological([n.name for n in nodes], lambda name: self.sources(self.nodes[name]), cycle)
         return [self.nodes[name] for name in order]
 
-    def _sources(self, node):
+    def sources(self, node):
         """The nodes ``node`` reads (data and control), a loop Merge's NextIteration left out."""
         names = []
         for raw in node.input:

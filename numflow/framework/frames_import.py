@@ -36,7 +36,7 @@ class FramesBuilder:
         self.attrs = attrs
         self.frames = frames = Frames(nodes, cond_contexts)
         self.loop_vars = {}  # loop Merge or loop Switch name -> the LoopVar its consumers read now
-        self.regions = {}  # region -> [items in the file's order]
+        self.regions = {}  # region -> {item: its nodes}, items in the file's order
         for node in nodes:
             state = frames.states[node.name]
             for depth in range(len(state) + 1):
@@ -50,7 +50,7 @@ class FramesBuilder:
             for raw in node.input:
                 if raw.startswith("^") and frames.kinds.get(raw[1:]) == "op":
                     self._note_sync(node, raw[1:])
-        self._check_orders()
+        self.orders = {region: self._order(region, items) for region, items in self.regions.items()}
 
     def _note_sync(self, node, source):
         """Note ``source`` in a cond's branch, waited for by ``node`` outside it (a ControlTrigger
@@ -65,17 +65,14 @@ class FramesBuilder:
                                f"the cond of '{inner[depth][1]}'")
         self.syncs.setdefault(inner[depth][1], {}).setdefault(inner[depth][2], []).append(source)
 
-    def _check_orders(self):
-        """Each region's items in dependency order, computed before anything is built."""
-        self.orders = {region: self._order(region, items) for region, items in self.regions.items()}
-
     def _order(self, region, items):
+        """The items of ``region`` in dependency order (found before anything is built)."""
         frames = self.frames
         deps = {}
         for item, members in items.items():
             found = deps[item] = []
             for node in members:
-                for source in frames._sources(node):
+                for source in frames.sources(node):
                     other = frames.item(region, source)
                     if other is not None and other != item and other not in found:
                         found.append(other)
@@ -205,14 +202,13 @@ class FramesBuilder:
         from numflow.ops.while_loop import Loop, build_contexts, loop_op
 
         graph = self.graph
-        variables = [self._loop_variable(loop, merge) for merge in loop.merges]
-        exits = [e for _, _, _, e in variables if e is not None]
-        anchor = exits[0] if exits else loop.loop_cond
-        scope = self.importer.prefix + _scope_of(anchor.name)
-        initial = [self.tensor(merge, enter) for merge, enter, _, _ in variables]
+        variables = [self._loop_variable(merge) for merge in loop.merges]
+        frame = loop.frame.removesuffix("/while_context")  # TensorFlow names a loop's frame so
+        scope = self.importer.prefix + (frame if frame != loop.frame else _scope_of(loop.loop_cond.name))
+        initial = [self.tensor(merge, enter) for merge, enter, _ in variables]
 
         def cond(*values):
-            for (merge, _, switch, _), value in zip(variables, values):
+            for (merge, _, switch), value in zip(variables, values):
                 self.loop_vars[(merge.name, 0)] = value
                 if switch is not None:
                     self.loop_vars[(switch.name, 0)] = value
@@ -220,11 +216,11 @@ class FramesBuilder:
             return self.tensor(loop.loop_cond, loop.loop_cond.input[0])
 
         def body(*values):
-            for (_, _, switch, _), value in zip(variables, values):
+            for (_, _, switch), value in zip(variables, values):
                 if switch is not None:
                     self.loop_vars[(switch.name, 1)] = value
             self.build_region((*region, ("l", loop.frame, "body")))
-            return [self._next_value(merge) for merge, _, _, _ in variables]
+            return [self._next_value(merge) for merge, _, _ in variables]
 
         numflow_loop = Loop(scope, 0, True)
         with graph.name_scope(None), graph.name_scope(f"{scope}/"):
@@ -232,12 +228,12 @@ class FramesBuilder:
             # results, whose static shapes numflow may know less of than TensorFlow did, need only fit it.
             initial, invariants, *_ = build_contexts(graph, numflow_loop, cond, body, initial,
                                                      [t.shape for t in initial], trusted_invariants=True)
-        for (merge, _, _, _), t, shape in zip(variables, numflow_loop.body_outputs, invariants):
+        for (merge, _, _), t, shape in zip(variables, numflow_loop.body_outputs, invariants):
             if not t.shape.is_compatible_with(shape):
                 raise unsupported(merge, f"its loop variable enters with shape {shape} and has shape {t.shape} "
                                    "after an iteration (a shape that changes across iterations)")
         op = loop_op(graph, numflow_loop, initial, invariants, None, self.fresh_name(f"{scope}/While"))
-        for (_, _, switch, _), t in zip(variables, op.outputs):
+        for (_, _, switch), t in zip(variables, op.outputs):
             if switch is not None:
                 self.loop_vars[(switch.name, 0)] = t
         self.build_region((*region, ("l", loop.frame, "exit")))
@@ -245,15 +241,12 @@ class FramesBuilder:
                  if self.frames.kinds[n.name] == "exit" and self.frames.states[n.name] == region]
         self.outputs_as(exits, [self.tensor(e, e.input[0]) for e in exits])
 
-    def _loop_variable(self, loop, merge):
-        """``(Merge, its Enter input, its Switch, its Exit)`` of one loop variable (None where absent)."""
+    def _loop_variable(self, merge):
+        """``(Merge, its Enter input, its Switch or None)`` of one loop variable."""
         frames = self.frames
         enter = next(raw for raw in merge.input if frames.kinds.get(parse_tensor_name(raw)[0]) == "enter")
         switch = next((c for c in frames.consumers[merge.name] if frames.kinds[c.name] == "loop_switch"), None)
-        exit_ = None
-        if switch is not None:
-            exit_ = next((c for c in frames.consumers[switch.name] if frames.kinds[c.name] == "exit"), None)
-        return merge, enter, switch, exit_
+        return merge, enter, switch
 
     def _next_value(self, merge):
         """The body's next value of the loop variable of ``merge``: its NextIteration's input, after
