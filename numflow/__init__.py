@@ -49,6 +49,7 @@ from numflow.ops.init_ops import (  # noqa: E402, I001
     random_normal_initializer, random_uniform_initializer, truncated_normal_initializer,
     variance_scaling_initializer, zeros_initializer,
 )
+from numflow.variables.template import make_template  # noqa: E402, I001
 from numflow.variables.scope import (  # noqa: E402, I001
     AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope, variable_op_scope,
     variable_scope,
@@ -146,6 +147,10 @@ __version__ = VERSION
 from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402, I001
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
+from numflow import image  # noqa: E402, I001
+from numflow import bitwise  # noqa: E402, I001
+from numflow.ops.manip_ops import identity_n, roll  # noqa: E402, I001
+from numflow.ops.counting_ops import bincount, histogram_fixed_width, searchsorted  # noqa: E402, I001
 from numflow import summary  # noqa: E402, I001
 from numflow.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, QueueBase, RandomShuffleQueue  # noqa: E402, I001
 from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402, I001

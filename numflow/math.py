@@ -1,8 +1,9 @@
 """``tf.math``: numflow's math functions under the names ``tf.compat.v1.math`` gives them; re-exports only."""
 
 from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
+from numflow.ops.counting_ops import bincount
 from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
-from numflow.ops.math_composites import accumulate_n, confusion_matrix, scalar_mul
+from numflow.ops.math_composites import accumulate_n, confusion_matrix, reduce_std, reduce_variance, scalar_mul
 from numflow.ops.math_ops import (
     abs,
     add,
@@ -93,12 +94,13 @@ from numflow.ops.transcendental_ops import (
 
 __all__ = [
     "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2",
-    "atanh", "ceil", "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "digamma", "divide",
-    "equal", "erf", "erfc", "exp", "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k",
-    "is_finite", "is_inf", "is_nan", "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less",
+    "atanh", "bincount", "ceil", "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "digamma",
+    "divide", "equal", "erf", "erfc", "exp", "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal",
+    "in_top_k", "is_finite", "is_inf", "is_nan", "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "less",
     "less_equal", "lgamma", "log", "log1p", "log_sigmoid", "log_softmax", "logical_and", "logical_not", "logical_or",
     "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all",
-    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "rint",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std",
+    "reduce_sum", "reduce_variance", "rint",
     "round", "rsqrt", "scalar_mul", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
     "sigmoid", "sign", "sin", "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference",
     "subtract", "tan", "tanh", "top_k", "truediv", "unsorted_segment_max", "unsorted_segment_mean",

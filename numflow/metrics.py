@@ -1,5 +1,6 @@
 """``tf.metrics``: the compat.v1 streaming metrics, each a ``(value, update_op)`` pair; re-exports only."""
 
+from numflow.ops.metric_curve_ops import auc
 from numflow.ops.metric_ops import (
     accuracy,
     false_negatives,
@@ -14,6 +15,6 @@ from numflow.ops.metric_ops import (
 )
 
 __all__ = [
-    "accuracy", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_squared_error",
+    "accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_squared_error",
     "precision", "recall", "true_negatives", "true_positives",
 ]

@@ -185,3 +185,22 @@ def get_static_value(tensor, partial=False):
     if not isinstance(tensor, Tensor):
         return np.asarray(tensor)
     return static_value(tensor)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The variance of ``input_tensor``'s elements over ``axis`` (``tf.math.reduce_variance``), as TensorFlow
+    builds it: the mean of ``square(abs(x - mean))``."""
+    with get_default_graph().name_scope(name or "reduce_variance"):
+        input_tensor = convert_to_tensor(input_tensor)
+        means = math_ops.reduce_mean(input_tensor, axis=axis, keepdims=True)
+        if means.dtype.is_integer:
+            raise TypeError(f"Input must be either real or complex. Received integer type {means.dtype}.")
+        squared_deviations = math_ops.square(math_ops.abs(input_tensor - means))
+        return math_ops.reduce_mean(squared_deviations, axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """The standard deviation of ``input_tensor``'s elements over ``axis`` (``tf.math.reduce_std``)."""
+    with get_default_graph().name_scope(name or "reduce_std"):
+        input_tensor = convert_to_tensor(input_tensor)
+        return math_ops.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))

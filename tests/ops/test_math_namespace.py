@@ -22,7 +22,15 @@ xlog1py xlogy zero_fraction zeta
 """.split())
 
 
+# Names TensorFlow 1 has in tf.math alone.
+MATH_ONLY = {"reduce_std", "reduce_variance"}
+
+
 def _elsewhere(name):
+    if name in MATH_ONLY:
+        from numflow.ops import math_composites
+
+        return getattr(math_composites, name)
     return getattr(tf, name, None) or getattr(tf.nn, name, None)
 
 
@@ -69,3 +77,14 @@ def test_op_names_and_values():
         got = sess.run([t for t, _, _ in cases])
     for (t, _, want), value in zip(cases, got):
         np.testing.assert_allclose(value, want, rtol=1e-6, err_msg=t.name)
+
+
+def test_reduce_std_and_variance_as_numpy():
+    x_np = np.array([[1.0, -4.0, 2.5], [9.0, 2.0, 0.5]], np.float32)
+    with tf.Graph().as_default():
+        std, var = tf.math.reduce_std(x_np, axis=1, keepdims=True), tf.math.reduce_variance(x_np)
+        assert (std.name, std.shape.as_list(), var.name) == ("reduce_std/Sqrt:0", [2, 1], "reduce_variance/Mean_1:0")
+        with tf.Session() as sess:
+            got_std, got_var = sess.run([std, var])
+    np.testing.assert_allclose(got_std, x_np.std(1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(got_var, x_np.var(), rtol=1e-6)

@@ -1,0 +1,56 @@
+"""``tf.image``: resizing, cropping and padding, flips and rotations, colour and dtype conversions, HSV, and
+non-max suppression; re-exports only."""
+
+from numflow.ops.image_box_ops import non_max_suppression
+from numflow.ops.image_color_ops import (
+    adjust_brightness,
+    adjust_contrast,
+    adjust_hue,
+    adjust_saturation,
+    convert_image_dtype,
+    grayscale_to_rgb,
+    hsv_to_rgb,
+    per_image_standardization,
+    random_brightness,
+    random_contrast,
+    random_hue,
+    random_saturation,
+    rgb_to_grayscale,
+    rgb_to_hsv,
+)
+from numflow.ops.image_ops import (
+    central_crop,
+    crop_to_bounding_box,
+    flip_left_right,
+    flip_up_down,
+    pad_to_bounding_box,
+    random_flip_left_right,
+    random_flip_up_down,
+    resize_image_with_crop_or_pad,
+    rot90,
+    transpose,
+)
+from numflow.ops.image_resize_ops import (
+    ResizeMethod,
+    resize_area,
+    resize_bicubic,
+    resize_bilinear,
+    resize_images,
+    resize_nearest_neighbor,
+)
+from numflow.ops.sampling_ops import random_crop
+
+resize = resize_images
+resize_with_crop_or_pad = resize_image_with_crop_or_pad
+transpose_image = transpose
+
+__all__ = [
+    "adjust_brightness", "adjust_contrast", "convert_image_dtype", "grayscale_to_rgb", "per_image_standardization",
+    "random_brightness", "random_contrast", "rgb_to_grayscale", "adjust_hue", "adjust_saturation", "hsv_to_rgb",
+    "non_max_suppression", "random_hue", "random_saturation", "rgb_to_hsv",
+    "central_crop", "crop_to_bounding_box", "flip_left_right", "flip_up_down", "pad_to_bounding_box", "random_crop",
+    "random_flip_left_right", "random_flip_up_down", "resize_image_with_crop_or_pad", "resize_with_crop_or_pad",
+    "rot90", "transpose", "transpose_image",
+    "ResizeMethod", "resize", "resize_area", "resize_bicubic", "resize_bilinear", "resize_images",
+    "resize_nearest_neighbor",
+]
