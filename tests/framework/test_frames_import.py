@@ -219,3 +219,24 @@ def test_a_tensor_of_a_cond_branch_is_fetched_when_its_branch_runs_as_in_tensorf
         with pytest.raises(tf.errors.InaccessibleTensorError, match="counter/mul"):
             tf.train.import_meta_graph(str(HERE / "counter" / "model.meta"), import_scope="counter")
             sess.run("counter/counter/mul:0", {"counter/x:0": golden.X[0]})
+
+
+@pytest.mark.parametrize("model", sorted(golden.MODELS))
+def test_a_frozen_graph_def_of_the_model_gives_tensorflows_output(model):
+    # TensorFlow's convert_variables_to_constants keeps the frames; the variables become Consts.
+    graph_def = tf.GraphDef.FromString((HERE / model / "frozen.pb").read_bytes())
+    record = json.loads((HERE / f"{model}.json").read_text())
+    with tf.Graph().as_default() as graph:
+        tf.import_graph_def(graph_def, name="")
+        assert not tf.global_variables()
+        output = graph.get_tensor_by_name(_first_output_name(model))
+        kept = {op.name for op in graph.get_operations()}  # the placeholders the output needs
+        with tf.Session() as sess:
+            for feed, expected in zip(golden.FEEDS[model], record["outputs"]):
+                feed = {k: v for k, v in feed.items() if k.split(":")[0] in kept}
+                np.testing.assert_allclose(sess.run(output, feed), expected[0], rtol=1e-5, atol=1e-6)
+
+
+def _first_output_name(model):
+    meta = tf.MetaGraphDef.FromString((HERE / model / "model.meta").read_bytes())
+    return meta.collection_def["outputs"].node_list.value[0]

@@ -13,6 +13,8 @@ cond over a variable, a loop with a cond in its body, map_fn, and a GRU's dynami
 lengths, with the gradients of the loss):
 
 - ``<model>/model.meta`` and the checkpoint ``<model>/model``, saved before any training step;
+- ``<model>/frozen.pb``: the model's GraphDef with its variables frozen into constants
+  (``convert_variables_to_constants``) as far as its first output needs them;
 - ``<model>.json``: its ``outputs`` collection's values for each feed of ``FEEDS[model]``, then the
   loss of three training steps (the ``train_op`` collection's op fed ``FEEDS[model][0]``);
 
@@ -123,6 +125,9 @@ def _save_model(tf, name, build):
             shutil.rmtree(model_dir, ignore_errors=True)
             saver.save(sess, os.path.join(model_dir, "model"), write_state=False)
             outputs = tf.get_collection("outputs")
+            frozen = tf.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(), [y.op.name])
+            with open(os.path.join(model_dir, "frozen.pb"), "wb") as f:
+                f.write(frozen.SerializeToString())
             record = {"outputs": [[np.asarray(sess.run(t, feed)).tolist() for t in outputs] for feed in feeds],
                       "losses": [float(sess.run([train, loss], feeds[0])[1]) for _ in range(3)]}
     with open(os.path.join(HERE, f"{name}.json"), "w") as f:
