@@ -16,8 +16,10 @@ TensorFlow 1's gradient of a loop pushes each iteration's values onto stacks and
 gradient loop (``numflow.ops.stack_ops``); the forward loop's pushes run through the control inputs
 of its NextIteration, and those inside a cond's branch through a result the rebuilt cond gains.
 
-Ops of two constructs that depend on each other cannot be rebuilt: ``UnimplementedError`` naming
-the node, before the graph changes.
+The file holds no shape invariants: a loop variable keeps the shape it enters with, unless a trial
+build into a scratch graph finds that the body changes it (a sequence that grows); the graph is then
+built with a shape both fit. The trial build also fails on any node that cannot be built (ops of two
+constructs that depend on each other: ``UnimplementedError`` naming the node) before the graph changes.
 """
 
 import numpy as np
@@ -30,10 +32,11 @@ from numflow.framework.graph_io import parse_tensor_name
 class FramesBuilder:
     """Builds the nodes of a GraphDef holding frames with ``importer``, region by region."""
 
-    def __init__(self, importer, nodes, attrs, cond_contexts=()):
+    def __init__(self, importer, nodes, attrs, cond_contexts=(), invariants=None):
         self.importer = importer
         self.graph = importer.graph
         self.attrs = attrs
+        self.invariants = invariants  # loop Merge name -> its variable's shape invariant; None: a trial build
         self.frames = frames = Frames(nodes, cond_contexts)
         self.loop_vars = {}  # loop Merge or loop Switch name -> the LoopVar its consumers read now
         self.regions = {}  # region -> {item: its nodes}, items in the file's order
@@ -199,6 +202,7 @@ class FramesBuilder:
 
     # -- loops ---------------------------------------------------------------------------------
     def build_loop(self, region, loop):
+        from numflow.ops import control_flow_util as cfu
         from numflow.ops.while_loop import Loop, build_contexts, loop_op
 
         graph = self.graph
@@ -206,6 +210,8 @@ class FramesBuilder:
         frame = loop.frame.removesuffix("/while_context")  # TensorFlow names a loop's frame so
         scope = self.importer.prefix + (frame if frame != loop.frame else _scope_of(loop.loop_cond.name))
         initial = [self.tensor(merge, enter) for merge, enter, _ in variables]
+        known = self.invariants if self.invariants is not None else self.importer.trial_invariants
+        shapes = [known.get(merge.name, t.shape) for (merge, _, _), t in zip(variables, initial)]
 
         def cond(*values):
             for (merge, _, switch), value in zip(variables, values):
@@ -224,14 +230,16 @@ class FramesBuilder:
 
         numflow_loop = Loop(scope, 0, True)
         with graph.name_scope(None), graph.name_scope(f"{scope}/"):
-            # Each variable keeps its initial shape (the file has no shape invariants); the body's
+            # Each variable keeps its initial shape unless a trial build found it changes; the body's
             # results, whose static shapes numflow may know less of than TensorFlow did, need only fit it.
-            initial, invariants, *_ = build_contexts(graph, numflow_loop, cond, body, initial,
-                                                     [t.shape for t in initial], trusted_invariants=True)
+            initial, invariants, *_ = build_contexts(graph, numflow_loop, cond, body, initial, shapes,
+                                                     trusted_invariants=True)
         for (merge, _, _), t, shape in zip(variables, numflow_loop.body_outputs, invariants):
             if not t.shape.is_compatible_with(shape):
-                raise unsupported(merge, f"its loop variable enters with shape {shape} and has shape {t.shape} "
-                                   "after an iteration (a shape that changes across iterations)")
+                if self.invariants is not None:
+                    raise unsupported(merge, f"its loop variable has shape {shape} and shape {t.shape} after an "
+                                      "iteration, though a trial build found the shapes it takes")
+                raise ShapeChanged(merge.name, cfu.most_specific_compatible_shape(shape, t.shape))
         op = loop_op(graph, numflow_loop, initial, invariants, None, self.fresh_name(f"{scope}/While"))
         for (_, _, switch), t in zip(variables, op.outputs):
             if switch is not None:
@@ -260,6 +268,52 @@ class FramesBuilder:
         op = self.graph.create_op("Identity", [value], name=self.fresh_name(node.name), control_inputs=controls,
                                   creation_stack=self.importer._stack)
         return op.outputs[0]
+
+
+class ShapeChanged(Exception):  # noqa: N818 - a signal between trial builds, not an error
+    """A trial build found that a loop variable (of the loop Merge ``merge``) takes other shapes than it
+    entered with: ``shape`` is one they all fit."""
+
+    def __init__(self, merge, shape):
+        super().__init__(merge, shape)
+        self.merge = merge
+        self.shape = shape
+
+
+def loop_invariants(importer, nodes):
+    """The shape invariant of each loop variable that changes shape across iterations (the file has
+    none), found by building ``nodes`` into scratch graphs until every loop's body keeps its
+    variables' shapes: ``{loop Merge name: shape}``. A node that cannot be built fails here, before
+    ``importer``'s graph changes."""
+    from numflow.framework.graph import Graph
+    from numflow.framework.graph_import import Importer
+
+    invariants = {}
+    while True:
+        scratch = Graph()
+        with scratch.as_default():
+            trial = Importer(scratch, importer.prefix, _stand_ins(scratch, importer.input_map), importer.clear_devices,
+                             cond_contexts=importer.cond_contexts)
+            trial.library = importer.library
+            trial.trial_invariants = invariants
+            try:
+                trial.build(nodes)
+            except ShapeChanged as change:
+                invariants[change.merge] = change.shape
+                continue
+        return invariants
+
+
+def _stand_ins(graph, input_map):
+    """Ops of ``graph`` standing for the tensors and ops of ``input_map`` (of another graph)."""
+    stand_ins = {}
+    for key, value in input_map.items():
+        if hasattr(value, "value_index"):
+            stand_ins[key] = graph.create_op("Placeholder", [], {"dtype": value.dtype.base_dtype,
+                                                                 "shape": value.shape}).outputs[0]
+        else:
+            stand_ins[key] = graph.create_op("NoOp", [])
+    return stand_ins
 
 
 def cond_contexts(meta_graph_def):

@@ -17,7 +17,7 @@ from numflow.framework import attr_values, op_defs, registry
 from numflow.framework.attr_values import AttrError
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
 from numflow.framework.frames import FRAME_OPS, has_frames
-from numflow.framework.frames_import import FramesBuilder
+from numflow.framework.frames_import import FramesBuilder, loop_invariants
 from numflow.framework.graph_io import parse_tensor_name
 
 
@@ -188,6 +188,7 @@ class Importer:
         self.clear_devices = clear_devices
         self.library = FunctionLibrary(library)
         self.cond_contexts = cond_contexts  # a MetaGraph's CondContextDefs, pairing its conds' Switches
+        self.trial_invariants = None  # in a trial build of frames, the loop variables' shapes found so far
         self.ops = {}
         self.outputs = {}  # node name -> its outputs as the GraphDef numbers them
         self._stack = None
@@ -228,7 +229,10 @@ class Importer:
                                     "numflow runs the ops it declares; this one has no numflow kernel.")
             all_attrs[node.name] = reader.attrs(node)
         self.library.check(nodes, lambda op_type: op_type in declared or op_type in BUILDERS, reader)
-        frames = FramesBuilder(self, nodes, all_attrs, self.cond_contexts) if has_frames(nodes) else None
+        frames = None
+        if has_frames(nodes):
+            invariants = None if self.trial_invariants is not None else loop_invariants(self, nodes)
+            frames = FramesBuilder(self, nodes, all_attrs, self.cond_contexts, invariants)
         names_in_use = self.graph._names_in_use  # the ops built beside the nodes (a loop's variables) avoid their names
         for node in nodes:
             key = f"{self.prefix}{node.name}".lower()

@@ -60,7 +60,7 @@ def test_a_conds_merges_keep_their_names_and_give_the_branch_taken():
         assert mean.op.type == "Identity" and mean.shape.as_list() == [5]
 
 
-def test_nested_conds_and_loops_of_a_graph_def_give_tensorflows_outputs():
+def test_nested_conds_loops_and_a_growing_loop_variable_of_a_graph_def_give_tensorflows_outputs():
     graph_def = tf.GraphDef.FromString((HERE / "frames.pb").read_bytes())
     expected = json.loads((HERE / "pure.json").read_text())
     with tf.Graph().as_default() as graph:
@@ -68,6 +68,8 @@ def test_nested_conds_and_loops_of_a_graph_def_give_tensorflows_outputs():
         with tf.Session() as sess:
             values = sess.run(golden.PURE_OUTPUTS, {"x:0": golden.PURE_X})
         assert graph.get_tensor_by_name("while/Exit:0").op.type == "Identity"
+        # The loop whose variable grows, built again with the invariant a trial build found.
+        assert graph.get_tensor_by_name("grown:0").shape.as_list() == [None]
     for value, want, name in zip(values, expected, golden.PURE_OUTPUTS):
         np.testing.assert_allclose(value, want, rtol=1e-6, err_msg=name)
 
@@ -240,3 +242,21 @@ def test_a_frozen_graph_def_of_the_model_gives_tensorflows_output(model):
 def _first_output_name(model):
     meta = tf.MetaGraphDef.FromString((HERE / model / "model.meta").read_bytes())
     return meta.collection_def["outputs"].node_list.value[0]
+
+
+def test_a_node_of_a_branch_that_cannot_be_built_fails_before_the_graph_changes():
+    graph_def = text_format.Parse("""
+        node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
+        node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+               attr { key: "shape" value { shape { dim { size: 2 } dim { size: 3 } } } } }
+        node { name: "cond/Switch" op: "Switch" input: "x" input: "p" attr { key: "T" value { type: DT_FLOAT } } }
+        node { name: "cond/MatMul" op: "MatMul" input: "cond/Switch:1" input: "cond/Switch:1"
+               attr { key: "T" value { type: DT_FLOAT } } }
+        node { name: "cond/Merge" op: "Merge" input: "cond/Switch" input: "cond/MatMul"
+               attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } }
+    """, tf.GraphDef())
+    with tf.Graph().as_default() as graph:
+        tf.constant(1.0, name="before")
+        with pytest.raises(ValueError, match="cond/MatMul"):
+            tf.import_graph_def(graph_def)
+        assert [op.name for op in graph.get_operations()] == ["before"]

@@ -40,7 +40,7 @@ FEEDS = {
     "mixed": [{"x:0": X[:2], "flag:0": True, "lengths:0": [3, 2]},
               {"x:0": X[:2], "flag:0": False, "lengths:0": [1, 3]}],
 }
-PURE_OUTPUTS = ["nested:0", "looped:0", "looped_count:0", "mapped:0"]
+PURE_OUTPUTS = ["nested:0", "looped:0", "looped_count:0", "mapped:0", "grown:0"]
 PURE_X = [0.5, 2.0, -1.0]
 
 
@@ -90,7 +90,7 @@ def build_mixed(tf):
 
 def build_pure(tf):
     """Nested v1 control flow over a placeholder: a cond in a cond, a loop with a cond in its body
-    and a loop inside it, map_fn."""
+    and a loop inside it, map_fn, and a loop whose variable grows (a shape invariant the file has not)."""
     x = tf.placeholder(tf.float32, [3], name="x")
     s = tf.reduce_sum(x)
     inner = lambda: tf.cond(s < 2.0, lambda: x * 2.0, lambda: x - 1.0)  # noqa: E731
@@ -105,6 +105,10 @@ def build_pure(tf):
     tf.identity(acc, name="looped")
     tf.identity(i, name="looped_count")
     tf.identity(tf.map_fn(lambda v: v * v + 1.0, x), name="mapped")
+    grow = lambda i, a: (i + 1, tf.concat([a, x[:1] * tf.cast(i, tf.float32)], 0))  # noqa: E731
+    _, grown = tf.while_loop(lambda i, a: i < 3, grow, [0, tf.zeros([0])],
+                             shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])
+    tf.identity(grown, name="grown")
 
 
 def _save_model(tf, name, build):
