@@ -5,11 +5,12 @@ Registered under the ``reference`` device type, as the spec of each op and what 
 
 - ``BroadcastTo(input, shape)``; ``NfSumToShape(grad, shape)``: ``grad`` summed over its leading
   axes and over the axes where ``shape`` has 1, then reshaped to ``shape`` (broadcasting undone);
+- ``ConcatOffset(concat_dim, shapes...)``: where each input of a concat begins along its axis;
 - ``StridedSliceGrad(shape, begin, end, strides, dy)``: zeros of ``shape`` with ``dy`` written where
   ``StridedSlice`` with the same masks read;
 - ``ReluGrad(dy, features) = dy * (features > 0)``; ``SigmoidGrad(y, dy) = dy * y * (1 - y)``;
-  ``TanhGrad(y, dy) = dy * (1 - y * y)``; ``BiasAddGrad(dy)``: ``dy`` summed over all but the
-  channel dimension.
+  ``TanhGrad(y, dy) = dy * (1 - y * y)``; ``RsqrtGrad(y, dy) = -0.5 * (dy * y) * (y * y)``;
+  ``BiasAddGrad(dy)``: ``dy`` summed over all but the channel dimension.
 
 The convolutions' backprops are in ``reference_conv.py``.
 """
@@ -84,6 +85,28 @@ def broadcast_gradient_args(ctx, s0, s1):
 
 
 # -- slices ------------------------------------------------------------------------------------
+@kernel("ConcatOffset")
+def concat_offset(ctx, concat_dim, *shapes):
+    """Where each input of a concat of inputs of ``shapes`` along ``concat_dim`` begins in the result."""
+    rank = len(shapes[0])
+    axis = int(concat_dim)
+    if not -rank <= axis < rank:
+        raise _invalid(f"Concat dim is out of range: {axis} vs. {rank}")
+    axis %= rank
+    offsets, start = [], 0
+    for i, shape in enumerate(shapes):
+        if len(shape) != rank:
+            raise _invalid(f"input {i} should contain {rank} elements, but got {len(shape)}")
+        for d in range(rank):
+            if d != axis and shape[d] != shapes[0][d]:
+                raise _invalid(f"input[{i},{d}] mismatch: {shape[d]} vs. {shapes[0][d]}")
+        offset = np.zeros(rank, dtype=np.asarray(shape).dtype)
+        offset[axis] = start
+        offsets.append(offset)
+        start += int(shape[axis])
+    return tuple(offsets)
+
+
 @kernel("StridedSliceGrad")
 def strided_slice_grad(ctx, shape, begin, end, strides, dy):
     out = np.zeros(tuple(int(d) for d in shape), dtype=dy.dtype)
@@ -111,6 +134,12 @@ def sigmoid_grad(ctx, y, dy):
 def tanh_grad(ctx, y, dy):
     one = np.ones((), dtype=y.dtype)
     return dy * (one - y * y)
+
+
+@kernel("RsqrtGrad")
+def rsqrt_grad(ctx, y, dy):
+    # In TensorFlow's order of products (Eigen's scalar_rsqrt_gradient_op), for the same roundings.
+    return np.asarray(y.dtype.type(-0.5) * (dy * y) * (y * y), dtype=y.dtype)
 
 
 @kernel("BiasAddGrad")

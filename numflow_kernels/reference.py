@@ -43,6 +43,7 @@ def identity(ctx, x):
 
 
 @kernel("NoOp")
+@kernel("ControlTrigger")
 def no_op(ctx):
     return ()
 
@@ -716,5 +717,6 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_sparse,
     reference_special,
     reference_topk,
+    stack,
     tensor_array,
 )

@@ -19,8 +19,17 @@ from numflow.framework.errors import InvalidArgumentError, NotFoundError
 from numflow.framework.function_export import output_refs
 
 
+_NAMES_FUNCTIONS = {}  # op type -> whether its OpDef has an attr of type func or list(func) (or it has no OpDef)
+
+
 def _func_names(node):
     """The functions ``node`` names in its attrs."""
+    may = _NAMES_FUNCTIONS.get(node.op)
+    if may is None:
+        op_def = op_defs.get(node.op)
+        may = _NAMES_FUNCTIONS[node.op] = op_def is None or any(a.type in ("func", "list(func)") for a in op_def.attr)
+    if not may:
+        return []
     names = []
     for attr in node.attr.values():
         kind = attr.WhichOneof("value")

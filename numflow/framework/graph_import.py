@@ -3,8 +3,9 @@
 Each NodeDef becomes one numflow op of the same type and name (under the import scope), in an
 order where every input exists first. Attrs are read with TensorFlow's OpDef: an attr the OpDef
 does not have is an error, a missing one takes the OpDef's default; attrs starting with ``_`` are
-TensorFlow's bookkeeping, of which ``_class`` (colocation) is kept. Nothing read from the graph is
-executed: values are parsed by protobuf and numpy only.
+TensorFlow's bookkeeping, of which ``_class`` (colocation) is kept. TensorFlow 1's control flow
+frames (Switch, Merge, Enter...) are rebuilt as numflow's conds and loops (``frames_import``).
+Nothing read from the graph is executed: values are parsed by protobuf and numpy only.
 """
 
 import contextlib
@@ -15,6 +16,8 @@ import numpy as np
 from numflow.framework import attr_values, op_defs, registry
 from numflow.framework.attr_values import AttrError
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
+from numflow.framework.frames import FRAME_OPS, has_frames
+from numflow.framework.frames_import import FramesBuilder, loop_invariants
 from numflow.framework.graph_io import parse_tensor_name
 
 
@@ -45,7 +48,7 @@ def check_versions(versions):
 def _ordered(nodes):
     """The NodeDefs in an order where each one's inputs come first: the file's order when it is one.
 
-    Raises ValueError for two nodes of one name, or a cycle (numflow runs no control flow loops).
+    Raises ValueError for two nodes of one name, or a cycle (a graph holding no loop frames has none).
     """
     by_name = {}
     for node in nodes:
@@ -73,7 +76,7 @@ def _ordered(nodes):
             if name in done:
                 continue
             if name in active:
-                raise ValueError(f"GraphDef has a cycle through node '{name}' (numflow runs no control flow loops)")
+                raise ValueError(f"GraphDef has a cycle through node '{name}' (and no while loop frames)")
             active.add(name)
             stack.append((name, True))
             stack.extend((s, False) for s in sources[name] if s in by_name and s not in done)
@@ -156,10 +159,6 @@ def _collector_paused():
             gc.enable()
 
 
-# Node types of TensorFlow 1's control flow frames (what compat.v1 writes by default for tf.cond and
-# tf.while_loop): numflow reads control flow as TensorFlow 2's functional ops only.
-_FRAME_OPS = frozenset(["Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
-                        "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"])
 # Node types built with the functions they name: op type -> fn(importer, node, inputs, controls, attrs,
 # name, graph) returning (the op, its outputs as TensorFlow's node has them); filled by the modules of
 # ``_BUILDER_MODULES`` when a graph is first read.
@@ -174,18 +173,12 @@ def _load_builders():
         importlib.import_module(module)
 
 
-def _frame_error(node, where):
-    return NotFoundError(
-        None, None, f"{where} is TensorFlow 1's {node.op} (control flow v1 frames, which compat.v1 writes for "
-        "tf.cond and tf.while_loop by default); numflow reads control flow written as TensorFlow 2's functional "
-        "If, Case and While ops: write the graph after tf.compat.v1.enable_control_flow_v2().")
-
-
 class Importer:
     """Builds the ops of one GraphDef into ``graph`` under ``prefix`` (``"import/"``, or ``""``);
-    ``library``: the GraphDef's FunctionDefLibrary, whose functions the ops may name."""
+    ``library``: the GraphDef's FunctionDefLibrary, whose functions the ops may name;
+    ``cond_contexts``: the CondContextDefs of the MetaGraph holding it."""
 
-    def __init__(self, graph, prefix, input_map=None, clear_devices=False, library=None):
+    def __init__(self, graph, prefix, input_map=None, clear_devices=False, library=None, cond_contexts=()):
         from numflow.framework.function_import import FunctionLibrary
 
         self.graph = graph
@@ -194,6 +187,8 @@ class Importer:
         self.used_keys = set()
         self.clear_devices = clear_devices
         self.library = FunctionLibrary(library)
+        self.cond_contexts = cond_contexts  # a MetaGraph's CondContextDefs, pairing its conds' Switches
+        self.trial_invariants = None  # in a trial build of frames, the loop variables' shapes found so far
         self.ops = {}
         self.outputs = {}  # node name -> its outputs as the GraphDef numbers them
         self._stack = None
@@ -222,41 +217,58 @@ class Importer:
 
     def _build(self, nodes):
         from numflow.framework.graph import creation_stack
-        from numflow.ops import variant_ops  # noqa: F401  (TensorLists and optionals, declared)
+        from numflow.ops import stack_ops, variant_ops  # noqa: F401  (TensorLists, optionals, stacks: declared)
 
         _load_builders()
         declared = set(registry.declared_types())
         reader = _AttrReader()
         all_attrs = {}
         for node in nodes:  # every node checked before the graph changes
-            if node.op not in declared and node.op not in BUILDERS:
-                if node.op in _FRAME_OPS:
-                    raise _frame_error(node, f"Node '{node.name}'")
+            if node.op not in declared and node.op not in BUILDERS and node.op not in FRAME_OPS:
                 raise NotFoundError(None, None, f"Op type not registered '{node.op}' in numflow (node '{node.name}'). "
                                     "numflow runs the ops it declares; this one has no numflow kernel.")
             all_attrs[node.name] = reader.attrs(node)
         self.library.check(nodes, lambda op_type: op_type in declared or op_type in BUILDERS, reader)
+        frames = None
+        if has_frames(nodes):
+            invariants = None if self.trial_invariants is not None else loop_invariants(self, nodes)
+            frames = FramesBuilder(self, nodes, all_attrs, self.cond_contexts, invariants)
         names_in_use = self.graph._names_in_use  # the ops built beside the nodes (a loop's variables) avoid their names
         for node in nodes:
             key = f"{self.prefix}{node.name}".lower()
             names_in_use[key] = max(names_in_use.get(key, 0), 1)
         self._stack = creation_stack()  # one for every op: where the import was called
-        for node in _ordered(nodes):
-            inputs, controls = [], []
-            for raw in node.input:
-                item = self.tensor(node, raw)
-                (controls if raw.startswith("^") else inputs).append(item)
-            controls = [c.op if hasattr(c, "value_index") else c for c in controls]
-            op, outputs = self.make(node, inputs, controls, all_attrs[node.name], f"{self.prefix}{node.name}")
-            if "_class" in node.attr:
-                groups = [g.decode() if isinstance(g, bytes) else g for g in node.attr["_class"].list.s]
-                op._colocation = tuple(self.prefix + g[5:] for g in groups if g.startswith("loc:@"))
-            self.ops[node.name] = op
-            self.outputs[node.name] = outputs
+        if frames is not None:
+            frames.build()
+        else:
+            for node in _ordered(nodes):
+                inputs, controls = [], []
+                for raw in node.input:
+                    item = self.tensor(node, raw)
+                    (controls if raw.startswith("^") else inputs).append(item)
+                self.add(node, inputs, controls, all_attrs[node.name])
         unused = sorted(set(self.input_map) - self.used_keys)
         if unused:
             raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(unused)}]")
         return self.ops
+
+    def add(self, node, inputs, controls, attrs):
+        """Build NodeDef ``node`` on ``inputs`` and ``controls`` (tensors or ops) and record it."""
+        controls = [c.op if hasattr(c, "value_index") else c for c in controls]
+        op, outputs = self.make(node, inputs, controls, attrs, f"{self.prefix}{node.name}")
+        self.placed(node, op, outputs)
+
+    def placed(self, node, op, outputs):
+        """Record ``op`` (with ``outputs`` as the node numbers them) as what NodeDef ``node`` became."""
+        if "_class" in node.attr:
+            groups = [g.decode() if isinstance(g, bytes) else g for g in node.attr["_class"].list.s]
+            op._colocation = tuple(self.prefix + g[5:] for g in groups if g.startswith("loc:@"))
+        if node.device and not self.clear_devices and op.type != node.op:
+            from numflow.framework.device_spec import canonical_device
+
+            op._device = canonical_device(node.device)
+        self.ops[node.name] = op
+        self.outputs[node.name] = outputs
 
     def make(self, node, inputs, controls, attrs, name, graph=None, where=None):
         """Build NodeDef ``node`` as the op ``name`` of ``graph`` (default: the importer's) on ``inputs``;

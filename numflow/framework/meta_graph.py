@@ -282,6 +282,7 @@ def _restore_collection(graph, key, collection_def, import_scope, variables):
 def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None, import_scope=None,
                              input_map=None):
     """Add a MetaGraphDef's graph and collections to ``graph``; returns ``(meta_graph_def, {name: Variable})``."""
+    from numflow.framework.frames_import import cond_contexts
     from numflow.framework.graph_import import Importer, check_versions
 
     meta = _as_meta_graph_def(meta_graph_or_file)
@@ -289,7 +290,8 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
     check_versions(meta.graph_def.versions)
     with graph.as_default():
         prefix = f"{import_scope}/" if import_scope else ""
-        Importer(graph, prefix, input_map, clear_devices, meta.graph_def.library).build(meta.graph_def.node)
+        Importer(graph, prefix, input_map, clear_devices, meta.graph_def.library,
+                 cond_contexts(meta)).build(meta.graph_def.node)
         variables = {}
         for key in sorted(meta.collection_def):
             _restore_collection(graph, key, meta.collection_def[key], import_scope, variables)

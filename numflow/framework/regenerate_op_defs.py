@@ -16,8 +16,11 @@ import sys
 
 OUT = pathlib.Path(__file__).resolve().parent / "tf_op_defs.pb"
 # Op types of GraphDefs that numflow builds as others: a cond or loop without state (which numflow
-# also writes), TensorFlow's interleave with num_parallel_calls (read as InterleaveDataset).
-WRITTEN_ONLY = ("StatelessIf", "StatelessCase", "StatelessWhile", "ParallelInterleaveDatasetV4")
+# also writes), TensorFlow's interleave with num_parallel_calls (read as InterleaveDataset), TensorFlow
+# 1's control flow frames (read as conds and loops).
+WRITTEN_ONLY = ("StatelessIf", "StatelessCase", "StatelessWhile", "ParallelInterleaveDatasetV4", "Switch", "RefSwitch",
+                "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration",
+                "LoopCond")
 
 _TF_PROGRAM = r"""
 import os, sys

@@ -87,6 +87,11 @@ def _broadcast_gradient_args_infer(op):
     return [(s0.dtype, [None]), (s1.dtype, [None])]
 
 
+@declare_once("ConcatOffset")  # TensorFlow's gradient of a concat writes it (graph files hold it)
+def _concat_offset_infer(op):
+    return [(t.dtype, t.shape) for t in op.inputs[1:]]
+
+
 @declare_once("StridedSliceGrad")
 def _strided_slice_grad_infer(op):
     shape, _, _, _, dy = op.inputs

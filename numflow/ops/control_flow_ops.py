@@ -5,6 +5,7 @@ from numflow.framework.registry import declare
 
 
 @declare("NoOp")
+@declare("ControlTrigger")  # TensorFlow 1's gradient loops order their stack pops with one
 def _no_op_infer(op):
     return []
 

@@ -79,6 +79,7 @@ class BranchContext(ControlFlowContext):
         self.index = index
         self.op = None
         self.grad_of = grad_of
+        self.fetchable = False  # its tensors may be fetched (TensorFlow 1's frames allow it)
 
 
 class LoopContext(ControlFlowContext):
@@ -149,6 +150,18 @@ def _resolve(graph, t, context, consumer):
         f"Cannot use '{t.op.name}' as input to '{consumer}' because '{t.op.name}' is in {where}. "
         "Return it from the loop body or branch function (or the loop's result) to use it outside."
     )
+
+
+def fetchable_value(t):
+    """For a tensor ``t`` of a branch whose tensors may be fetched (a cond read from TensorFlow 1's
+    frames, nested only in such branches), the tensor outside the cond that carries its value and
+    fails, as TensorFlow's dead tensors do, when the branch did not run; else None."""
+    contexts = list(chain(t.op._control_flow_context))
+    if not contexts or not all(isinstance(c, BranchContext) and c.fetchable and c.op is not None for c in contexts):
+        return None
+    graph = t.graph
+    with _building_in(graph, None):
+        return _resolve(graph, t, None, f"the fetch of {t.name}")
 
 
 def _differentiates(context, branch):

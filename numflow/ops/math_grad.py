@@ -4,8 +4,9 @@ Each follows TensorFlow's ``math_grad.py``: a binary op's gradient for an operan
 broadcast is summed back to that operand's shape (:func:`array_grad.sum_to`); a reduction's
 gradient is reshaped to the kept-dims shape and broadcast back over the input.
 
-Also declares ``SigmoidGrad(y, dy)`` and ``TanhGrad(y, dy)`` (TensorFlow's fused gradients of
-``Sigmoid`` and ``Tanh``) when the math ops do not.
+Also declares ``SigmoidGrad(y, dy)``, ``TanhGrad(y, dy)`` and ``RsqrtGrad(y, dy)`` (TensorFlow's fused
+gradients of ``Sigmoid``, ``Tanh`` and ``Rsqrt``, which graphs TensorFlow wrote hold) when the math
+ops do not.
 """
 
 import numpy as np
@@ -42,6 +43,7 @@ def _same_as_first(op):
 
 declare_once("SigmoidGrad")(_same_as_first)
 declare_once("TanhGrad")(_same_as_first)
+declare_once("RsqrtGrad")(_same_as_first)
 
 
 # -- binary ops --------------------------------------------------------------------------------

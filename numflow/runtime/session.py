@@ -202,7 +202,7 @@ class BaseSession:
         raise errors.UnimplementedError(None, None, "partial_run is not supported by numflow.")
 
     def _build_plan(self, key, elements, feed_tensors):
-        _check_reachable(elements, feed_tensors)
+        elements = _reachable(elements, feed_tensors)
         with self._plan_lock:
             fetch_tensors = [e for e in elements if isinstance(e, Tensor)]
             targets = [e for e in elements if isinstance(e, Operation)]
@@ -358,19 +358,29 @@ class _DefaultSessionContext:
             stack.pop()
 
 
-def _check_reachable(elements, feed_tensors):
-    """TensorFlow's errors for fetching or feeding what is built inside a cond branch or a loop: it has a
-    value only inside one run of the branch or of an iteration."""
+def _reachable(elements, feed_tensors):
+    """``elements`` as the run fetches them, with TensorFlow's errors for fetching or feeding what is built
+    inside a cond branch or a loop: it has a value only inside one run of the branch or of an iteration.
+    A tensor of a cond read from TensorFlow 1's frames is fetched through the cond instead, as there."""
+    from numflow.ops.control_flow_util import fetchable_value
+
     for t in feed_tensors:
         if t.op._control_flow_context is not None:
             raise ValueError(f"Tensor {t.name} may not be fed.")
+    reachable = []
     for element in elements:
         op = element if isinstance(element, Operation) else element.op
         if op._control_flow_context is not None:
+            value = fetchable_value(element) if isinstance(element, Tensor) else None
+            if value is not None:
+                reachable.append(value)
+                continue
             raise errors.InaccessibleTensorError(
                 f"Operation {op.name} has been marked as not fetchable. Typically this happens when it is defined "
                 "in another function or code block. Use return values, explicit Python locals or TensorFlow "
                 "collections to access it.")
+        reachable.append(element)
+    return tuple(reachable)
 
 
 def _to_host(value):

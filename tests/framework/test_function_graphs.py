@@ -171,17 +171,6 @@ def _graph_def_text(text):
     return text_format.Parse(text, tf.GraphDef())
 
 
-def test_control_flow_v1_frames_are_refused_naming_the_node_and_the_fix():
-    graph_def = _graph_def_text("""
-        node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
-        node { name: "cond/Switch" op: "Switch" input: "p" input: "p" attr { key: "T" value { type: DT_BOOL } } }
-    """)
-    with tf.Graph().as_default(), pytest.raises(tf.errors.NotFoundError,
-                                                match="Node 'cond/Switch' is TensorFlow 1's Switch .*"
-                                                      "enable_control_flow_v2"):
-        tf.import_graph_def(graph_def)
-
-
 _IF = """
     node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
     node { name: "If" op: "StatelessIf" input: "p"

@@ -1,5 +1,5 @@
 """roll, identity_n, bincount, histogram_fixed_width, searchsorted and tf.bitwise against TensorFlow's values and
-names (``data/tf_counting_golden.npz``, made by ``data/make_tf_counting_golden.py`` from the graphs of
+names (``data/tf_counting_golden.npz``, made by ``data/make_tf_case_goldens.py`` from the graphs of
 ``counting_cases.py``), their static shapes and errors."""
 
 import pathlib

@@ -73,3 +73,17 @@ def test_finite_differences(name):
     if name == "matrix_determinant":
         values = [np.random.default_rng(1).uniform(-1, 1, (2, 3, 3)) + 2 * np.eye(3)]
     check_gradient(fn, shapes, values=values)
+
+
+def test_rsqrt_grad_of_a_graph_file_is_the_derivative_of_rsqrt():
+    # TensorFlow's gradients write RsqrtGrad(y, dy) into graph files (batch norm's training graph).
+    x = np.array([0.25, 1.0, 4.0, 9.0])
+    dy = np.array([1.0, -2.0, 0.5, 3.0])
+    with tf.Graph().as_default() as graph:
+        y = tf.math.rsqrt(tf.constant(x))
+        grad = graph.create_op("RsqrtGrad", [y, tf.constant(dy)]).outputs[0]
+        assert grad.shape.as_list() == [4] and grad.dtype == tf.float64
+        with tf.Session() as sess:
+            value = sess.run(grad)
+    eps = 1e-6
+    np.testing.assert_allclose(value, dy * ((x + eps) ** -0.5 - (x - eps) ** -0.5) / (2 * eps), rtol=1e-6)

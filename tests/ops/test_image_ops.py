@@ -1,5 +1,5 @@
 """tf.image's geometry and colour functions against TensorFlow's values and names (``data/tf_image_golden.npz``,
-made by ``data/make_tf_image_golden.py`` from the graphs of ``image_cases.py``), their static shapes and errors."""
+made by ``data/make_tf_case_goldens.py`` from the graphs of ``image_cases.py``), their static shapes and errors."""
 
 import re
 

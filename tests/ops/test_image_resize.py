@@ -1,5 +1,5 @@
 """The resize ops against TensorFlow's values, names and gradients (``data/tf_image_golden.npz``, made by
-``data/make_tf_image_golden.py`` from the graphs of ``image_cases.py``), their static shapes and errors."""
+``data/make_tf_case_goldens.py`` from the graphs of ``image_cases.py``), their static shapes and errors."""
 
 import pathlib
 

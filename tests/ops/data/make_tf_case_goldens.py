@@ -1,0 +1,37 @@
+"""Regenerate tf_image_golden.npz and tf_counting_golden.npz with real TensorFlow (not a numflow
+dependency; run it by hand).
+
+    /opt/tfenv/bin/python tests/ops/data/make_tf_case_goldens.py   # any Python with tensorflow installed
+
+The graphs are those of ``tests/ops/image_cases.py`` and ``tests/ops/counting_cases.py``: ``NAME/I`` holds
+the values of a case's ``I``-th tensor (over its runs, for the image cases), ``NAME/names`` the names of
+its tensors.
+"""
+
+import importlib
+import pathlib
+import sys
+
+import numpy as np
+import tensorflow.compat.v1 as tf
+
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+tf.disable_v2_behavior()
+
+GOLDENS = {"image_cases": "tf_image_golden.npz", "counting_cases": "tf_counting_golden.npz"}
+
+
+def main():
+    for module_name, file_name in GOLDENS.items():
+        cases = importlib.import_module(module_name)
+        arrays = {}
+        for name in cases.CASES:
+            values, names = cases.run_case(tf, name)
+            for i, value in enumerate(values):
+                arrays[f"{name}/{i}"] = value
+            arrays[f"{name}/names"] = np.array(names)
+        np.savez_compressed(pathlib.Path(__file__).with_name(file_name), **arrays)
+
+
+if __name__ == "__main__":
+    main()
