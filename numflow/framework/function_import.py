@@ -18,7 +18,6 @@ from numflow.framework import op_defs
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
 from numflow.framework.function_export import output_refs
 
-
 _NAMES_FUNCTIONS = {}  # op type -> whether its OpDef has an attr of type func or list(func) (or it has no OpDef)
 
 
