@@ -80,11 +80,18 @@ class Variable:
         try:
             with graph.name_scope(name or "Variable") as scope:
                 var_name = scope[:-1]
+                initial_group = None
                 if callable(initial_value):
                     with graph.name_scope("Initializer"):
-                        # Built on no device and in no colocation group, as TF does for a callable.
+                        # As TF's ``_attr_scope({"_class": "loc:@<var>"})`` under ``device(None)``: the
+                        # initial value is built on no device, in the variable's colocation group (or
+                        # the enclosing ``colocate_with``'s, which overrides it), so it is computed where
+                        # the variable lives (on its ps task, in a cluster).
                         saved = graph._colocation_stack, graph._device_stack
-                        graph._colocation_stack, graph._device_stack = [], [None]
+                        if not graph._colocation_stack:
+                            initial_group = _PendingGroup(var_name)
+                            graph._colocation_stack = [initial_group]
+                        graph._device_stack = [None]
                         try:
                             self._initial_value = _initial_tensor(initial_value(), dtype)
                         finally:
@@ -99,6 +106,8 @@ class Variable:
                 if shape is None:
                     shape = self._initial_value.shape if validate_shape else unknown_shape()
                 self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype, name=scope)
+                if initial_group is not None:
+                    self._variable.op._colocation = initial_group._colocation  # TF's op has the _class too
                 if validate_shape and not self._initial_value.shape.is_fully_defined():
                     raise ValueError(f"initial_value must have a shape specified: {self._initial_value}")
                 value = _guard_uninitialized_reads(var_name, self._initial_value)
@@ -281,6 +290,16 @@ class Variable:
 
 
 VariableV1 = RefVariable = Variable
+
+
+class _PendingGroup:
+    """A colocation stack entry for the group of an op not made yet (a variable, during its initial value)."""
+
+    __slots__ = ("_colocation",)
+    device = ""
+
+    def __init__(self, name):
+        self._colocation = (name,)
 
 
 def _colocated(graph, op, op_type, inputs, attrs, name):

@@ -106,6 +106,11 @@ def test_a_step_calls_each_ps_once_per_stage_and_registers_each_partition_once(m
     data_x, data_y = _data()
     with tf.Session(workers[0].target) as sess:
         sess.run(tf.global_variables_initializer())
+        # The initial values (zeros_initializer, a callable) are built in their variables' colocation
+        # groups, as TensorFlow does: the whole init is one partition on the ps, nothing on the worker.
+        init_plan = list(sess._plans.values())[-1]
+        assert [len(stage.partitions) for stage in init_plan.stages] == [1]
+        assert {device.job for device in init_plan.placements.values()} == {"ps"}
         calls = _calls(monkeypatch)
         for _ in range(3):
             sess.run(train_op, {x: data_x, y: data_y})
@@ -115,7 +120,7 @@ def test_a_step_calls_each_ps_once_per_stage_and_registers_each_partition_once(m
         plan = list(sess._plans.values())[-1]
         assert [len(stage.partitions) for stage in plan.stages] == [1, 0, 1]
     registered = ps[0]._remote._runner._runner._partitions
-    # init (two partitions: variables and their assigns, after the worker's initial values), and the step's two
+    # init's one, and the step's two
     assert len(registered) == 3
     for server in ps + workers:
         server.stop()

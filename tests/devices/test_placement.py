@@ -111,6 +111,39 @@ def test_guide_replica_device_setter_example_places_variables_on_ps():
     assert v.initializer.device == "/job:ps/task:0"
 
 
+def test_a_callable_initial_value_is_built_on_no_device_in_its_variables_group_and_runs_on_its_ps():
+    # What TensorFlow 2.21 gives (its op.device, colocation_groups() and NodeDef _class, printed): the
+    # ops of a callable initial value ask for no device and join the variable's group (the variable
+    # op carries the _class too), so they run where the variable lives; a tensor initial value is
+    # built where the device scope says, in its own group.
+    workers, ps = tf.test.create_local_cluster(num_workers=1, num_ps=2)
+    cluster = {"ps": [s.target[len("grpc://"):] for s in ps], "worker": [workers[0].target[len("grpc://"):]]}
+    with tf.device("/job:ps/task:1"):
+        a = tf.get_variable("a", [3, 2], initializer=tf.glorot_uniform_initializer())
+        b = tf.Variable(tf.random_normal([3]), name="b")
+    with tf.device(tf.train.replica_device_setter(cluster=cluster, worker_device="/job:worker/task:0")):
+        c = tf.Variable(lambda: tf.random_normal([3]), name="c")
+        with tf.colocate_with(a):  # an enclosing colocation wins, as for an optimizer's slots
+            u = tf.get_variable("u", [2], initializer=tf.zeros_initializer())
+    graph = tf.get_default_graph()
+    uniform = graph.get_operation_by_name("a/Initializer/random_uniform")
+    assert (uniform.device, uniform.colocation_groups(), uniform.get_attr("_class")) == ("", [b"loc:@a"], [b"loc:@a"])
+    assert a.op.get_attr("_class") == [b"loc:@a"] and a.device == "/job:ps/task:1"
+    normal = graph.get_operation_by_name("c/Initializer/random_normal")
+    assert (normal.device, normal.colocation_groups()) == ("", [b"loc:@c"])
+    assert c.device == "/job:ps/task:0"
+    zeros = u.initial_value.op
+    assert (zeros.device, zeros.colocation_groups(), u.op.colocation_groups()) == ("/job:ps/task:1", [b"loc:@a"],
+                                                                                   [b"loc:@a"])
+    tensor = b.initial_value.op
+    assert (tensor.device, tensor.colocation_groups()) == ("/job:ps/task:1", [f"loc:@{tensor.name}".encode()])
+    with tf.Session(workers[0].target) as sess:
+        placements = _placements(sess, tf.global_variables_initializer())
+    assert placements["a/Initializer/random_uniform"].startswith("/job:ps/replica:0/task:1/")
+    assert placements["c/Initializer/random_normal"].startswith("/job:ps/replica:0/task:0/")
+    assert placements[tensor.name].startswith("/job:ps/replica:0/task:1/")
+
+
 def test_local_cluster_shares_ps_variables_across_worker_sessions():
     workers, ps = tf.test.create_local_cluster(num_workers=3, num_ps=2)
     assert len(workers) == 3 and len(ps) == 2
