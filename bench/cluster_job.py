@@ -10,11 +10,18 @@ initializes, the others poll until the variables are ready; 2 s of warm-up, then
 its steps in a window of ``--seconds`` and prints ``steps_per_s``. ``transfer`` (one worker): push
 (feed a tensor to an ``assign_add`` on the ps) and pull (fetch the ps variable) of ``--megabytes``,
 printing the fastest of ``--repeat`` of each in seconds.
+
+``--parts k`` splits the weights into k variables of ``classes / k`` columns each (one per ps task
+when k is the number of ps tasks). Each worker also reports ``first_step_s``, the seconds from
+``NUMFLOW_BENCH_LAUNCHED_AT`` (the harness's ``time.time()`` at launch) to the end of its first step,
+and ``max_rss_mb``. ``--ray-node-temp-dir DIR`` (numflow's ps only): join the Ray node whose temp
+dir is DIR, so that the ps's actor runs on that node (a second node of the same machine).
 """
 
 import argparse
 import json
 import os
+import resource
 import time
 
 import numpy as np
@@ -41,12 +48,18 @@ def main():
     train.add_argument("--classes", type=int, default=10)
     train.add_argument("--seconds", type=float, default=10.0)
     train.add_argument("--warmup", type=float, default=2.0)
+    train.add_argument("--parts", type=int, default=1)
     transfer = sub.add_parser("transfer")
     transfer.add_argument("--megabytes", type=float, default=4)
     transfer.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--ray-node-temp-dir", default=None)
     options = parser.parse_args()
     tf = _engine(options.engine)
     config = json.loads(os.environ["TF_CONFIG"])
+    if options.ray_node_temp_dir and config["task"]["type"] == "ps" and options.engine == "numflow":
+        import ray  # joined before the server's own (address-only) join, which then keeps this node
+
+        ray.init(address=os.environ["RAY_ADDRESS"], _temp_dir=options.ray_node_temp_dir, configure_logging=False)
     cluster = tf.train.ClusterSpec(config["cluster"])
     job, task = config["task"]["type"], int(config["task"]["index"])
     session_config = tf.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1,
@@ -75,10 +88,11 @@ def _train(tf, cluster, server, task, config, options):
     with tf.device(tf.train.replica_device_setter(worker_device=f"/job:worker/task:{task}", cluster=cluster)):
         x = tf.placeholder(tf.float32, [None, options.features])
         labels = tf.placeholder(tf.int64, [None])
-        w = tf.get_variable("w", [options.features, options.classes], initializer=tf.zeros_initializer())
+        ws = [tf.get_variable(f"w{i}", [options.features, options.classes // options.parts],
+                              initializer=tf.zeros_initializer()) for i in range(options.parts)]
         b = tf.get_variable("b", [options.classes], initializer=tf.zeros_initializer())
-        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels,
-                                                                             logits=tf.matmul(x, w) + b))
+        logits = tf.concat([tf.matmul(x, w) for w in ws], 1) if options.parts > 1 else tf.matmul(x, ws[0])
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits + b))
         step = tf.train.get_or_create_global_step()
         train_op = tf.train.GradientDescentOptimizer(0.01).minimize(loss, global_step=step)
     init = tf.global_variables_initializer()
@@ -87,11 +101,13 @@ def _train(tf, cluster, server, task, config, options):
     batches = [(rng.standard_normal((100, options.features)).astype(np.float32),
                 rng.integers(0, options.classes, 100)) for _ in range(8)]
     start = time.perf_counter()
-    steps, window_start = 0, None
+    steps, window_start, first_step_s = 0, None, None
     while True:
         bx, by = batches[steps % len(batches)]
         sess.run(train_op, {x: bx, labels: by})
         now = time.perf_counter()
+        if first_step_s is None:
+            first_step_s = time.time() - float(os.environ.get("NUMFLOW_BENCH_LAUNCHED_AT", "nan"))
         if window_start is None:
             if now - start >= options.warmup:
                 window_start, steps = now, 0
@@ -99,7 +115,9 @@ def _train(tf, cluster, server, task, config, options):
         steps += 1
         if now - window_start >= options.seconds:
             break
-    print(json.dumps({"task": task, "steps_per_s": steps / (time.perf_counter() - window_start)}), flush=True)
+    print(json.dumps({"task": task, "steps_per_s": steps / (time.perf_counter() - window_start),
+                      "first_step_s": first_step_s,
+                      "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 
 
 def _transfer(tf, server, config, options):
