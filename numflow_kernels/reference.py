@@ -12,6 +12,7 @@ import numpy as np
 
 from numflow_kernels import variant_ops
 from numflow_kernels.errors import dims_text
+from numflow_kernels.float_errors import quiet_call
 from numflow_kernels.registry import REFERENCE, register
 
 
@@ -88,8 +89,7 @@ def _ufunc_kernel(ufunc, quiet):
         def quiet_kernel(ctx, x, y):
             if x.dtype.kind in "iub":
                 return ufunc(x, y, out=...)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                return ufunc(x, y, out=...)
+            return quiet_call(ufunc, x, y, out=...)
     else:
         def kernel(ctx, x):
             return ufunc(x, out=...)
@@ -97,8 +97,7 @@ def _ufunc_kernel(ufunc, quiet):
         def quiet_kernel(ctx, x):
             if x.dtype.kind in "iub":
                 return ufunc(x, out=...)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                return ufunc(x, out=...)
+            return quiet_call(ufunc, x, out=...)
 
     return quiet_kernel if quiet else kernel
 
@@ -159,8 +158,7 @@ class _Quiet:
     def __call__(self, *xs):
         if xs[0].dtype.kind in "iub":
             return self.fn(*xs)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return self.fn(*xs)
+        return quiet_call(self.fn, *xs)
 
 
 _quiet = _Quiet
