@@ -712,7 +712,9 @@ def split(ctx, axis, x):
     if x.shape[a] % num:
         raise _invalid(f"Number of ways to split should evenly divide the split dimension, but got split_dim {a} "
                        f"(size = {x.shape[a]}) and num_split {num}")
-    return tuple(np.split(x, num, axis=a))
+    size = x.shape[a] // num
+    before = (slice(None),) * a  # views, as np.split makes, without its several microseconds of Python
+    return tuple(x[(*before, slice(i * size, (i + 1) * size))] for i in range(num))
 
 
 @kernel("SplitV")
