@@ -436,7 +436,7 @@ class LoggingTensorHook(SessionRunHook):
             _log.info(self._formatter(tensor_values))
             return
         with np.printoptions(suppress=True):
-            stats = ", ".join(f"{tag} = {tensor_values[tag]}" for tag in self._tag_order)
+            stats = ", ".join(f"{tag} = {tensor_values[tag]!s}" for tag in self._tag_order)  # str(), as TF
         if elapsed_secs is not None:
             _log.info("%s (%.3f sec)", stats, elapsed_secs)
         else:

@@ -287,3 +287,17 @@ def test_coordinator():
     with pytest.raises(ValueError, match="^first$"):
         coord.join()
     assert coord.joined
+
+
+def test_logged_values_print_as_numpy_prints_them(caplog):
+    """TensorFlow 2.21 logs ``str()`` of each value, tags of a dict in sorted order, arrays without
+    scientific notation: a float32 14.17 as 14.17, not as the float64 it widens to."""
+    with tf.Graph().as_default():
+        value = tf.constant(14.17)
+        pair = tf.constant([1e-8, 2.5])
+        hook = tf.train.LoggingTensorHook({"value": value, "pair": pair}, every_n_iter=1)
+        with caplog.at_level(logging.INFO, logger="tensorflow"):
+            with tf.train.SingularMonitoredSession(hooks=[hook]) as sess:
+                sess.run(value)
+    assert [r.getMessage() for r in caplog.records if "=" in r.getMessage()] == [
+        "pair = [0.00000001 2.5       ], value = 14.17"]
