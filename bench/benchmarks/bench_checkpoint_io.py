@@ -31,9 +31,11 @@ reused a buffer, the 8 steps after an async save took 1.97 to 9.0 s more than 8 
 the save faulted in 16,400 fresh pages (1 GiB, huge pages where the kernel gave them): copying
 1 GiB into fresh memory took 0.2 to 12 s, into memory already faulted in 0.13 to 0.57 s. Reusing
 the buffer the previous save's snapshots left, that step faults 528 pages, as a step without a
-save; the extra time of the 8 steps was 3.2 to 4.0 s at load 8 to 11 (the copy of 1 GiB and the
-writer's share of the two cores against a dozen other processes' work), 0.6% at load 2.8 before
-the change: the 10% target is met only on a quiet machine. The time in ``save()`` is 3 to 15 ms.
+save (the faults of the 8 steps, less 8 without: 546 against 1,633 before, in runs at load 12 to
+14); the extra time of the 8 steps was 3.2 to 10 s at load 8 to 14 (the copy of 1 GiB and the
+writer's share of the two cores against a dozen other processes' work), against 4.5 s before at
+load 12: timing does not tell the two apart at such loads. At load 2.8, before the change, it was
+within the noise (-0.1 s). The time in ``save()`` is 3 to 24 ms.
 The blocking save was 1.04x the disk floor at load 2.8 (0.564 s against 0.545 s: data 0.281,
 fsync 0.282, index and rename under 1 ms) and 1.3 to 2.5x at load 5 to 11; saving over the same
 prefix took 1.9 to 5.9 s, its data phase 3 to 5 times a new prefix's and its renames 0.16 to 0.29 s.
