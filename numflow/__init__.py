@@ -87,6 +87,10 @@ from numflow.ops.sparse_ops import (  # noqa: E402, I001
     sparse_placeholder, sparse_segment_mean, sparse_segment_sqrt_n, sparse_segment_sum, sparse_tensor_to_dense,
     sparse_to_dense,
 )
+from numflow.ops.sparse_math_ops import (  # noqa: E402, I001
+    sparse_add, sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum, sparse_reduce_sum_sparse,
+    sparse_reorder, sparse_reshape, sparse_tensor_dense_matmul,
+)
 from numflow import sparse  # noqa: E402, I001
 from numflow.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402, I001
 from numflow.ops.elementwise_ops import (  # noqa: E402, I001
