@@ -31,7 +31,8 @@ from numflow.framework.collections_api import (  # noqa: E402, I001
     get_collection, get_collection_ref, name_scope, colocate_with,
 )
 from numflow.ops.state_ops import (  # noqa: E402, I001
-    assign, assign_add, assign_sub, scatter_add, scatter_sub, scatter_update,
+    assign, assign_add, assign_sub, scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul, scatter_sub,
+    scatter_update,
 )
 from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: E402, I001
 from numflow.variables.variable import (  # noqa: E402, I001
