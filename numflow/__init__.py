@@ -92,6 +92,7 @@ from numflow.ops.sparse_math_ops import (  # noqa: E402, I001
     sparse_add, sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum, sparse_reduce_sum_sparse,
     sparse_reorder, sparse_reshape, sparse_tensor_dense_matmul,
 )
+from numflow.ops.set_ops import listdiff, setdiff1d  # noqa: E402, I001
 from numflow import sparse  # noqa: E402, I001
 from numflow.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402, I001
 from numflow.ops.elementwise_ops import (  # noqa: E402, I001
@@ -135,7 +136,8 @@ from numflow.ops.while_loop import while_loop  # noqa: E402, I001
 from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
 from numflow.ops.script_ops import numpy_function, py_func  # noqa: E402, I001
 from numflow.ops.math_composites import (  # noqa: E402, I001
-    accumulate_n, argsort, broadcast_static_shape, broadcast_to, confusion_matrix, get_static_value, scalar_mul, sort,
+    accumulate_n, argsort, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, confusion_matrix,
+    get_static_value, scalar_mul, sort,
 )
 from numflow.ops.sampling_ops import random_crop  # noqa: E402, I001
 from numflow.ops.transcendental_ops import (  # noqa: E402, I001
