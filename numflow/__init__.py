@@ -92,6 +92,9 @@ from numflow.ops.sparse_math_ops import (  # noqa: E402, I001
     sparse_add, sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum, sparse_reduce_sum_sparse,
     sparse_reorder, sparse_reshape, sparse_tensor_dense_matmul,
 )
+from numflow.ops.sparse_struct_ops import (  # noqa: E402, I001
+    sparse_concat, sparse_fill_empty_rows, sparse_maximum, sparse_minimum, sparse_retain,
+)
 from numflow.ops.set_ops import listdiff, setdiff1d  # noqa: E402, I001
 from numflow import sparse  # noqa: E402, I001
 from numflow.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402, I001

@@ -14,6 +14,12 @@ from numflow.ops.sparse_ops import sparse_segment_mean as segment_mean
 from numflow.ops.sparse_ops import sparse_segment_sqrt_n as segment_sqrt_n
 from numflow.ops.sparse_ops import sparse_segment_sum as segment_sum
 from numflow.ops.sparse_ops import sparse_tensor_to_dense as to_dense
+from numflow.ops.sparse_struct_ops import sparse_concat as concat
+from numflow.ops.sparse_struct_ops import sparse_fill_empty_rows as fill_empty_rows
+from numflow.ops.sparse_struct_ops import sparse_maximum as maximum
+from numflow.ops.sparse_struct_ops import sparse_minimum as minimum
+from numflow.ops.sparse_struct_ops import sparse_retain as retain
 
-__all__ = ["SparseTensor", "add", "placeholder", "reduce_max", "reduce_max_sparse", "reduce_sum", "reduce_sum_sparse",
-           "reorder", "reshape", "segment_mean", "segment_sqrt_n", "segment_sum", "sparse_dense_matmul", "to_dense"]
+__all__ = ["SparseTensor", "add", "concat", "fill_empty_rows", "maximum", "minimum", "placeholder", "reduce_max",
+           "reduce_max_sparse", "reduce_sum", "reduce_sum_sparse", "reorder", "reshape", "retain", "segment_mean",
+           "segment_sqrt_n", "segment_sum", "sparse_dense_matmul", "to_dense"]

@@ -21,7 +21,7 @@ def _dims(shape):
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
-def _check_sparse(indices, values, shape):
+def check_sparse(indices, values, shape):
     if indices.ndim != 2:
         raise ValueError(f"Input indices should be a matrix but received shape {_dims(indices.shape)}")
     if values.ndim != 1:
@@ -79,7 +79,7 @@ def sparse_tensor_dense_matmul(ctx, indices, values, a_shape, b):
 # -- SparseReorder, SparseReshape -----------------------------------------------------------------
 @kernel("SparseReorder")
 def sparse_reorder(ctx, indices, values, shape):
-    _check_sparse(indices, values, shape)
+    check_sparse(indices, values, shape)
     order = _row_major_order(indices)
     return indices[order], values[order]
 
@@ -125,7 +125,7 @@ def sparse_reshape(ctx, indices, shape, new_shape):
 
 
 # -- SparseAdd, SparseTensorDenseAdd ---------------------------------------------------------------
-def _merge(a_indices, b_indices):
+def merge(a_indices, b_indices):
     """TensorFlow's merge of two row-major index lists: (from_a, position) per output entry, in order."""
     merged, i, j = [], 0, 0
     a_rows, b_rows = [tuple(r) for r in a_indices.tolist()], [tuple(r) for r in b_indices.tolist()]
@@ -142,7 +142,7 @@ def _merge(a_indices, b_indices):
     return merged + [(0, k) for k in range(i, len(a_rows))] + [(1, k) for k in range(j, len(b_rows))]
 
 
-def _check_operands(a_shape, b_shape):
+def check_operands(a_shape, b_shape):
     if a_shape.shape != b_shape.shape:
         raise ValueError(f"Operands do not have the same ranks; got shapes: {_dims(a_shape)} and {_dims(b_shape)}")
     bad = np.flatnonzero(a_shape != b_shape)
@@ -154,13 +154,13 @@ def _check_operands(a_shape, b_shape):
 
 @kernel("SparseAdd")
 def sparse_add(ctx, a_indices, a_values, a_shape, b_indices, b_values, b_shape, threshold):
-    _check_sparse(a_indices, a_values, a_shape)
-    _check_sparse(b_indices, b_values, b_shape)
+    check_sparse(a_indices, a_values, a_shape)
+    check_sparse(b_indices, b_values, b_shape)
     if threshold.ndim != 0:
         raise ValueError(f"The magnitude threshold must be a scalar: got shape {_dims(threshold.shape)}")
-    _check_operands(a_shape, b_shape)
+    check_operands(a_shape, b_shape)
     out_indices, out_values = [], []
-    for entry in _merge(a_indices, b_indices):
+    for entry in merge(a_indices, b_indices):
         if entry[0] == 2:
             total = a_values[entry[1]] + b_values[entry[2]]
             if threshold <= abs(total):
@@ -211,7 +211,7 @@ def check_indices_in_bounds(indices, shape):
 # -- reductions ----------------------------------------------------------------------------------
 def _groups(ctx, indices, values, shape, axes):
     """The kept coordinates of each value's output element (row-major sorted, unique) and each value's group."""
-    _check_sparse(indices, values, shape)
+    check_sparse(indices, values, shape)
     rank = shape.shape[0]
     reduced = set()
     for a in np.reshape(axes, -1).tolist():

@@ -26,7 +26,8 @@ def as_sparse(value):
     return value
 
 
-def _check_sparse_inputs(indices, values, shape):
+def check_sparse_inputs(indices, values, shape):
+    """TensorFlow's build-time checks of a SparseTensor's three tensors: int64 [N, rank], [N] and [rank]."""
     check_dtype(indices, (dtypes.int64,), "indices")
     check_rank(indices.shape, 2)
     check_rank(values.shape, 1)
@@ -105,7 +106,7 @@ def _matmul_grad(op, grad):
 @declare("SparseReorder")
 def _reorder_infer(op):
     indices, values, shape = op.inputs
-    _check_sparse_inputs(indices, values, shape)
+    check_sparse_inputs(indices, values, shape)
     return [(dtypes.int64, indices.shape), (values.dtype, values.shape)]
 
 
@@ -170,8 +171,8 @@ def _none_list(dims):
 @declare("SparseAdd")
 def _add_infer(op):
     a_indices, a_values, a_shape, b_indices, b_values, b_shape, threshold = op.inputs
-    _check_sparse_inputs(a_indices, a_values, a_shape)
-    _check_sparse_inputs(b_indices, b_values, b_shape)
+    check_sparse_inputs(a_indices, a_values, a_shape)
+    check_sparse_inputs(b_indices, b_values, b_shape)
     check_rank(threshold.shape, 0)
     rank = dimension_value(a_shape.shape[0]) if a_shape.shape.ndims == 1 else None
     return [(dtypes.int64, TensorShape([None, rank])), (a_values.dtype, TensorShape([None])),
@@ -258,7 +259,7 @@ def _reduced_shape(op):
 @declare("SparseReduceMax")
 def _reduce_infer(op):
     indices, values, shape, axes = op.inputs
-    _check_sparse_inputs(indices, values, shape)
+    check_sparse_inputs(indices, values, shape)
     check_dtype(axes, (dtypes.int32,), "reduction_axes")
     return [(values.dtype, _reduced_shape(op))]
 
@@ -267,7 +268,7 @@ def _reduce_infer(op):
 @declare("SparseReduceMaxSparse")
 def _reduce_sparse_infer(op):
     indices, values, shape, axes = op.inputs
-    _check_sparse_inputs(indices, values, shape)
+    check_sparse_inputs(indices, values, shape)
     check_dtype(axes, (dtypes.int32,), "reduction_axes")
     return [(dtypes.int64, TensorShape([None, None])), (values.dtype, TensorShape([None])),
             (dtypes.int64, TensorShape([None]))]

@@ -1,6 +1,7 @@
 """The graphs behind ``data/tf_sparse_math_golden.npz``, written once for both engines: sparse_tensor_dense_matmul
-(every adjoint, with gradients), sparse_add, sparse_reorder, sparse_reshape and the sparse reductions, each case
-returning the tensors to fetch (a SparseTensor as its three tensors) and their names."""
+(every adjoint, with gradients), sparse_add, sparse_reorder, sparse_reshape, the sparse reductions, sparse_retain,
+sparse_fill_empty_rows, sparse_concat and sparse_maximum/minimum, each case returning the tensors to fetch (a
+SparseTensor as its three tensors) and their names."""
 
 import numpy as np
 
@@ -66,6 +67,28 @@ def _reductions(tf):
             + _parts(tf.sparse_reduce_sum_sparse(st, 1, keepdims=True)) + _parts(tf.sparse.reduce_max_sparse(st, 0)))
 
 
+def _retain_fill(tf):
+    values = tf.constant([1.0, 2.0, 3.0, 4.0])
+    st = tf.SparseTensor([[0, 1], [3, 0], [3, 2], [1, 1]], values, [5, 3])
+    retained = tf.sparse_retain(st, [True, False, True, True])
+    filled, empty = tf.sparse_fill_empty_rows(st, -1.0)
+    grads = tf.gradients(tf.reduce_sum(filled.values * np.arange(1, 7, dtype=np.float32)), values)
+    default = tf.constant(5.0, name="default")
+    default_grad = tf.gradients(tf.reduce_sum(tf.sparse_fill_empty_rows(st, default)[0].values
+                                              * np.arange(1, 7, dtype=np.float32)), default)
+    return _parts(retained) + _parts(filled) + [empty] + grads + default_grad
+
+
+def _concat_max_min(tf):
+    a = tf.SparseTensor([[0, 2], [1, 0], [1, 1]], [1.0, -2.0, 3.0], [2, 3])
+    b = tf.SparseTensor([[0, 1], [0, 2]], [4.0, 5.0], [2, 4])
+    c = tf.SparseTensor([[1, 0], [1, 1]], [-7.0, 8.0], [3, 2])
+    same = tf.SparseTensor([[0, 1], [1, 0], [1, 2]], [-1.0, -3.0, 6.0], [2, 3])
+    return (_parts(tf.sparse_concat(1, [a, b])) + _parts(tf.sparse_concat(0, [a, same], name="rows"))
+            + _parts(tf.sparse_concat(1, [a, c], expand_nonconcat_dim=True))
+            + _parts(tf.sparse_maximum(a, same)) + _parts(tf.sparse_minimum(a, same)))
+
+
 CASES = {
     "matmul": lambda tf: _matmul(tf, False, False),
     "matmul_adjoint_a": lambda tf: _matmul(tf, True, False),
@@ -75,6 +98,8 @@ CASES = {
     "add": _add,
     "reorder_reshape": _reorder_reshape,
     "reductions": _reductions,
+    "retain_fill": _retain_fill,
+    "concat_max_min": _concat_max_min,
 }
 
 

@@ -100,3 +100,21 @@ def test_run_errors():
                "dimensions.")
         _fails(tf.sparse_add(matrix([[0, 1]], [2, 3]), matrix([[0, 1]], [2, 2])).values,
                "Operands' shapes do not match: got 3 and 2 for dimension 1")
+
+
+def test_retain_concat_fill_shapes_and_errors():
+    with tf.Graph().as_default():
+        st = tf.SparseTensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 3])
+        with pytest.raises(ValueError, match="Dimensions 2 and 3 are not compatible"):
+            tf.sparse_retain(st, [True, False, True])
+        sp = tf.sparse_placeholder(tf.float32, [None, 4])
+        joined = tf.sparse_concat(1, [sp, tf.sparse_placeholder(tf.float32, [None, 2])])
+        assert joined.shape.as_list() == [None, 6] and joined.dense_shape.op.type == "SparseConcat"
+        assert tf.sparse_concat(0, [st, st]).shape.as_list() == [4, 3]
+        filled, empty = tf.sparse_fill_empty_rows(sp, 0.0)
+        assert filled.shape.as_list() == [None, None] and empty.dtype == tf.bool  # as TensorFlow
+        _fails(filled.values, "indices(0, 0) is invalid: 3 >= 2", {sp: ([[3, 0]], [1.0], [2, 4])})
+        other = tf.sparse_placeholder(tf.float32, [None, 4])
+        _fails(tf.sparse_concat(0, [sp, other]).values,
+               "Input shapes must match: expected 4 for dimension 1 but got 5 at position 1",
+               {sp: ([[0, 0]], [1.0], [1, 4]), other: ([[0, 0]], [1.0], [1, 5])})
