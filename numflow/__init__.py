@@ -93,7 +93,7 @@ from numflow.ops.sparse_math_ops import (  # noqa: E402, I001
     sparse_reorder, sparse_reshape, sparse_tensor_dense_matmul,
 )
 from numflow.ops.sparse_struct_ops import (  # noqa: E402, I001
-    sparse_concat, sparse_fill_empty_rows, sparse_maximum, sparse_minimum, sparse_retain,
+    sparse_concat, sparse_fill_empty_rows, sparse_maximum, sparse_minimum, sparse_retain, sparse_slice, sparse_split,
 )
 from numflow.ops.set_ops import listdiff, setdiff1d  # noqa: E402, I001
 from numflow import sparse  # noqa: E402, I001

@@ -19,7 +19,9 @@ from numflow.ops.sparse_struct_ops import sparse_fill_empty_rows as fill_empty_r
 from numflow.ops.sparse_struct_ops import sparse_maximum as maximum
 from numflow.ops.sparse_struct_ops import sparse_minimum as minimum
 from numflow.ops.sparse_struct_ops import sparse_retain as retain
+from numflow.ops.sparse_struct_ops import sparse_slice as slice  # noqa: A004 - TensorFlow's name
+from numflow.ops.sparse_struct_ops import sparse_split as split
 
 __all__ = ["SparseTensor", "add", "concat", "fill_empty_rows", "maximum", "minimum", "placeholder", "reduce_max",
            "reduce_max_sparse", "reduce_sum", "reduce_sum_sparse", "reorder", "reshape", "retain", "segment_mean",
-           "segment_sqrt_n", "segment_sum", "sparse_dense_matmul", "to_dense"]
+           "segment_sqrt_n", "segment_sum", "slice", "sparse_dense_matmul", "split", "to_dense"]

@@ -119,3 +119,56 @@ def _sparse_sparse(pick):
 
 kernel("SparseSparseMaximum")(_sparse_sparse(np.maximum))
 kernel("SparseSparseMinimum")(_sparse_sparse(np.minimum))
+
+
+@kernel("SparseSlice")
+def sparse_slice(ctx, indices, values, shape, start, size):
+    check_sparse(indices, values, shape)
+    rank = shape.shape[0]
+    if start.shape != (rank,) or size.shape != (rank,):
+        raise ValueError(f"Expected start and size to be vectors of length {rank}, got shapes {list(start.shape)} "
+                         f"and {list(size.shape)}")
+    stop = np.minimum(start + size, shape)
+    inside = ((indices >= start) & (indices < stop)).all(axis=1)
+    return indices[inside] - start, values[inside], np.maximum(stop - start, 0).astype(np.int64)
+
+
+@kernel("SparseSliceGrad")
+def sparse_slice_grad(ctx, grad, indices, start, out_indices):
+    """Each input value the gradient at its place in the slice (the slice keeps the input's order)."""
+    moved = [tuple(r) for r in (indices - start).tolist()]
+    positions = {tuple(r): k for k, r in enumerate(out_indices.tolist())}
+    out = np.zeros(len(indices), grad.dtype)
+    for i, row in enumerate(moved):
+        k = positions.get(row)
+        if k is not None:
+            out[i] = grad[k]
+    return out
+
+
+@kernel("SparseSplit")
+def sparse_split(ctx, axis, indices, values, shape):
+    check_sparse(indices, values, shape)
+    rank, count = shape.shape[0], ctx.attrs["num_split"]
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(f"Input split_dim should be between {-rank} and {rank}, got {axis}")
+    axis %= rank
+    length = int(shape[axis])
+    if not 1 <= count <= max(length, 1):
+        raise ValueError(f"Input num_split should be between 1 and {length}, got {count}")
+    base, extra = divmod(length, count)
+    sizes = np.array([base + (i < extra) for i in range(count)], np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    piece = np.searchsorted(starts, indices[:, axis], side="right") - 1
+    outs = [], [], []
+    for i in range(count):
+        mine = piece == i
+        moved = indices[mine].copy()
+        moved[:, axis] -= starts[i]
+        piece_shape = shape.copy()
+        piece_shape[axis] = sizes[i]
+        outs[0].append(moved)
+        outs[1].append(values[mine])
+        outs[2].append(piece_shape)
+    return tuple(outs[0] + outs[1] + outs[2])

@@ -1,6 +1,7 @@
 """Reshaping the entries of SparseTensors: sparse_retain, sparse_fill_empty_rows (op ``SparseFillEmptyRows``,
-with its gradient), sparse_concat (``SparseConcat``) and sparse_maximum/minimum (``SparseSparseMaximum``/
-``Minimum``), as TensorFlow builds them. Kernels: ``numflow_kernels/reference_sparse_struct.py``."""
+with its gradient), sparse_concat (``SparseConcat``), sparse_maximum/minimum (``SparseSparseMaximum``/
+``Minimum``), sparse_slice (``SparseSlice``, with its gradient) and sparse_split (``SparseSplit``), as
+TensorFlow builds them. Kernels: ``numflow_kernels/reference_sparse_struct.py``."""
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
@@ -144,3 +145,75 @@ def sparse_minimum(sp_a, sp_b, name=None):
     """The elementwise minimum of two SparseTensors of one shape, a missing value counting as 0
     (op ``SparseSparseMinimum``)."""
     return _sparse_sparse("SparseSparseMinimum", sp_a, sp_b, name)
+
+
+# -- SparseSlice, SparseSplit -------------------------------------------------------------------------
+@declare("SparseSlice")
+def _slice_infer(op):
+    indices, values, shape, start, size = op.inputs
+    check_sparse_inputs(indices, values, shape)
+    check_rank(start.shape, 1)
+    check_rank(size.shape, 1)
+    rank = dimension_value(shape.shape[0]) if shape.shape.ndims == 1 else None
+    return [(dtypes.int64, TensorShape([None, rank])), (values.dtype, TensorShape([None])),
+            (dtypes.int64, TensorShape([rank]))]
+
+
+@declare("SparseSliceGrad")
+def _slice_grad_infer(op):
+    grad, indices = op.inputs[:2]
+    return [(grad.dtype, TensorShape([dimension_value(indices.shape[0]) if indices.shape.ndims == 2 else None]))]
+
+
+def sparse_slice(sp_input, start, size, name=None):
+    """The entries of ``sp_input`` inside the box ``[start, start + size)`` (clipped to its shape), moved to
+    start at the origin (op ``SparseSlice``)."""
+    sp_input = as_sparse(sp_input)
+    start = convert_to_tensor(start, dtype=dtypes.int64)
+    size = convert_to_tensor(size, dtype=dtypes.int64)
+    with get_default_graph().name_scope(name or "SparseSlice") as scope:
+        indices, values, shape = _out("SparseSlice", [sp_input.indices, sp_input.values, sp_input.dense_shape,
+                                                      start, size], name=scope)
+        return SparseTensor(indices, values, shape)
+
+
+@register_gradient("SparseSlice")
+def _slice_grad(op, *grads):
+    """TensorFlow's: each input value gets the gradient of its entry in the slice, 0 outside it."""
+    indices, values, _, start, _ = op.inputs
+    values_grad = get_default_graph().create_op("SparseSliceGrad", [grads[1], indices, start, op.outputs[0]],
+                                                name="SparseSliceGrad").outputs[0]
+    values_grad.set_shape(values.shape)
+    return [None, values_grad, None, None, None]
+
+
+@declare("SparseSplit")
+def _split_infer(op):
+    axis, indices, values, shape = op.inputs
+    check_rank(axis.shape, 0)
+    check_sparse_inputs(indices, values, shape)
+    rank = dimension_value(shape.shape[0]) if shape.shape.ndims == 1 else None
+    count = op._attrs["num_split"]
+    return ([(dtypes.int64, TensorShape([None, rank]))] * count + [(values.dtype, TensorShape([None]))] * count
+            + [(dtypes.int64, TensorShape([rank]))] * count)
+
+
+def sparse_split(keyword_required=None, sp_input=None, num_split=None, axis=None, name=None, split_dim=None):
+    """``sp_input`` cut along ``axis`` into ``num_split`` SparseTensors, the first ``size % num_split`` of them
+    one longer (op ``SparseSplit``); arguments by keyword only, as TensorFlow asks."""
+    if keyword_required is not None:
+        raise ValueError("Keyword arguments are required for this function.")
+    if sp_input is None:
+        raise ValueError("sp_input is required")
+    if num_split is None:
+        raise ValueError("num_split is required")
+    if axis is None and split_dim is None:
+        raise ValueError("axis is required")
+    axis = axis if axis is not None else split_dim
+    sp_input = as_sparse(sp_input)
+    with get_default_graph().name_scope(name or "SparseSplit") as scope:
+        axis = convert_to_tensor(axis, dtype=dtypes.int64, name="split_dim")
+        outs = _out("SparseSplit", [axis, sp_input.indices, sp_input.values, sp_input.dense_shape],
+                    {"num_split": int(num_split)}, name=scope)
+    n = int(num_split)
+    return [SparseTensor(outs[i], outs[n + i], outs[2 * n + i]) for i in range(n)]

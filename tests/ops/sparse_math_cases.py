@@ -1,7 +1,7 @@
 """The graphs behind ``data/tf_sparse_math_golden.npz``, written once for both engines: sparse_tensor_dense_matmul
 (every adjoint, with gradients), sparse_add, sparse_reorder, sparse_reshape, the sparse reductions, sparse_retain,
-sparse_fill_empty_rows, sparse_concat and sparse_maximum/minimum, each case returning the tensors to fetch (a
-SparseTensor as its three tensors) and their names."""
+sparse_fill_empty_rows, sparse_concat, sparse_maximum/minimum, sparse_slice and sparse_split, each case returning
+the tensors to fetch (a SparseTensor as its three tensors) and their names."""
 
 import numpy as np
 
@@ -89,6 +89,16 @@ def _concat_max_min(tf):
             + _parts(tf.sparse_maximum(a, same)) + _parts(tf.sparse_minimum(a, same)))
 
 
+def _slice_split(tf):
+    values = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])
+    st = tf.SparseTensor([[0, 0], [0, 4], [1, 2], [1, 6], [2, 5]], values, [3, 7])
+    piece = tf.sparse_slice(st, [0, 2], [2, 9])
+    grad = tf.gradients(tf.reduce_sum(piece.values * [10.0, 20.0, 30.0]), values)
+    pieces = tf.sparse_split(sp_input=st, num_split=3, axis=1)
+    rows = tf.sparse.split(sp_input=st, num_split=2, axis=0, name="by_row")
+    return _parts(piece) + grad + [t for p in pieces + rows for t in _parts(p)]
+
+
 CASES = {
     "matmul": lambda tf: _matmul(tf, False, False),
     "matmul_adjoint_a": lambda tf: _matmul(tf, True, False),
@@ -100,6 +110,7 @@ CASES = {
     "reductions": _reductions,
     "retain_fill": _retain_fill,
     "concat_max_min": _concat_max_min,
+    "slice_split": _slice_split,
 }
 
 
