@@ -716,6 +716,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_script,
     reference_sparse,
     reference_special,
+    reference_strings,
     reference_topk,
     stack,
     tensor_array,

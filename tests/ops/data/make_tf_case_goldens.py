@@ -1,9 +1,11 @@
-"""Regenerate tf_image_golden.npz and tf_counting_golden.npz with real TensorFlow (not a numflow
+"""Regenerate tf_image_golden.npz, tf_counting_golden.npz and tf_string_golden.npz with real TensorFlow (not a numflow
 dependency; run it by hand).
 
-    /opt/tfenv/bin/python tests/ops/data/make_tf_case_goldens.py   # any Python with tensorflow installed
+    /opt/tfenv/bin/python tests/ops/data/make_tf_case_goldens.py [string_cases ...]   # any Python with tensorflow
 
-The graphs are those of ``tests/ops/image_cases.py`` and ``tests/ops/counting_cases.py``: ``NAME/I`` holds
+Named modules only when given (all of them without).
+
+The graphs are those of ``tests/ops/image_cases.py``, ``counting_cases.py`` and ``string_cases.py``: ``NAME/I`` holds
 the values of a case's ``I``-th tensor (over its runs, for the image cases), ``NAME/names`` the names of
 its tensors.
 """
@@ -18,11 +20,13 @@ import tensorflow.compat.v1 as tf
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
 tf.disable_v2_behavior()
 
-GOLDENS = {"image_cases": "tf_image_golden.npz", "counting_cases": "tf_counting_golden.npz"}
+GOLDENS = {"image_cases": "tf_image_golden.npz", "counting_cases": "tf_counting_golden.npz",
+           "string_cases": "tf_string_golden.npz"}
 
 
 def main():
-    for module_name, file_name in GOLDENS.items():
+    for module_name in sys.argv[1:] or GOLDENS:
+        file_name = GOLDENS[module_name]
         cases = importlib.import_module(module_name)
         arrays = {}
         for name in cases.CASES:
