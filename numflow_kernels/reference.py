@@ -711,6 +711,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_nn,
     reference_norm,
     reference_partition,
+    reference_patches,
     reference_pool,
     reference_sampling,
     reference_script,
