@@ -108,7 +108,7 @@ _REFUSED = [
     (re.compile(r"\(\?<?[=!]"), "lookaround assertions"),
     (re.compile(r"\\[1-9]"), "backreferences"),
     (re.compile(r"\(\?P="), "named backreferences"),
-    (re.compile(r"\\[pPQECzZ]"), "\\p, \\P, \\Q...\\E, \\C, \\z and \\Z"),
+    (re.compile(r"\\[pPQECZ]"), "\\p, \\P, \\Q...\\E, \\C and \\Z"),
     (re.compile(r"\(\?[>|]|[*+?}][+]"), "atomic groups and possessive repeats"),
 ]
 _SCAN = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]|\$|[^\\\[$]+|.", re.DOTALL)
@@ -119,13 +119,13 @@ def compile_re2(pattern):
     """``pattern`` (RE2 syntax, text) as a compiled Python ``re`` of the same meaning over UTF-8 text.
 
     Unescaped ``$`` outside classes becomes ``\\Z`` unless the pattern turns multi-line mode on, since
-    RE2's ``$`` never matches before a final newline. Raises ValueError for a construct that RE2 rejects
-    or reads differently, and for a pattern that does not parse."""
+    RE2's ``$`` never matches before a final newline; RE2's ``\\z`` is Python's ``\\Z``. Raises ValueError
+    for a construct that RE2 rejects or reads differently, and for a pattern that does not parse."""
     for finder, what in _REFUSED:
         if finder.search(re.sub(r"\\\\", "", pattern)):
             raise ValueError(f"Invalid pattern: {pattern}, error: {what} have no RE2 meaning that numflow runs")
-    if "(?" not in pattern or not re.search(r"\(\?[a-zA-Z]*m", pattern):
-        pattern = "".join(r"\Z" if piece == "$" else piece for piece in _SCAN.findall(pattern))
+    ends = {"\\z", "$"} if not re.search(r"\(\?[a-zA-Z]*m", pattern) else {"\\z"}
+    pattern = "".join(r"\Z" if piece in ends else piece for piece in _SCAN.findall(pattern))
     try:
         return re.compile(pattern, re.ASCII)
     except re.error as e:

@@ -25,7 +25,8 @@ def _regex(tf):
             tf.strings.regex_replace([b"\xc3\xa9", b"a\xc3\xa9_1"], r"\w", "x"),  # ASCII classes
             tf.strings.regex_replace([b"\xc3\xa9z"], ".", "x", replace_global=False),  # one UTF-8 character
             tf.strings.regex_full_match(WORDS, r"[A-Z].*"), tf.strings.regex_full_match(WORDS, tf.constant(r".*\d.*")),
-            tf.strings.regex_full_match([b"ab\n"], "(?m)ab$")]
+            tf.strings.regex_full_match([b"ab\n"], "(?m)ab$"),
+            tf.strings.regex_replace([b"ab\n", b"cab", b"$a"], r"[$a]b?\z|a\\z", "<\\0>")]
 
 
 CASES = {
