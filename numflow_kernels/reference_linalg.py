@@ -279,3 +279,9 @@ def cross(ctx, a, b):
     if np.shape(a)[-1:] != (3,):
         raise ValueError(f"Trailing dimension must be of size 3: {dims_text(np.shape(a))}")
     return np.cross(a, b).astype(a.dtype, copy=False)
+
+
+@kernel("Qr")
+def qr(ctx, x):
+    q, r = np.linalg.qr(x, mode="complete" if ctx.attrs["full_matrices"] else "reduced")
+    return q.astype(x.dtype, copy=False), r.astype(x.dtype, copy=False)

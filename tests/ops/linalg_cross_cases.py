@@ -1,5 +1,5 @@
 """The graphs behind ``data/tf_linalg_cross_golden.npz``, written once for both engines: cross (values and
-gradients) and logdet (values and gradient), each case returning the tensors to fetch."""
+gradients), logdet and qr (values and gradients), each case returning the tensors to fetch."""
 
 import numpy as np
 
@@ -24,7 +24,19 @@ def _logdet(tf):
     return [out, tf.gradients(tf.reduce_sum(out * [1.0, -2.0]), m)[0]]
 
 
-CASES = {"cross": _cross, "logdet": _logdet}
+def _qr(tf):
+    outs = []
+    for shape, full in (((4, 3), False), ((3, 5), False), ((2, 3, 3), True), ((3, 5), True)):
+        x = tf.constant(_RNG_QR.randn(*shape))
+        q, r = tf.qr(x, full_matrices=full)
+        weights_q = np.linspace(-1, 1, np.prod(q.shape.as_list())).reshape(q.shape.as_list())
+        weights_r = np.linspace(2, -1, np.prod(r.shape.as_list())).reshape(r.shape.as_list())
+        outs += [q, r, tf.gradients(tf.reduce_sum(q * weights_q) + tf.reduce_sum(r * weights_r), x)[0]]
+    return outs
+
+
+_RNG_QR = np.random.RandomState(8)
+CASES = {"cross": _cross, "logdet": _logdet, "qr": _qr}
 
 
 def run_case(tf, name):

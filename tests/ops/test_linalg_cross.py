@@ -38,3 +38,15 @@ def test_cross_shapes_and_errors():
             tf.linalg.cross(np.ones([2, 4]), np.ones([2, 4]))
         with pytest.raises(TypeError, match="Input 'b' of 'Cross' Op has type float64 that does not match"):
             tf.cross(a, tf.constant(np.ones([2, 3])))
+
+
+def test_qr_shapes_and_gradient_limits():
+    with tf.Graph().as_default():
+        q, r = tf.qr(tf.placeholder(tf.float32, [None, 5, 3]))
+        assert (q.shape.as_list(), r.shape.as_list()) == ([None, 5, 3], [None, 3, 3])
+        q, r = tf.linalg.qr(tf.constant(np.ones([4, 2])), full_matrices=True)
+        assert (q.shape.as_list(), r.shape.as_list()) == ([4, 4], [4, 2])
+        with pytest.raises(NotImplementedError, match="QrGrad not implemented when nrows > ncols and full_matrices"):
+            tf.gradients(r, q.op.inputs[0])
+        with pytest.raises(ValueError, match="Shape must be at least rank 2 but is rank 1"):
+            tf.qr(np.ones([3]))
