@@ -26,12 +26,16 @@ APPLY_OPS = {
     "ApplyAdagrad": (("var", "accum"), ("lr",)),
     "ApplyRMSProp": (("var", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
     "ApplyCenteredRMSProp": (("var", "mg", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+    "ApplyAdadelta": (("var", "accum", "accum_update"), ("lr", "rho", "epsilon")),
+    "ApplyProximalGradientDescent": (("var",), ("alpha", "l1", "l2")),
+    "ApplyProximalAdagrad": (("var", "accum"), ("lr", "l1", "l2")),
 }
 
 # TensorFlow's input order where the scalar inputs do not all come before the gradient.
 _INPUT_ORDER = {
     "ApplyGradientDescent": ("var", "alpha", "delta"),
     "ApplyMomentum": ("var", "accum", "lr", "grad", "momentum"),
+    "ApplyProximalGradientDescent": ("var", "alpha", "l1", "l2", "delta"),
 }
 
 
@@ -42,7 +46,7 @@ def input_names(op_type):
 
 
 def _grad_name(op_type):
-    return "delta" if op_type == "ApplyGradientDescent" else "grad"
+    return "delta" if op_type in ("ApplyGradientDescent", "ApplyProximalGradientDescent") else "grad"
 
 
 def _apply_infer(op_type):
@@ -137,6 +141,25 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, 
                   {"use_locking": bool(use_locking)}, name)
 
 
+def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, use_locking=False, name=None):
+    """Adadelta: ``accum`` of squared gradients, ``accum_update`` of squared updates, both decaying by ``rho``."""
+    scalars = {"lr": lr, "rho": rho, "epsilon": epsilon}
+    return _apply("ApplyAdadelta", var, (accum, accum_update), scalars, grad, {"use_locking": bool(use_locking)},
+                  name)
+
+
+def apply_proximal_gradient_descent(var, alpha, l1, l2, delta, use_locking=False, name=None):
+    """``var -= alpha * delta``, then shrunk by ``alpha * l1`` towards zero and divided by ``1 + alpha * l2``."""
+    return _apply("ApplyProximalGradientDescent", var, (), {"alpha": alpha, "l1": l1, "l2": l2}, delta,
+                  {"use_locking": bool(use_locking)}, name)
+
+
+def apply_proximal_adagrad(var, accum, lr, l1, l2, grad, use_locking=False, name=None):
+    """``accum += grad ** 2``, then the proximal step at the rate ``lr / sqrt(accum)``."""
+    return _apply("ApplyProximalAdagrad", var, (accum,), {"lr": lr, "l1": l1, "l2": l2}, grad,
+                  {"use_locking": bool(use_locking)}, name)
+
+
 # -- sparse updates: the rows ``indices`` (no index twice) of var and its slots, by the rows of grad ----
 # op type -> (names of the ref inputs (var first), names of the scalar inputs); then grad, indices.
 SPARSE_APPLY_OPS = {
@@ -144,6 +167,9 @@ SPARSE_APPLY_OPS = {
     "SparseApplyAdagrad": (("var", "accum"), ("lr",)),
     "SparseApplyRMSProp": (("var", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
     "SparseApplyCenteredRMSProp": (("var", "mg", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+    "SparseApplyAdadelta": (("var", "accum", "accum_update"), ("lr", "rho", "epsilon")),
+    "SparseApplyProximalGradientDescent": (("var",), ("alpha", "l1", "l2")),
+    "SparseApplyProximalAdagrad": (("var", "accum"), ("lr", "l1", "l2")),
 }
 
 
@@ -235,4 +261,23 @@ def sparse_apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon,
     """``apply_centered_rms_prop`` on the rows ``indices`` of ``var``, ``mg``, ``ms`` and ``mom`` only."""
     scalars = {"lr": lr, "rho": rho, "momentum": momentum, "epsilon": epsilon}
     return _sparse_apply("SparseApplyCenteredRMSProp", var, (mg, ms, mom), scalars, grad, indices,
+                         {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, indices, use_locking=False, name=None):
+    """``apply_adadelta`` on the rows ``indices`` of ``var``, ``accum`` and ``accum_update`` only."""
+    scalars = {"lr": lr, "rho": rho, "epsilon": epsilon}
+    return _sparse_apply("SparseApplyAdadelta", var, (accum, accum_update), scalars, grad, indices,
+                         {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_proximal_gradient_descent(var, alpha, l1, l2, grad, indices, use_locking=False, name=None):
+    """``apply_proximal_gradient_descent`` on the rows ``indices`` of ``var`` only."""
+    return _sparse_apply("SparseApplyProximalGradientDescent", var, (), {"alpha": alpha, "l1": l1, "l2": l2}, grad,
+                         indices, {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_locking=False, name=None):
+    """``apply_proximal_adagrad`` on the rows ``indices`` of ``var`` and ``accum`` only."""
+    return _sparse_apply("SparseApplyProximalAdagrad", var, (accum,), {"lr": lr, "l1": l1, "l2": l2}, grad, indices,
                          {"use_locking": bool(use_locking)}, name)
