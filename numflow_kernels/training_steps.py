@@ -17,6 +17,9 @@ with the same operations in the same order, so float32 results match TensorFlow'
                var -= u * lr;  accum_update = accum_update * rho + u*u * (1 - rho)
     proximal:  v = var - g * lr;  var = sign(v) * max(|v| - lr * l1, 0) / (1 + l2 * lr)  (l1 = 0: v / (1 + l2 * lr))
     proximal adagrad:  accum += g*g, then the proximal step with lr * rsqrt(accum) as the rate
+    ftrl:      gs = g + 2*l2_shrinkage * var (V2; else g);  p(a) = sqrt(a) (lr_power = -0.5) or a^-lr_power
+               linear += gs - (p(accum + g*g) - p(accum)) / lr * var;  accum += g*g
+               var = |linear| > l1 ? (l1 * sign(linear) - linear) / (p(accum) / lr + 2*l2) : 0
 
 ``rsqrt(x)`` is ``one / sqrt(x)``, rounded twice as Eigen's scalar path rounds it; ``one`` is passed in
 the arrays' dtype, so that Numba keeps float32 arithmetic in float32.
@@ -35,7 +38,7 @@ import math
 from numflow_kernels.portable import shared
 
 __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop", "adadelta",
-           "proximal_gradient_descent", "proximal_adagrad"]
+           "proximal_gradient_descent", "proximal_adagrad", "ftrl"]
 
 
 @shared(inline="always")
@@ -132,3 +135,27 @@ def proximal_adagrad(var, accum, grad, i, lr, l1, l2, one):
     accum[i] = a
     rate = lr * (one / math.sqrt(a))
     var[i] = _shrink(var[i] - g * rate, rate, l1, l2 * rate, one)
+
+
+@shared(inline="always")
+def _ftrl_power(a, lr_power, sqrt_power):
+    return math.sqrt(a) if sqrt_power else a ** -lr_power
+
+
+@shared(inline="always")
+def ftrl(var, accum, linear, grad, i, lr, l1, two_l2, two_l2_shrinkage, lr_power, sqrt_power, one):
+    g = grad[i]
+    a = accum[i]
+    w = var[i]
+    new_a = a + g * g
+    new_power = _ftrl_power(new_a, lr_power, sqrt_power)
+    shrunk = g + two_l2_shrinkage * w
+    lin = linear[i] + (shrunk - (new_power - _ftrl_power(a, lr_power, sqrt_power)) / lr * w)
+    linear[i] = lin
+    zero = one - one
+    if abs(lin) > l1:
+        sign = one if lin > zero else -one
+        var[i] = (l1 * sign - lin) / (new_power / lr + two_l2)
+    else:
+        var[i] = zero
+    accum[i] = new_a

@@ -30,7 +30,7 @@ from numflow.train.optimizers import (
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, RMSPropOptimizer,
 )
 from numflow.train.optimizers_more import (
-    AdadeltaOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
+    AdadeltaOptimizer, FtrlOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
 )
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
@@ -46,6 +46,7 @@ __all__ = [
     "AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook", "CheckpointSaverListener",
     "ChiefSessionCreator",
     "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook",
+    "FtrlOptimizer",
     "GradientDescentOptimizer", "GreedyLoadBalancingStrategy", "LoggingTensorHook", "MomentumOptimizer",
     "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
     "ProximalAdagradOptimizer", "ProximalGradientDescentOptimizer",

@@ -26,7 +26,7 @@ prange = range
 steps = None
 
 __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop", "adadelta",
-           "proximal_gradient_descent", "proximal_adagrad"]
+           "proximal_gradient_descent", "proximal_adagrad", "ftrl"]
 
 _NUMBA_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -77,6 +77,11 @@ def _proximal_adagrad(var, accum, grad, lr, l1, l2, one):
         steps.proximal_adagrad(var, accum, grad, i, lr, l1, l2, one)
 
 
+def _ftrl(var, accum, linear, grad, lr, l1, two_l2, two_l2_shrinkage, lr_power, one, sqrt_power):
+    for i in prange(var.shape[0]):
+        steps.ftrl(var, accum, linear, grad, i, lr, l1, two_l2, two_l2_shrinkage, lr_power, sqrt_power, one)
+
+
 _GD = LazyTwin(_gradient_descent)
 _MOMENTUM = LazyTwin(_momentum)
 _ADAM = LazyTwin(_adam)
@@ -86,6 +91,7 @@ _CENTERED_RMS_PROP = LazyTwin(_centered_rms_prop)
 _ADADELTA = LazyTwin(_adadelta)
 _PROXIMAL_GD = LazyTwin(_proximal_gradient_descent)
 _PROXIMAL_ADAGRAD = LazyTwin(_proximal_adagrad)
+_FTRL = LazyTwin(_ftrl)
 
 
 # -- host functions: flat arrays of one dtype, updated in place -------------------------------
@@ -157,6 +163,18 @@ def proximal_gradient_descent(var, grad, lr, l1, l2):
 def proximal_adagrad(var, accum, grad, lr, l1, l2):
     """``accum += grad * grad``, then the proximal step with the rate ``lr * rsqrt(accum)``."""
     _run(_PROXIMAL_ADAGRAD, (var, accum, grad), lr, l1, l2, 1)
+
+
+def ftrl_scalars(var, l2, l2_shrinkage, lr_power):
+    """``2 * l2``, ``2 * l2_shrinkage`` in ``var``'s dtype, and whether ``lr_power`` is TF's sqrt case (-0.5)."""
+    t = var.dtype.type
+    return t(2) * t(l2), t(2) * t(l2_shrinkage), t(lr_power) == t(-0.5)
+
+
+def ftrl(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    """One FTRL-proximal step (TensorFlow's ``ApplyFtrlV2``; ``ApplyFtrl`` is ``l2_shrinkage = 0``)."""
+    two_l2, two_shrinkage, sqrt_power = ftrl_scalars(var, l2, l2_shrinkage, lr_power)
+    _run(_FTRL, (var, accum, linear, grad), lr, l1, two_l2, two_shrinkage, lr_power, 1, flag=sqrt_power)
 
 
 def adam_lr(lr, beta1_power, beta2_power, dtype):
@@ -277,3 +295,27 @@ def apply_proximal_adagrad(ctx, var, accum, lr, l1, l2, grad):
 def _proximal_adagrad_step(w, accum, ctx, lr, l1, l2, grad):
     v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
     proximal_adagrad(v, a, g, *_scalars(v.dtype, lr, l1, l2))
+
+
+def check_ftrl_attrs(ctx):
+    if ctx.attrs.get("multiply_linear_by_lr", False):
+        raise ValueError(f"{ctx.op_name}: multiply_linear_by_lr=True is not supported; build the op with False")
+
+
+@register("ApplyFtrl")
+def apply_ftrl(ctx, var, accum, linear, grad, lr, l1, l2, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, 0, lr_power, slots=(accum, linear))
+    return var
+
+
+@register("ApplyFtrlV2")
+def apply_ftrl_v2(ctx, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power, slots=(accum, linear))
+    return var
+
+
+def _ftrl_step(w, accum, linear, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    v, a, lin, g = update_buffers(ctx, (w, accum, linear), ("var", "accum", "linear"), grad)
+    ftrl(v, a, lin, g, *_scalars(v.dtype, lr, l1, l2, l2_shrinkage, lr_power))

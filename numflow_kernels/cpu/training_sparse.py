@@ -3,7 +3,8 @@ of a repeated index before them.
 
 Spec: TensorFlow's ``training_ops.cc`` (``SparseApplyMomentum``, ``SparseApplyAdagrad``,
 ``SparseApplyRMSProp``, ``SparseApplyCenteredRMSProp``, ``SparseApplyAdadelta``,
-``SparseApplyProximalGradientDescent``, ``SparseApplyProximalAdagrad``). Row ``i`` of ``grad`` updates row
+``SparseApplyProximalGradientDescent``, ``SparseApplyProximalAdagrad``, ``SparseApplyFtrl``,
+``SparseApplyFtrlV2``). Row ``i`` of ``grad`` updates row
 ``indices[i]`` of the variable and of its slots with TensorFlow's operations in TensorFlow's order,
 in the variable's dtype, so the bits are TensorFlow's; other rows stay as they are::
 
@@ -14,6 +15,7 @@ in the variable's dtype, so the bits are TensorFlow's; other rows stay as they a
     adadelta:  as the dense ``ApplyAdadelta`` (``numflow_kernels/training_steps.py``)
     proximal:  v = var - g * lr;  var = sign(v) * max(|v| - lr * l1, 0) / (1 + l2 * lr)
     proximal adagrad:  accum += g * g, then the proximal step at the rate lr * (1 / sqrt(accum))
+    ftrl:      as the dense ``ApplyFtrl``, with clip(linear, -l1, l1) - linear as the numerator
 
 The proximal kernels of a variable with one column take TensorFlow's scalar loop: its rate is
 ``lr / sqrt(accum)`` (one rounding) and its denominator ``1.0 + l2 * lr`` is a double.
@@ -29,6 +31,7 @@ written, and the kernels update the variable and every slot together through the
 import numpy as np
 
 from numflow_kernels.buffer_ops import checked_shape
+from numflow_kernels.cpu.training import check_ftrl_attrs
 from numflow_kernels.registry import register
 
 
@@ -194,3 +197,38 @@ def _proximal_adagrad_rows(var, accum, lr, l1, l2, grad, indices):
     a[idx] = a_rows
     rate = lr / np.sqrt(a_rows) if v.shape[1] == 1 else lr * (one / np.sqrt(a_rows))
     v[idx] = _proximal_rows(v[idx] - g * rate, rate, l1, l2)
+
+
+@register("SparseApplyFtrl")
+def sparse_apply_ftrl(ctx, var, accum, linear, grad, indices, lr, l1, l2, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_rows, grad, indices, lr, l1, l2, 0, lr_power, slots=(accum, linear), host=True)
+    return var
+
+
+@register("SparseApplyFtrlV2")
+def sparse_apply_ftrl_v2(ctx, var, accum, linear, grad, indices, lr, l1, l2, l2_shrinkage, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_rows, grad, indices, lr, l1, l2, l2_shrinkage, lr_power, slots=(accum, linear), host=True)
+    return var
+
+
+def _ftrl_rows(var, accum, linear, grad, indices, lr, l1, l2, l2_shrinkage, lr_power):
+    (v, a, lin), g, idx = _tables((var, accum, linear), ("var", "accum", "linear"), grad, indices)
+    lr, l1, l2, l2_shrinkage, lr_power, two = _scalars(v.dtype, lr, l1, l2, l2_shrinkage, lr_power, 2)
+
+    def power(x):
+        # libm's powf, as TensorFlow calls it: correctly rounded from double, where numpy's float32
+        # power may take a SIMD approximation an ulp away.
+        if lr_power == v.dtype.type(-0.5):
+            return np.sqrt(x)
+        return np.power(x.astype(np.float64), -np.float64(lr_power)).astype(x.dtype)
+
+    w, a_rows = v[idx], a[idx]
+    shrunk = g + two * l2_shrinkage * w
+    new_a = a_rows + g * g
+    new_power = power(new_a)
+    lin_rows = lin[idx] + (shrunk - (new_power - power(a_rows)) / lr * w)
+    lin[idx] = lin_rows
+    v[idx] = (np.clip(lin_rows, -l1, l1) - lin_rows) / (new_power / lr + two * l2)
+    a[idx] = new_a

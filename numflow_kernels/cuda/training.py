@@ -14,13 +14,13 @@ import numpy as np
 from numba import cuda
 
 from numflow_kernels.buffer_ops import update_buffers
-from numflow_kernels.cpu.training import adam_lr
+from numflow_kernels.cpu.training import adam_lr, check_ftrl_attrs, ftrl_scalars
 from numflow_kernels.cuda.init import launch_config
 from numflow_kernels.portable import device_functions, once
 from numflow_kernels.registry import register
 
 __all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop", "adadelta",
-           "proximal_gradient_descent", "proximal_adagrad"]
+           "proximal_gradient_descent", "proximal_adagrad", "ftrl"]
 
 GPU = "GPU"
 
@@ -74,6 +74,11 @@ def _kernels():
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
             D.proximal_adagrad(var, accum, grad, i, lr, l1, l2, one)
 
+    @cuda.jit
+    def ftrl(var, accum, linear, grad, lr, l1, two_l2, two_l2_shrinkage, lr_power, sqrt_power, one):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            D.ftrl(var, accum, linear, grad, i, lr, l1, two_l2, two_l2_shrinkage, lr_power, sqrt_power, one)
+
     return dict(locals())
 
 
@@ -126,6 +131,12 @@ def proximal_gradient_descent(var, grad, lr, l1, l2):
 
 def proximal_adagrad(var, accum, grad, lr, l1, l2):
     _launch("proximal_adagrad", var, accum, grad, lr, l1, l2, var.dtype.type(1))
+
+
+def ftrl(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    two_l2, two_shrinkage, sqrt_power = ftrl_scalars(var, l2, l2_shrinkage, lr_power)
+    _launch("ftrl", var, accum, linear, grad, lr, l1, two_l2, two_shrinkage, lr_power, bool(sqrt_power),
+            var.dtype.type(1))
 
 
 # -- GPU op kernels -------------------------------------------------------------------------------
@@ -232,3 +243,24 @@ def apply_proximal_adagrad(ctx, var, accum, lr, l1, l2, grad):
 def _proximal_adagrad_step(w, accum, ctx, lr, l1, l2, grad):
     v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
     proximal_adagrad(v, a, g, *_host(ctx, v.dtype, lr, l1, l2))
+
+
+@register("ApplyFtrl", GPU)
+def apply_ftrl(ctx, var, accum, linear, grad, lr, l1, l2, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, None, lr_power, slots=(accum, linear))
+    return var
+
+
+@register("ApplyFtrlV2", GPU)
+def apply_ftrl_v2(ctx, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power, slots=(accum, linear))
+    return var
+
+
+def _ftrl_step(w, accum, linear, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    v, a, lin, g = update_buffers(ctx, (w, accum, linear), ("var", "accum", "linear"), grad)
+    lr, l1, l2, lr_power = _host(ctx, v.dtype, lr, l1, l2, lr_power)
+    shrinkage = 0 if l2_shrinkage is None else _host(ctx, v.dtype, l2_shrinkage)[0]
+    ftrl(v, a, lin, g, lr, l1, l2, shrinkage, lr_power)

@@ -167,6 +167,7 @@ def test_a_sparse_update_out_of_range_names_its_op():
     ("adagrad", "SparseApplyAdagrad"), ("rmsprop", "SparseApplyRMSProp"),
     ("rmsprop_centered", "SparseApplyCenteredRMSProp"), ("adam", "ScatterAdd"), ("adadelta", "SparseApplyAdadelta"),
     ("proximal_gd", "SparseApplyProximalGradientDescent"), ("proximal_adagrad", "SparseApplyProximalAdagrad"),
+    ("ftrl", "SparseApplyFtrl"), ("ftrl_shrinkage", "SparseApplyFtrlV2"),
 ])
 def test_each_optimizer_updates_the_embedding_with_tensorflows_sparse_op(name, op_type):
     golden.build(tf, name)
