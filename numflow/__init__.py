@@ -184,6 +184,12 @@ from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature,
 from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
 from numflow.ops.decode_ops import decode_csv, decode_raw  # noqa: E402, I001
 from numflow.ops.string_ops import string_split  # noqa: E402, I001
+from numflow.ops.linalg_cross_ops import cross  # noqa: E402, I001
+from numflow.ops.linalg_qr_ops import qr  # noqa: E402, I001
+from numflow.ops.patch_ops import depth_to_space, extract_image_patches, space_to_depth  # noqa: E402, I001
+from numflow.ops.string_transform_ops import (  # noqa: E402, I001
+    reduce_join, regex_replace, string_to_hash_bucket_fast, string_to_hash_bucket_strong, string_to_number, substr,
+)
 from numflow.ops.reader_ops import (  # noqa: E402, I001
     FixedLengthRecordReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
 )
