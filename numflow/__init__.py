@@ -31,7 +31,8 @@ from numflow.framework.collections_api import (  # noqa: E402, I001
     get_collection, get_collection_ref, name_scope, colocate_with,
 )
 from numflow.ops.state_ops import (  # noqa: E402, I001
-    assign, assign_add, assign_sub, scatter_add, scatter_sub, scatter_update,
+    assign, assign_add, assign_sub, scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul, scatter_sub,
+    scatter_update,
 )
 from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: E402, I001
 from numflow.variables.variable import (  # noqa: E402, I001
@@ -87,6 +88,14 @@ from numflow.ops.sparse_ops import (  # noqa: E402, I001
     sparse_placeholder, sparse_segment_mean, sparse_segment_sqrt_n, sparse_segment_sum, sparse_tensor_to_dense,
     sparse_to_dense,
 )
+from numflow.ops.sparse_math_ops import (  # noqa: E402, I001
+    sparse_add, sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum, sparse_reduce_sum_sparse,
+    sparse_reorder, sparse_reshape, sparse_tensor_dense_matmul,
+)
+from numflow.ops.sparse_struct_ops import (  # noqa: E402, I001
+    sparse_concat, sparse_fill_empty_rows, sparse_maximum, sparse_minimum, sparse_retain, sparse_slice, sparse_split,
+)
+from numflow.ops.set_ops import listdiff, setdiff1d  # noqa: E402, I001
 from numflow import sparse  # noqa: E402, I001
 from numflow.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402, I001
 from numflow.ops.elementwise_ops import (  # noqa: E402, I001
@@ -130,7 +139,8 @@ from numflow.ops.while_loop import while_loop  # noqa: E402, I001
 from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
 from numflow.ops.script_ops import numpy_function, py_func  # noqa: E402, I001
 from numflow.ops.math_composites import (  # noqa: E402, I001
-    accumulate_n, argsort, broadcast_static_shape, broadcast_to, confusion_matrix, get_static_value, scalar_mul, sort,
+    accumulate_n, argsort, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, confusion_matrix,
+    get_static_value, scalar_mul, sort,
 )
 from numflow.ops.sampling_ops import random_crop  # noqa: E402, I001
 from numflow.ops.transcendental_ops import (  # noqa: E402, I001
@@ -174,6 +184,12 @@ from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature,
 from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
 from numflow.ops.decode_ops import decode_csv, decode_raw  # noqa: E402, I001
 from numflow.ops.string_ops import string_split  # noqa: E402, I001
+from numflow.ops.linalg_cross_ops import cross  # noqa: E402, I001
+from numflow.ops.linalg_qr_ops import qr  # noqa: E402, I001
+from numflow.ops.patch_ops import depth_to_space, extract_image_patches, space_to_depth  # noqa: E402, I001
+from numflow.ops.string_transform_ops import (  # noqa: E402, I001
+    reduce_join, regex_replace, string_to_hash_bucket_fast, string_to_hash_bucket_strong, string_to_number, substr,
+)
 from numflow.ops.reader_ops import (  # noqa: E402, I001
     FixedLengthRecordReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
 )

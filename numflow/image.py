@@ -38,8 +38,10 @@ from numflow.ops.image_resize_ops import (
     resize_images,
     resize_nearest_neighbor,
 )
+from numflow.ops.patch_ops import extract_image_patches
 from numflow.ops.sampling_ops import random_crop
 
+extract_patches = extract_image_patches
 resize = resize_images
 resize_with_crop_or_pad = resize_image_with_crop_or_pad
 transpose_image = transpose
@@ -48,7 +50,8 @@ __all__ = [
     "adjust_brightness", "adjust_contrast", "convert_image_dtype", "grayscale_to_rgb", "per_image_standardization",
     "random_brightness", "random_contrast", "rgb_to_grayscale", "adjust_hue", "adjust_saturation", "hsv_to_rgb",
     "non_max_suppression", "random_hue", "random_saturation", "rgb_to_hsv",
-    "central_crop", "crop_to_bounding_box", "flip_left_right", "flip_up_down", "pad_to_bounding_box", "random_crop",
+    "central_crop", "crop_to_bounding_box", "extract_image_patches",
+    "extract_patches", "flip_left_right", "flip_up_down", "pad_to_bounding_box", "random_crop",
     "random_flip_left_right", "random_flip_up_down", "resize_image_with_crop_or_pad", "resize_with_crop_or_pad",
     "rot90", "transpose", "transpose_image",
     "ResizeMethod", "resize", "resize_area", "resize_bicubic", "resize_bilinear", "resize_images",

@@ -1,6 +1,7 @@
 """``tf.linalg``: linear algebra under the names ``tf.compat.v1.linalg`` gives them; re-exports only."""
 
 from numflow.ops.einsum_ops import einsum, tensordot
+from numflow.ops.linalg_cross_ops import cross, logdet
 from numflow.ops.linalg_ops import cholesky, eye, matrix_transpose, norm, svd, trace
 from numflow.ops.linalg_ops import diag as tensor_diag
 from numflow.ops.linalg_ops import diag_part as tensor_diag_part
@@ -13,11 +14,12 @@ from numflow.ops.linalg_ops import matrix_set_diag as set_diag
 from numflow.ops.linalg_ops import matrix_solve as solve
 from numflow.ops.linalg_ops import matrix_transpose as transpose
 from numflow.ops.linalg_ops import matrix_triangular_solve as triangular_solve
+from numflow.ops.linalg_qr_ops import qr
 from numflow.ops.math_ops import matmul
 from numflow.ops.nn_impl import l2_normalize
 
 __all__ = [
-    "band_part", "cholesky", "det", "diag", "diag_part", "einsum", "eye", "inv", "l2_normalize", "matmul",
-    "matrix_transpose", "norm", "set_diag", "solve", "svd", "tensor_diag", "tensor_diag_part", "tensordot", "trace",
-    "transpose", "triangular_solve",
+    "band_part", "cholesky", "cross", "det", "diag", "diag_part", "einsum", "eye", "inv", "l2_normalize", "logdet",
+    "matmul", "matrix_transpose", "norm", "qr", "set_diag", "solve", "svd", "tensor_diag", "tensor_diag_part",
+    "tensordot", "trace", "transpose", "triangular_solve",
 ]

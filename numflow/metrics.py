@@ -1,5 +1,6 @@
 """``tf.metrics``: the compat.v1 streaming metrics, each a ``(value, update_op)`` pair; re-exports only."""
 
+from numflow.ops.metric_at_k_ops import mean_iou, precision_at_k, recall_at_k, root_mean_squared_error
 from numflow.ops.metric_curve_ops import auc
 from numflow.ops.metric_ops import (
     accuracy,
@@ -15,6 +16,7 @@ from numflow.ops.metric_ops import (
 )
 
 __all__ = [
-    "accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_squared_error",
-    "precision", "recall", "true_negatives", "true_positives",
+    "accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_iou",
+    "mean_squared_error", "precision", "precision_at_k", "recall", "recall_at_k", "root_mean_squared_error",
+    "true_negatives", "true_positives",
 ]

@@ -198,3 +198,7 @@ def register_for(device_type, modules):
     scatter("ScatterUpdate", "scatter_update")
     scatter("ScatterAdd", "scatter_add")
     scatter("ScatterSub", "scatter_sub")
+    scatter("ScatterMul", "scatter_mul")
+    scatter("ScatterDiv", "scatter_div")
+    scatter("ScatterMax", "scatter_max")
+    scatter("ScatterMin", "scatter_min")

@@ -126,13 +126,13 @@ def relu_grad(ctx, dy, features):
 
 @kernel("SigmoidGrad")
 def sigmoid_grad(ctx, y, dy):
-    one = np.ones((), dtype=y.dtype)
+    one = y.dtype.type(1)
     return dy * (y * (one - y))
 
 
 @kernel("TanhGrad")
 def tanh_grad(ctx, y, dy):
-    one = np.ones((), dtype=y.dtype)
+    one = y.dtype.type(1)
     return dy * (one - y * y)
 
 

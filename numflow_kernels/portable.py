@@ -249,6 +249,30 @@ def sub_f16_bits(a, b):
 
 
 @shared
+def mul_f16_bits(a, b):
+    """Half bits of ``half(a) * half(b)``, in float32 and rounded once."""
+    return f32_to_f16_bits(f16_bits_to_f32(a) * f16_bits_to_f32(b))
+
+
+@shared
+def div_f16_bits(a, b):
+    """Half bits of ``half(a) / half(b)``, in float32 and rounded once."""
+    return f32_to_f16_bits(f16_bits_to_f32(a) / f16_bits_to_f32(b))
+
+
+@shared
+def max_f16_bits(a, b):
+    """``b`` when ``half(a) < half(b)``, else ``a`` (``std::max``: a NaN update leaves ``a``)."""
+    return b if f16_bits_to_f32(a) < f16_bits_to_f32(b) else a
+
+
+@shared
+def min_f16_bits(a, b):
+    """``b`` when ``half(b) < half(a)``, else ``a`` (``std::min``)."""
+    return b if f16_bits_to_f32(b) < f16_bits_to_f32(a) else a
+
+
+@shared
 def affine_f32(x, scale, shift):
     """``x * scale + shift`` in float32 with two roundings (TensorFlow's Mul then Add)."""
     return _mul32(x, scale) + shift

@@ -12,6 +12,7 @@ import numpy as np
 
 from numflow_kernels import variant_ops
 from numflow_kernels.errors import dims_text
+from numflow_kernels.float_errors import quiet_call
 from numflow_kernels.registry import REFERENCE, register
 
 
@@ -54,12 +55,51 @@ def shape(ctx, x):
 
 
 def _elementwise(op_type, fn):
-    if op_type == "AddV2":
+    ufunc = fn.fn if isinstance(fn, _Quiet) else fn
+    if _RETURNS_ARRAYS and isinstance(ufunc, np.ufunc):
+        kernel = _ufunc_kernel(ufunc, quiet=fn is not ufunc)
+    elif op_type == "AddV2":
         # Strings stay object arrays: numpy would turn a 0-d result into a fixed-width bytes array.
-        register(op_type, REFERENCE)(
-            lambda ctx, *xs: np.asarray(fn(*xs), dtype=object if xs[0].dtype == object else None))
+        def kernel(ctx, *xs):
+            return np.asarray(fn(*xs), dtype=object if xs[0].dtype == object else None)
     else:
-        register(op_type, REFERENCE)(lambda ctx, *xs: np.asarray(fn(*xs)))
+        def kernel(ctx, *xs):
+            return np.asarray(fn(*xs))
+    register(op_type, REFERENCE)(kernel)
+
+
+def _returns_arrays():
+    """Whether ufuncs take ``out=...``, returning a 0-d array where they would return a scalar (numpy 2.3)."""
+    try:
+        return isinstance(np.negative(np.int8(1), out=...), np.ndarray)
+    except TypeError:
+        return False
+
+
+_RETURNS_ARRAYS = _returns_arrays()
+
+
+def _ufunc_kernel(ufunc, quiet):
+    """The kernel of an op that is one ufunc: one call, the cheapest there is (a while loop's condition
+    and counter are two such per iteration). ``quiet``: with floating-point warnings off."""
+    if ufunc.nin == 2:
+        def kernel(ctx, x, y):
+            return ufunc(x, y, out=...)
+
+        def quiet_kernel(ctx, x, y):
+            if x.dtype.kind in "iub":
+                return ufunc(x, y, out=...)
+            return quiet_call(ufunc, x, y, out=...)
+    else:
+        def kernel(ctx, x):
+            return ufunc(x, out=...)
+
+        def quiet_kernel(ctx, x):
+            if x.dtype.kind in "iub":
+                return ufunc(x, out=...)
+            return quiet_call(ufunc, x, out=...)
+
+    return quiet_kernel if quiet else kernel
 
 
 def _is_int(x):
@@ -106,17 +146,22 @@ def _pow(x, y):
         return np.power(x, y)
 
 
-def _quiet(fn):
+class _Quiet:
     """``fn`` with numpy's floating-point warnings off (integer arrays raise none: they skip the costly
     ``errstate``, which a loop's counter would otherwise pay on every iteration)."""
 
-    def run(*xs):
-        if xs[0].dtype.kind in "iub":
-            return fn(*xs)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return fn(*xs)
+    __slots__ = ("fn",)
 
-    return run
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, *xs):
+        if xs[0].dtype.kind in "iub":
+            return self.fn(*xs)
+        return quiet_call(self.fn, *xs)
+
+
+_quiet = _Quiet
 
 
 for _op_type, _fn in {
@@ -667,7 +712,9 @@ def split(ctx, axis, x):
     if x.shape[a] % num:
         raise _invalid(f"Number of ways to split should evenly divide the split dimension, but got split_dim {a} "
                        f"(size = {x.shape[a]}) and num_split {num}")
-    return tuple(np.split(x, num, axis=a))
+    size = x.shape[a] // num
+    before = (slice(None),) * a  # views, as np.split makes, without its several microseconds of Python
+    return tuple(x[(*before, slice(i * size, (i + 1) * size))] for i in range(num))
 
 
 @kernel("SplitV")
@@ -711,11 +758,15 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_nn,
     reference_norm,
     reference_partition,
+    reference_patches,
     reference_pool,
     reference_sampling,
     reference_script,
     reference_sparse,
+    reference_sparse_math,
+    reference_sparse_struct,
     reference_special,
+    reference_strings,
     reference_topk,
     stack,
     tensor_array,

@@ -154,3 +154,23 @@ def reverse_sequence(ctx, x, lengths):
         src[seq_dim] = slice(0, n)
         out[tuple(src)] = np.flip(x[tuple(src)], axis=seq_dim - (batch_dim < seq_dim))
     return out
+
+
+@kernel("ListDiff")
+def list_diff(ctx, x, y):
+    """The values of ``x`` not in ``y`` (in order, repeats kept) and their positions."""
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"x should be a 1D vector, got shape {list(x.shape)}" if x.ndim != 1 else
+                         f"y should be a 1D vector, got shape {list(y.shape)}")
+    positions = np.flatnonzero(~np.isin(x, y))
+    return x[positions], positions.astype(ctx.attrs["out_idx"])
+
+
+@kernel("BroadcastArgs")
+def broadcast_args(ctx, s0, s1):
+    """The broadcast of two shapes, as numpy's rules (TensorFlow's BCast)."""
+    try:
+        return np.array(np.broadcast_shapes(tuple(int(d) for d in s0), tuple(int(d) for d in s1)), s0.dtype)
+    except ValueError:
+        raise ValueError(f"Incompatible shapes: [{','.join(str(int(d)) for d in s0)}] vs. "
+                         f"[{','.join(str(int(d)) for d in s1)}]") from None

@@ -1,5 +1,5 @@
-"""Kernels of ``DecodeRaw``, ``DecodeCSV``, ``StringSplit``, ``StringSplitV2``, ``StaticRegexFullMatch``
-and ``ShardedFilename``.
+"""Kernels of ``DecodeRaw``, ``DecodeCSV``, ``StringSplit``, ``StringSplitV2`` and
+``ShardedFilename``.
 
 Spec: TensorFlow's ``decode_raw_op.cc``, ``decode_csv_op.cc`` and ``string_split_op.cc``: CSV fields
 follow RFC 4180 when ``use_quote_delim`` (a quoted field may hold the delimiter, ``""`` is a quote),
@@ -8,7 +8,6 @@ fields; ``StringSplit`` splits at any one of the delimiter's characters (every c
 delimiter is empty), ``StringSplitV2`` at the whole separator, or at runs of whitespace without one.
 """
 
-import re
 
 import numpy as np
 
@@ -200,13 +199,6 @@ def string_split_v2(ctx, source, sep):
     flat = np.asarray(source, dtype=object).reshape(-1)
     rows = [bytes(t).split(sep or None, maxsplit) for t in flat]
     return _sparse_of_tokens(rows)
-
-
-@kernel("StaticRegexFullMatch")
-def static_regex_full_match(ctx, source):
-    pattern = re.compile(ctx.attrs["pattern"].encode())
-    matches = [pattern.fullmatch(bytes(s)) is not None for s in np.asarray(source, dtype=object).reshape(-1)]
-    return np.array(matches, dtype=bool).reshape(np.shape(source))
 
 
 @kernel("ShardedFilename")

@@ -270,3 +270,18 @@ def _sum_out(x, term, kept):
 
 def _prod(size, letters):
     return int(np.prod([size[c] for c in letters], dtype=np.int64))
+
+
+@kernel("Cross")
+def cross(ctx, a, b):
+    if np.shape(a) != np.shape(b):
+        raise ValueError(f"Both inputs must be of same shape: {dims_text(np.shape(a))} vs. {dims_text(np.shape(b))}")
+    if np.shape(a)[-1:] != (3,):
+        raise ValueError(f"Trailing dimension must be of size 3: {dims_text(np.shape(a))}")
+    return np.cross(a, b).astype(a.dtype, copy=False)
+
+
+@kernel("Qr")
+def qr(ctx, x):
+    q, r = np.linalg.qr(x, mode="complete" if ctx.attrs["full_matrices"] else "reduced")
+    return q.astype(x.dtype, copy=False), r.astype(x.dtype, copy=False)

@@ -23,10 +23,27 @@ With 16 float32 variables of 4096 x 4096 (1 GiB; ``NUMFLOW_BENCH_QUICK=1``: 16 M
   the new session's variables themselves, against the largest variable (64 MiB).
 - ``S3``: ``Saver.save`` of ``--s3-mib`` MiB to moto's S3 server (a subprocess on a loopback
   port) against ``s3fs``'s own ``put`` of a local file of the same size, to the same server.
+
+Measured on the 2-core shared machine (seconds, minima of 3; the load, from ``uptime``, ran from 2.8
+to 14, so the timed rows vary by several times from run to run). Before an update's copy on write
+reused a buffer, the 8 steps after an async save took 1.97 to 9.0 s more than 8 without (load 5 to
+10; 63% to 758% of what a blocking save held the loop, 1.19 to 3.12 s), and the step right after
+the save faulted in 16,400 fresh pages (1 GiB, huge pages where the kernel gave them): copying
+1 GiB into fresh memory took 0.2 to 12 s, into memory already faulted in 0.13 to 0.57 s. Reusing
+the buffer the previous save's snapshots left, that step faults 528 pages, as a step without a
+save (the faults of the 8 steps, less 8 without: 546 against 1,633 before, in runs at load 12 to
+14); the extra time of the 8 steps was 3.2 to 10 s at load 8 to 14 (the copy of 1 GiB and the
+writer's share of the two cores against a dozen other processes' work), against 4.5 s before at
+load 12: timing does not tell the two apart at such loads. At load 2.8, before the change, it was
+within the noise (-0.1 s). The time in ``save()`` is 3 to 24 ms.
+The blocking save was 1.04x the disk floor at load 2.8 (0.564 s against 0.545 s: data 0.281,
+fsync 0.282, index and rename under 1 ms) and 1.3 to 2.5x at load 5 to 11; saving over the same
+prefix took 1.9 to 5.9 s, its data phase 3 to 5 times a new prefix's and its renames 0.16 to 0.29 s.
 """
 
 import argparse
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -156,12 +173,17 @@ def _initialize(sess, variables):
         sess.run(var.initializer)
 
 
+def _faults():
+    """Page faults of this process so far (each fresh page an update writes is one, or one per huge page)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def measure_saves(directory, repeat):
     tf, variables, train = _model()
     saver = tf.train.Saver(max_to_keep=None)
     out = {"floor": [], "floor writes": [], "blocking": [], "same prefix": [], "phases": [], "same prefix phases": [],
            "step": [], "step + blocking save": [], "loop": [], "async call": [], "loop with async save": [],
-           "write still going": []}
+           "write still going": [], "faults": [], "faults with async save": []}
     with tf.Session() as sess:
         _initialize(sess, variables)
         arrays = sess.run(variables)
@@ -195,11 +217,12 @@ def measure_saves(directory, repeat):
             prefix = saver.save(sess, os.path.join(directory, "model"))
             out["step + blocking save"].append(time.perf_counter() - start)
             _remove(prefix)
-            start = time.perf_counter()
+            faults, start = _faults(), time.perf_counter()
             for _ in range(LOOP_STEPS):
                 sess.run(train)
             out["loop"].append(time.perf_counter() - start)
-            start = time.perf_counter()
+            out["faults"].append(_faults() - faults)
+            faults, start = _faults(), time.perf_counter()
             sess.run(train)
             called = time.perf_counter()
             prefix = saver.save(sess, os.path.join(directory, "model"), enable_async=True)
@@ -207,6 +230,7 @@ def measure_saves(directory, repeat):
             for _ in range(LOOP_STEPS - 1):
                 sess.run(train)
             out["loop with async save"].append(time.perf_counter() - start)
+            out["faults with async save"].append(_faults() - faults)
             out["write still going"].append(saver._background.busy)
             saver.sync()
             _remove(prefix)
@@ -359,6 +383,8 @@ def main(argv=None):
             print(f"  {LOOP_STEPS} steps with it, less {LOOP_STEPS} without   {extra:7.3f}   {share:.1%} "
                   f"of blocking (copies on write, the writer's share of the cores); write still going after "
                   f"them in {sum(s['write still going'])} of {len(s['write still going'])} runs")
+            print(f"  page faults of those steps, less without {min(s['faults with async save']) - min(s['faults']):7d}"
+                  f"   (a copy on write into fresh pages: one per page)")
         if "restore" not in args.skip:
             r = measure_restores(work, args.repeat)
             for row, floor_row in (("restore cold", "read floor cold"), ("restore warm", "read floor warm"),

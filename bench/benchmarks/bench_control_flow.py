@@ -2,11 +2,17 @@
 MLP, numflow beside TensorFlow in the same run.
 
 - ``EmptyLoop.time_run``: one ``sess.run`` of ``tf.while_loop(lambda i: i < 10000, lambda i: i + 1, [0])``
-  (the target: numflow's time per iteration at most TensorFlow's).
+  (the target: numflow's time per iteration at most TensorFlow's). On the 2-core development machine
+  (shared, load 3-15, minimum of 15 runs): numflow 3.1-3.2 us per iteration of CPU time before its
+  loops ran prepared runners and one-ufunc kernels returned arrays by ``out=...``, 1.31-1.38 us after;
+  TensorFlow 1.43 us (CPU time; 1.43 us of wall time at load 3).
 - ``LstmTraining.time_train_step``: one step (forward, backward, Adam) of a ``dynamic_rnn`` over a
   BasicLSTMCell of 128 units, 50 time steps, batch 32, inputs of 64 features fed each step, a linear
   read-out of every output and a mean squared error (the target: at least TensorFlow's steps/s).
   ``track_mean_step``: the same step's mean over a loop of 128 steps, slow ones included.
+  Same machine, minimum of 25 steps' process CPU time: numflow 34.1 ms before cheaper float-error
+  states, ufunc calls and Split, 30.2-33.5 ms after (noisy, load 12-15); TensorFlow 21.1 ms. The 150
+  matrix products are ~16 ms of it; the target is still missed.
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
   ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a

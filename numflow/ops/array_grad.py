@@ -231,6 +231,7 @@ def reduced_grad(grad, op):
 # -- gradients -------------------------------------------------------------------------------------
 not_differentiable("Const", "Shape", "Rank", "ZerosLike", "OnesLike", "StopGradient", "Placeholder",
                    "InvertPermutation", "Assign", "AssignAdd", "AssignSub", "ScatterUpdate", "ScatterAdd", "ScatterSub",
+                   "ScatterMul", "ScatterDiv", "ScatterMax", "ScatterMin",
                    "IsVariableInitialized", "NfSumToShape", "StridedSliceGrad", "Where", "OneHot")
 
 

@@ -1,17 +1,19 @@
 """Functions TensorFlow 1.x writes in Python over other ops, built here from the same ops in the same
 order, so that their names, shapes and numbers are TensorFlow's: ``scalar_mul``, ``accumulate_n``,
 ``sort`` and ``argsort`` (on ``top_k``), ``confusion_matrix`` (a ``scatter_nd`` of ones),
-``broadcast_to`` and ``broadcast_static_shape``, and ``get_static_value``."""
+``broadcast_to``, ``broadcast_static_shape`` and ``broadcast_dynamic_shape`` (op ``BroadcastArgs``), and
+``get_static_value``."""
 
 import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.indexed_slices import IndexedSlices
-from numflow.framework.shapes import as_shape, broadcast_shapes
+from numflow.framework.registry import declare
+from numflow.framework.shapes import TensorShape, as_shape, broadcast_shapes, dimension_value
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
-from numflow.ops.op_util import _out, static_value
+from numflow.ops.op_util import INDEX_TYPES, _out, _typed_operand, check_dtype, check_rank, static_value
 
 
 def scalar_mul(scalar, x, name=None):
@@ -178,6 +180,30 @@ def broadcast_static_shape(shape_x, shape_y):
         raise ValueError(f"Incompatible shapes for broadcasting. Two shapes are compatible if for each dimension "
                          f"pair they are either equal or one of them is 1. Received: {as_shape(shape_x)} and "
                          f"{as_shape(shape_y)}.") from None
+
+
+@declare("BroadcastArgs")
+def _broadcast_args_infer(op):
+    s0, s1 = op.inputs
+    check_dtype(s0, INDEX_TYPES, "T")
+    check_rank(s0.shape, 1)
+    check_rank(s1.shape, 1)
+    lengths = [dimension_value(s.shape[0]) if s.shape.ndims == 1 else None for s in (s0, s1)]
+    return [(s0.dtype, TensorShape([None if None in lengths else max(lengths)]))]
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The shape (a 1-D integer tensor) that tensors of shapes ``shape_x`` and ``shape_y`` broadcast to
+    (op ``BroadcastArgs``); InvalidArgumentError when they cannot, once the graph runs.
+
+    >>> import numflow as tf
+    >>> tf.Session().run(tf.broadcast_dynamic_shape([2, 1, 3], [4, 1])).tolist()
+    [2, 4, 3]
+    """
+    with get_default_graph().name_scope("BroadcastArgs") as scope:
+        s0 = convert_to_tensor(shape_x, name="s0")
+        s1 = _typed_operand("BroadcastArgs", shape_y, s0.dtype.base_dtype, "s1")
+        return _out("BroadcastArgs", [s0, s1], name=scope)[0]
 
 
 def get_static_value(tensor, partial=False):

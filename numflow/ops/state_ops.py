@@ -142,8 +142,23 @@ def _arithmetic_scatter_infer(op):
 
 
 declare("ScatterUpdate", stateful=True, ref_inputs=(0,), ref_output=True)(_scatter_infer)
-for _op_type in ("ScatterAdd", "ScatterSub"):
+for _op_type in ("ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv"):
     declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_arithmetic_scatter_infer)
+
+
+_MAX_MIN_TYPES = "float16, bfloat16, float32, float64, int32, int64"
+
+
+def _max_min_scatter_infer(op):
+    dtype = op._inputs[0].dtype.base_dtype
+    if dtype.name not in _MAX_MIN_TYPES.split(", "):
+        raise TypeError(f"Value passed to parameter 'ref' has DataType {dtype.name} not in list of allowed values: "
+                        f"{_MAX_MIN_TYPES}")
+    return _scatter_infer(op)
+
+
+for _op_type in ("ScatterMax", "ScatterMin"):
+    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_max_min_scatter_infer)
 
 
 def _scatter(op_type, ref, indices, updates, use_locking, name):
@@ -170,6 +185,26 @@ def scatter_add(ref, indices, updates, use_locking=False, name=None):
 def scatter_sub(ref, indices, updates, use_locking=False, name=None):
     """``ref[indices[i], ...] -= updates[i, ...]`` (repeated indices add up)."""
     return _scatter("ScatterSub", ref, indices, updates, use_locking, name)
+
+
+def scatter_mul(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices[i], ...] *= updates[i, ...]`` (repeated indices multiply in turn)."""
+    return _scatter("ScatterMul", ref, indices, updates, use_locking, name)
+
+
+def scatter_div(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices[i], ...] /= updates[i, ...]`` (integers truncate toward zero)."""
+    return _scatter("ScatterDiv", ref, indices, updates, use_locking, name)
+
+
+def scatter_max(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices[i], ...] = max(ref[indices[i], ...], updates[i, ...])``."""
+    return _scatter("ScatterMax", ref, indices, updates, use_locking, name)
+
+
+def scatter_min(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices[i], ...] = min(ref[indices[i], ...], updates[i, ...])``."""
+    return _scatter("ScatterMin", ref, indices, updates, use_locking, name)
 
 
 @declare("IsVariableInitialized", ref_inputs=(0,))

@@ -26,12 +26,20 @@ APPLY_OPS = {
     "ApplyAdagrad": (("var", "accum"), ("lr",)),
     "ApplyRMSProp": (("var", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
     "ApplyCenteredRMSProp": (("var", "mg", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+    "ApplyAdadelta": (("var", "accum", "accum_update"), ("lr", "rho", "epsilon")),
+    "ApplyProximalGradientDescent": (("var",), ("alpha", "l1", "l2")),
+    "ApplyProximalAdagrad": (("var", "accum"), ("lr", "l1", "l2")),
+    "ApplyFtrl": (("var", "accum", "linear"), ("lr", "l1", "l2", "lr_power")),
+    "ApplyFtrlV2": (("var", "accum", "linear"), ("lr", "l1", "l2", "l2_shrinkage", "lr_power")),
 }
 
 # TensorFlow's input order where the scalar inputs do not all come before the gradient.
 _INPUT_ORDER = {
     "ApplyGradientDescent": ("var", "alpha", "delta"),
     "ApplyMomentum": ("var", "accum", "lr", "grad", "momentum"),
+    "ApplyProximalGradientDescent": ("var", "alpha", "l1", "l2", "delta"),
+    "ApplyFtrl": ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power"),
+    "ApplyFtrlV2": ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power"),
 }
 
 
@@ -42,7 +50,7 @@ def input_names(op_type):
 
 
 def _grad_name(op_type):
-    return "delta" if op_type == "ApplyGradientDescent" else "grad"
+    return "delta" if op_type in ("ApplyGradientDescent", "ApplyProximalGradientDescent") else "grad"
 
 
 def _apply_infer(op_type):
@@ -137,6 +145,34 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, 
                   {"use_locking": bool(use_locking)}, name)
 
 
+def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, use_locking=False, name=None):
+    """Adadelta: ``accum`` of squared gradients, ``accum_update`` of squared updates, both decaying by ``rho``."""
+    scalars = {"lr": lr, "rho": rho, "epsilon": epsilon}
+    return _apply("ApplyAdadelta", var, (accum, accum_update), scalars, grad, {"use_locking": bool(use_locking)},
+                  name)
+
+
+def apply_proximal_gradient_descent(var, alpha, l1, l2, delta, use_locking=False, name=None):
+    """``var -= alpha * delta``, then shrunk by ``alpha * l1`` towards zero and divided by ``1 + alpha * l2``."""
+    return _apply("ApplyProximalGradientDescent", var, (), {"alpha": alpha, "l1": l1, "l2": l2}, delta,
+                  {"use_locking": bool(use_locking)}, name)
+
+
+def apply_proximal_adagrad(var, accum, lr, l1, l2, grad, use_locking=False, name=None):
+    """``accum += grad ** 2``, then the proximal step at the rate ``lr / sqrt(accum)``."""
+    return _apply("ApplyProximalAdagrad", var, (accum,), {"lr": lr, "l1": l1, "l2": l2}, grad,
+                  {"use_locking": bool(use_locking)}, name)
+
+
+def apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power, l2_shrinkage=None, use_locking=False, name=None):
+    """FTRL-proximal: ``ApplyFtrl``, or ``ApplyFtrlV2`` when ``l2_shrinkage`` is given."""
+    scalars = {"lr": lr, "l1": l1, "l2": l2, "lr_power": lr_power}
+    if l2_shrinkage is not None:
+        scalars["l2_shrinkage"] = l2_shrinkage
+    return _apply("ApplyFtrl" if l2_shrinkage is None else "ApplyFtrlV2", var, (accum, linear), scalars, grad,
+                  {"use_locking": bool(use_locking), "multiply_linear_by_lr": False}, name)
+
+
 # -- sparse updates: the rows ``indices`` (no index twice) of var and its slots, by the rows of grad ----
 # op type -> (names of the ref inputs (var first), names of the scalar inputs); then grad, indices.
 SPARSE_APPLY_OPS = {
@@ -144,12 +180,20 @@ SPARSE_APPLY_OPS = {
     "SparseApplyAdagrad": (("var", "accum"), ("lr",)),
     "SparseApplyRMSProp": (("var", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
     "SparseApplyCenteredRMSProp": (("var", "mg", "ms", "mom"), ("lr", "rho", "momentum", "epsilon")),
+    "SparseApplyAdadelta": (("var", "accum", "accum_update"), ("lr", "rho", "epsilon")),
+    "SparseApplyProximalGradientDescent": (("var",), ("alpha", "l1", "l2")),
+    "SparseApplyProximalAdagrad": (("var", "accum"), ("lr", "l1", "l2")),
+    "SparseApplyFtrl": (("var", "accum", "linear"), ("lr", "l1", "l2", "lr_power")),
+    "SparseApplyFtrlV2": (("var", "accum", "linear"), ("lr", "l1", "l2", "l2_shrinkage", "lr_power")),
 }
 
 
 def sparse_input_names(op_type):
-    """The names of ``op_type``'s inputs in TensorFlow's order (SparseApplyMomentum's momentum comes last)."""
+    """The names of ``op_type``'s inputs in TensorFlow's order (SparseApplyMomentum's momentum comes last,
+    SparseApplyFtrl's scalars after the indices)."""
     refs, scalars = SPARSE_APPLY_OPS[op_type]
+    if op_type.startswith("SparseApplyFtrl"):
+        return refs + ("grad", "indices") + scalars
     return refs + scalars + ("grad", "indices") + (("momentum",) if op_type == "SparseApplyMomentum" else ())
 
 
@@ -236,3 +280,33 @@ def sparse_apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon,
     scalars = {"lr": lr, "rho": rho, "momentum": momentum, "epsilon": epsilon}
     return _sparse_apply("SparseApplyCenteredRMSProp", var, (mg, ms, mom), scalars, grad, indices,
                          {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, indices, use_locking=False, name=None):
+    """``apply_adadelta`` on the rows ``indices`` of ``var``, ``accum`` and ``accum_update`` only."""
+    scalars = {"lr": lr, "rho": rho, "epsilon": epsilon}
+    return _sparse_apply("SparseApplyAdadelta", var, (accum, accum_update), scalars, grad, indices,
+                         {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_proximal_gradient_descent(var, alpha, l1, l2, grad, indices, use_locking=False, name=None):
+    """``apply_proximal_gradient_descent`` on the rows ``indices`` of ``var`` only."""
+    return _sparse_apply("SparseApplyProximalGradientDescent", var, (), {"alpha": alpha, "l1": l1, "l2": l2}, grad,
+                         indices, {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_locking=False, name=None):
+    """``apply_proximal_adagrad`` on the rows ``indices`` of ``var`` and ``accum`` only."""
+    return _sparse_apply("SparseApplyProximalAdagrad", var, (accum,), {"lr": lr, "l1": l1, "l2": l2}, grad, indices,
+                         {"use_locking": bool(use_locking)}, name)
+
+
+def sparse_apply_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, l2_shrinkage=None, use_locking=False,
+                      name=None):
+    """``apply_ftrl`` on the rows ``indices`` of ``var``, ``accum`` and ``linear`` only."""
+    scalars = {"lr": lr, "l1": l1, "l2": l2, "lr_power": lr_power}
+    if l2_shrinkage is not None:
+        scalars["l2_shrinkage"] = l2_shrinkage
+    return _sparse_apply("SparseApplyFtrl" if l2_shrinkage is None else "SparseApplyFtrlV2", var, (accum, linear),
+                         scalars, grad, indices, {"use_locking": bool(use_locking), "multiply_linear_by_lr": False},
+                         name)

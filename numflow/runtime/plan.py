@@ -21,6 +21,7 @@ too, built with a ``boundary``: the ops of one cond branch or loop part, fed the
 """
 
 import heapq
+import operator
 from collections import deque
 
 from numflow.framework import errors, registry
@@ -33,20 +34,32 @@ from numflow_kernels.handle import VariableHandle
 class Step:
     """One op of a plan: ``outputs = kernel(ctx, *values[in_slots])`` stored into ``out_slots``.
 
-    ``release``: the input slots no later step of the plan's ``alone_steps`` reads, emptied after
-    this step in a run of those steps in order.
+    ``inputs(values)``: the tuple of the step's input values (``values[in_slots]``), read by one
+    call made once here, not by a loop per run. ``release``: the input slots no later step of the
+    plan's ``alone_steps`` reads, emptied after this step in a run of those steps in order.
     """
 
-    __slots__ = ("op", "kernel", "ctx", "in_slots", "out_slots", "single", "release")
+    __slots__ = ("op", "kernel", "ctx", "in_slots", "inputs", "out_slots", "single", "release")
 
     def __init__(self, op, kernel, ctx, in_slots, out_slots):
         self.op = op
         self.kernel = kernel
         self.ctx = ctx
         self.in_slots = tuple(in_slots)
+        self.inputs = slot_reader(self.in_slots)
         self.out_slots = tuple(out_slots)
         self.single = len(out_slots) == 1
         self.release = ()
+
+
+def slot_reader(slots):
+    """A function of a slot list returning the tuple of the values in ``slots``."""
+    if len(slots) >= 2:
+        return operator.itemgetter(*slots)
+    if slots:
+        (slot,) = slots
+        return lambda values: (values[slot],)
+    return lambda values: ()
 
 
 class Unit:

@@ -28,12 +28,18 @@ class LocalVariable(VariableHandle):
     an update writes into a copy of the buffer, which becomes the value (the snapshots keep the old
     one); once it is gone, an update writes in place, and the next read makes a new root.
 
+    The buffer a copy on write leaves to the snapshots is kept as the variable's *spare* once they
+    are gone (its root dead): the next copy on write fills it instead of a new buffer, whose pages
+    the kernel would have to fault in and zero while the update waits (for 1 GiB, seconds on a busy
+    machine). A loop whose saves keep snapshots while it trains thus swaps two buffers per variable:
+    the memory of the copy, which such a loop needs at every save anyway, stays with the variable.
+
     The buffer itself never leaves the handle, except to an update's ``fn`` while it runs under the
     lock. A value in a device's memory is read by copy, so it is never shared and always updated in
     place; so are strings (object arrays, which a memoryview cannot export).
     """
 
-    __slots__ = ("name", "device", "_lock", "_value", "_root", "_export", "_on_host", "_rank")
+    __slots__ = ("name", "device", "_lock", "_value", "_root", "_export", "_on_host", "_rank", "_retired")
 
     def __init__(self, name, device=None):
         self.name = name
@@ -42,6 +48,7 @@ class LocalVariable(VariableHandle):
         self._value = None
         self._root = None  # a weak reference to the shared root of _value's snapshots, or None
         self._export = None  # memoryview(_value), made by the first read of the value
+        self._retired = None  # (weak reference to its snapshots' root, buffer) of the last copy on write
         self._on_host = device is None or device.is_host
         self._rank = next(_LOCK_ORDER)
 
@@ -137,10 +144,23 @@ class LocalVariable(VariableHandle):
         it is alive; call with the lock held."""
         if self._root is not None:
             if self._root() is not None:
-                self._set(self._value.copy())
+                value, root = self._value, self._root
+                self._set(self._copy_into_spare(value))
+                self._retired = (root, value)
             else:
                 self._root = None
         return self._value
+
+    def _copy_into_spare(self, value):
+        """A copy of ``value`` in the buffer of the last copy on write when its snapshots are all gone
+        and it fits, else in a new buffer; call with the lock held."""
+        retired, self._retired = self._retired, None
+        if retired is not None:
+            root, spare = retired
+            if root() is None and spare.shape == value.shape and spare.dtype == value.dtype:
+                np.copyto(spare, value)
+                return spare
+        return value.copy()
 
 
 def _rank(handle):

@@ -183,19 +183,20 @@ def _run_loop(ctx, *inputs):
     cond_vars = list(zip(range(n), loop.cond.feed_slots[:n]))
     body_vars = list(zip(range(n), loop.body.feed_slots[:n]))
     (cond_out,) = loop.cond.fetch_slots
-    body_out = loop.body.fetch_slots
-    may_hold_state = loop.may_hold_state
-    accumulated = [[] for _ in body_out[n:]]
+    next_values = _plan.slot_reader(loop.body.fetch_slots)
+    accumulated = [[] for _ in loop.accumulate]
     appends = [values.append for values in accumulated]
-    cond_steps, body_steps = loop.cond.plan.alone_steps, loop.body.plan.alone_steps
-    run = executor.steps_runner()
+    # Whether an iteration's results need more than reading (then they are copied into a list).
+    plain = not (loop.may_hold_state or loop.body.off_host or appends)
+    run_cond = executor.repeated_runner(loop.cond.plan.alone_steps)
+    run_body = executor.repeated_runner(loop.body.plan.alone_steps)
     count = 0
     while count != limit:
         for i, slot in cond_vars:
             cond_values[slot] = current[i]
-        run(cond_steps, cond_values)
+        run_cond(cond_values)
         go = cond_values[cond_out]
-        if go.__class__ is not np.bool_ and (go.__class__ is not np.ndarray or go.shape or go.dtype is not _BOOL):
+        if (go.__class__ is not np.ndarray or go.dtype is not _BOOL or go.shape) and go.__class__ is not np.bool_:
             go = loop.cond.to_host([_value(go)])[0]
             if np.ndim(go) != 0:
                 raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
@@ -203,22 +204,28 @@ def _run_loop(ctx, *inputs):
             break
         for i, slot in body_vars:
             body_values[slot] = current[i]
-        run(body_steps, body_values)
-        fetched = [body_values[slot] for slot in body_out]
-        for i in may_hold_state:
-            fetched[i] = _value(fetched[i])
-        if loop.body.off_host:
-            loop.body.to_host(fetched)
-        if appends:
-            for append, value in zip(appends, fetched[n:]):
-                append(value)
-            fetched = fetched[:n]
-        current = fetched
+        run_body(body_values)
+        current = next_values(body_values)
+        if not plain:
+            current = _iteration_results(loop, list(current), appends)
         count += 1
     outputs = [None] * loop.num_accumulators
     for j, values in zip(loop.accumulate, accumulated):
         outputs[j] = values
     return (*current, np.int32(count), *outputs)
+
+
+def _iteration_results(loop, fetched, appends):
+    """The next loop variables from an iteration's ``fetched`` values: handles read, values copied to the
+    host, the values to accumulate handed to ``appends``."""
+    for i in loop.may_hold_state:
+        fetched[i] = _value(fetched[i])
+    if loop.body.off_host:
+        loop.body.to_host(fetched)
+    n = loop.num_vars
+    for append, value in zip(appends, fetched[n:]):
+        append(value)
+    return fetched[:n]
 
 
 register("While", "CPU")(_run_loop)

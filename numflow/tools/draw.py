@@ -28,7 +28,8 @@ import networkx as nx
 
 VARIABLE_TYPES = frozenset(["VariableV2", "Variable", "VarHandleOp"])
 _UPDATE_TYPES = frozenset(["Assign", "AssignAdd", "AssignSub", "AssignVariableOp", "AssignAddVariableOp",
-                           "AssignSubVariableOp", "ScatterUpdate", "ScatterAdd", "ScatterSub"])
+                           "AssignSubVariableOp", "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul",
+                           "ScatterDiv", "ScatterMax", "ScatterMin"])
 FORMATS = ("dot", "svg", "png")
 
 

@@ -29,6 +29,9 @@ from numflow.train.optimizer import Optimizer
 from numflow.train.optimizers import (
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, RMSPropOptimizer,
 )
+from numflow.train.optimizers_more import (
+    AdadeltaOptimizer, FtrlOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
+)
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
 from numflow.train.session_manager import SessionManager
@@ -40,10 +43,13 @@ from numflow.train.training_util import (
 )
 
 __all__ = [
-    "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook", "CheckpointSaverListener", "ChiefSessionCreator",
+    "AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook", "CheckpointSaverListener",
+    "ChiefSessionCreator",
     "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook",
+    "FtrlOptimizer",
     "GradientDescentOptimizer", "GreedyLoadBalancingStrategy", "LoggingTensorHook", "MomentumOptimizer",
     "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
+    "ProximalAdagradOptimizer", "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
     "LooperThread", "StepCounterHook", "SummarySaverHook", "Supervisor",

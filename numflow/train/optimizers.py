@@ -1,4 +1,5 @@
-"""TensorFlow 1.x's optimizers: gradient descent, momentum, Adam, Adagrad, RMSProp.
+"""TensorFlow 1.x's optimizers: gradient descent, momentum, Adam, Adagrad, RMSProp (Adadelta and the
+proximal ones are in ``optimizers_more.py``).
 
 Each builds one fused ``Apply*`` op per variable (``numflow/ops/training_ops.py``) with the same
 defaults, slot names and hyperparameter tensors as ``tf.compat.v1.train``. Update formulas are in

@@ -2,8 +2,10 @@
 
 Spec: TensorFlow's ``Assign``/``AssignAdd``/``AssignSub`` (``dense_update_functor.h``: same shape
 only; ``v.assign_add(1)`` on a [3] variable is rejected when the graph is built) and
-``ScatterUpdate``/``ScatterAdd``/``ScatterSub`` (``scatter_functor.h``: rows in index order, so a
-repeated index adds twice, and the last update of a row wins).
+``ScatterUpdate``/``ScatterAdd``/``ScatterSub``/``ScatterMul``/``ScatterDiv``/``ScatterMax``/``ScatterMin``
+(``scatter_functor.h``: rows in index order, so a repeated index adds twice, and the last update of
+a row wins; max and min are ``std::max``/``std::min``, so a NaN update leaves the value; integers
+divide truncating toward zero, and a zero divisor is refused before anything is written).
 
 The caller (a variable's handle) holds its lock. The kernels allocate nothing and release the GIL;
 from ``tuning.PARALLEL_THRESHOLD`` elements on they run ``parallel=True``. Results never depend on
@@ -30,7 +32,8 @@ from numflow_kernels import portable, tuning
 from numflow_kernels.parallel import launch, launch_lock, variant
 from numflow_kernels.tuning import PARALLEL_THRESHOLD
 
-__all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
+__all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub", "scatter_mul",
+           "scatter_div", "scatter_max", "scatter_min"]
 
 _COLUMN_BLOCK = tuning.SCATTER_COLUMN_BLOCK  # a global, which Numba freezes into the kernels
 
@@ -82,6 +85,54 @@ def _minus(value, update):
 
 
 @numba.njit(inline="always")
+def _times(value, update):
+    return value * update
+
+
+@numba.njit(inline="always")
+def _divide(value, update):
+    return value / update
+
+
+@numba.njit(inline="always")
+def _divide_int(value, update):  # C's integer division, toward zero (the caller rules out 0)
+    quotient = value // update
+    if quotient < 0 and quotient * update != value:
+        quotient += 1
+    return quotient
+
+
+@numba.njit(inline="always")
+def _larger(value, update):
+    return update if value < update else value
+
+
+@numba.njit(inline="always")
+def _smaller(value, update):
+    return update if update < value else value
+
+
+@numba.njit(inline="always")
+def _times_f16(value, update):
+    return portable.mul_f16_bits(np.int64(value), np.int64(update))
+
+
+@numba.njit(inline="always")
+def _divide_f16(value, update):
+    return portable.div_f16_bits(np.int64(value), np.int64(update))
+
+
+@numba.njit(inline="always")
+def _larger_f16(value, update):
+    return portable.max_f16_bits(np.int64(value), np.int64(update))
+
+
+@numba.njit(inline="always")
+def _smaller_f16(value, update):
+    return portable.min_f16_bits(np.int64(value), np.int64(update))
+
+
+@numba.njit(inline="always")
 def _plus_f16(value, update):  # float16 bits, added as Eigen::half adds
     return portable.add_f16_bits(np.int64(value), np.int64(update))
 
@@ -103,7 +154,12 @@ _SCATTER = {
     "scatter_update": (_made_with(_scatter_rows, _replace),) * 2,
     "scatter_add": (_made_with(_scatter_rows, _plus), _made_with(_scatter_rows, _plus_f16)),
     "scatter_sub": (_made_with(_scatter_rows, _minus), _made_with(_scatter_rows, _minus_f16)),
+    "scatter_mul": (_made_with(_scatter_rows, _times), _made_with(_scatter_rows, _times_f16)),
+    "scatter_div": (_made_with(_scatter_rows, _divide), _made_with(_scatter_rows, _divide_f16)),
+    "scatter_max": (_made_with(_scatter_rows, _larger), _made_with(_scatter_rows, _larger_f16)),
+    "scatter_min": (_made_with(_scatter_rows, _smaller), _made_with(_scatter_rows, _smaller_f16)),
 }
+_SCATTER_DIV_INT = _made_with(_scatter_rows, _divide_int)
 
 
 def _pair(dst, src, what):
@@ -180,6 +236,9 @@ def _scatter(what, ref, indices, updates):
     else:
         _arith(ref, what)
         kernels = plain
+        if what == "scatter_div" and ref.dtype.kind in "iu":
+            check_divisors(updates)
+            kernels = _SCATTER_DIV_INT
     serial, parallel = kernels
     if indices.shape[0] * ref.shape[1] < PARALLEL_THRESHOLD or ref.shape[1] < 2 * _COLUMN_BLOCK:
         return int(serial(ref, indices, updates))
@@ -205,3 +264,29 @@ def scatter_add(ref, indices, updates):
 def scatter_sub(ref, indices, updates):
     """``ref[indices[k]] -= updates[k]`` for each k in order; -1 or the first bad index's position."""
     return _scatter("scatter_sub", ref, indices, updates)
+
+
+def scatter_mul(ref, indices, updates):
+    """``ref[indices[k]] *= updates[k]`` for each k in order; -1 or the first bad index's position."""
+    return _scatter("scatter_mul", ref, indices, updates)
+
+
+def scatter_div(ref, indices, updates):
+    """``ref[indices[k]] /= updates[k]`` for each k in order (integers toward zero); -1 or a bad position."""
+    return _scatter("scatter_div", ref, indices, updates)
+
+
+def scatter_max(ref, indices, updates):
+    """``ref[indices[k]] = max(ref[indices[k]], updates[k])`` for each k in order; -1 or a bad position."""
+    return _scatter("scatter_max", ref, indices, updates)
+
+
+def scatter_min(ref, indices, updates):
+    """``ref[indices[k]] = min(ref[indices[k]], updates[k])`` for each k in order; -1 or a bad position."""
+    return _scatter("scatter_min", ref, indices, updates)
+
+
+def check_divisors(updates):
+    """Refuse an integer division by zero (in C it traps) before anything is written."""
+    if not updates.all():
+        raise ZeroDivisionError("Integer division by zero in a scatter_div's updates")

@@ -25,7 +25,8 @@ from numflow_kernels.registry import register
 prange = range
 steps = None
 
-__all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
+__all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop", "adadelta",
+           "proximal_gradient_descent", "proximal_adagrad", "ftrl"]
 
 _NUMBA_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -61,12 +62,36 @@ def _centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum, epsi
         steps.centered_rms_prop(var, mg, ms, mom, grad, i, lr, one_minus_rho, momentum, epsilon)
 
 
+def _adadelta(var, accum, accum_update, grad, lr, rho, one_minus_rho, epsilon, one):
+    for i in prange(var.shape[0]):
+        steps.adadelta(var, accum, accum_update, grad, i, lr, rho, one_minus_rho, epsilon, one)
+
+
+def _proximal_gradient_descent(var, grad, lr, l1, l2_lr, one):
+    for i in prange(var.shape[0]):
+        steps.proximal_gradient_descent(var, grad, i, lr, l1, l2_lr, one)
+
+
+def _proximal_adagrad(var, accum, grad, lr, l1, l2, one):
+    for i in prange(var.shape[0]):
+        steps.proximal_adagrad(var, accum, grad, i, lr, l1, l2, one)
+
+
+def _ftrl(var, accum, linear, grad, lr, l1, two_l2, two_l2_shrinkage, lr_power, one, sqrt_power):
+    for i in prange(var.shape[0]):
+        steps.ftrl(var, accum, linear, grad, i, lr, l1, two_l2, two_l2_shrinkage, lr_power, sqrt_power, one)
+
+
 _GD = LazyTwin(_gradient_descent)
 _MOMENTUM = LazyTwin(_momentum)
 _ADAM = LazyTwin(_adam)
 _ADAGRAD = LazyTwin(_adagrad)
 _RMS_PROP = LazyTwin(_rms_prop)
 _CENTERED_RMS_PROP = LazyTwin(_centered_rms_prop)
+_ADADELTA = LazyTwin(_adadelta)
+_PROXIMAL_GD = LazyTwin(_proximal_gradient_descent)
+_PROXIMAL_ADAGRAD = LazyTwin(_proximal_adagrad)
+_FTRL = LazyTwin(_ftrl)
 
 
 # -- host functions: flat arrays of one dtype, updated in place -------------------------------
@@ -121,6 +146,35 @@ def centered_rms_prop(var, mg, ms, mom, grad, lr, rho, momentum, epsilon):
     """One centered RMSProp step (TensorFlow's ``ApplyCenteredRMSProp``)."""
     one_minus_rho = var.dtype.type(1) - var.dtype.type(rho)
     _run(_CENTERED_RMS_PROP, (var, mg, ms, mom, grad), lr, one_minus_rho, momentum, epsilon)
+
+
+def adadelta(var, accum, accum_update, grad, lr, rho, epsilon):
+    """One Adadelta step (TensorFlow's ``ApplyAdadelta``)."""
+    t = var.dtype.type
+    _run(_ADADELTA, (var, accum, accum_update, grad), lr, rho, t(1) - t(rho), epsilon, 1)
+
+
+def proximal_gradient_descent(var, grad, lr, l1, l2):
+    """``v = var - grad * lr``, then TensorFlow's proximal step with ``l1`` and ``l2``."""
+    t = var.dtype.type
+    _run(_PROXIMAL_GD, (var, grad), lr, l1, t(l2) * t(lr), 1)
+
+
+def proximal_adagrad(var, accum, grad, lr, l1, l2):
+    """``accum += grad * grad``, then the proximal step with the rate ``lr * rsqrt(accum)``."""
+    _run(_PROXIMAL_ADAGRAD, (var, accum, grad), lr, l1, l2, 1)
+
+
+def ftrl_scalars(var, l2, l2_shrinkage, lr_power):
+    """``2 * l2``, ``2 * l2_shrinkage`` in ``var``'s dtype, and whether ``lr_power`` is TF's sqrt case (-0.5)."""
+    t = var.dtype.type
+    return t(2) * t(l2), t(2) * t(l2_shrinkage), t(lr_power) == t(-0.5)
+
+
+def ftrl(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    """One FTRL-proximal step (TensorFlow's ``ApplyFtrlV2``; ``ApplyFtrl`` is ``l2_shrinkage = 0``)."""
+    two_l2, two_shrinkage, sqrt_power = ftrl_scalars(var, l2, l2_shrinkage, lr_power)
+    _run(_FTRL, (var, accum, linear, grad), lr, l1, two_l2, two_shrinkage, lr_power, 1, flag=sqrt_power)
 
 
 def adam_lr(lr, beta1_power, beta2_power, dtype):
@@ -208,3 +262,60 @@ def _centered_rms_prop_step(w, mg, ms, mom, ctx, lr, rho, momentum_, epsilon, gr
     v, a, s, mo, g = update_buffers(ctx, (w, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
     lr, momentum_, epsilon = _scalars(v.dtype, lr, momentum_, epsilon)
     centered_rms_prop(v, a, s, mo, g, lr, rho, momentum_, epsilon)
+
+
+@register("ApplyAdadelta")
+def apply_adadelta(ctx, var, accum, accum_update, lr, rho, epsilon, grad):
+    var.update(_adadelta_step, ctx, lr, rho, epsilon, grad, slots=(accum, accum_update))
+    return var
+
+
+def _adadelta_step(w, accum, accum_update, ctx, lr, rho, epsilon, grad):
+    v, a, u, g = update_buffers(ctx, (w, accum, accum_update), ("var", "accum", "accum_update"), grad)
+    adadelta(v, a, u, g, *_scalars(v.dtype, lr, rho, epsilon))
+
+
+@register("ApplyProximalGradientDescent")
+def apply_proximal_gradient_descent(ctx, var, alpha, l1, l2, delta):
+    var.update(_proximal_gradient_descent_step, ctx, alpha, l1, l2, delta)
+    return var
+
+
+def _proximal_gradient_descent_step(w, ctx, alpha, l1, l2, delta):
+    v, g = update_buffers(ctx, (w,), ("var",), delta, "delta")
+    proximal_gradient_descent(v, g, *_scalars(v.dtype, alpha, l1, l2))
+
+
+@register("ApplyProximalAdagrad")
+def apply_proximal_adagrad(ctx, var, accum, lr, l1, l2, grad):
+    var.update(_proximal_adagrad_step, ctx, lr, l1, l2, grad, slots=(accum,))
+    return var
+
+
+def _proximal_adagrad_step(w, accum, ctx, lr, l1, l2, grad):
+    v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
+    proximal_adagrad(v, a, g, *_scalars(v.dtype, lr, l1, l2))
+
+
+def check_ftrl_attrs(ctx):
+    if ctx.attrs.get("multiply_linear_by_lr", False):
+        raise ValueError(f"{ctx.op_name}: multiply_linear_by_lr=True is not supported; build the op with False")
+
+
+@register("ApplyFtrl")
+def apply_ftrl(ctx, var, accum, linear, grad, lr, l1, l2, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, 0, lr_power, slots=(accum, linear))
+    return var
+
+
+@register("ApplyFtrlV2")
+def apply_ftrl_v2(ctx, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power, slots=(accum, linear))
+    return var
+
+
+def _ftrl_step(w, accum, linear, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    v, a, lin, g = update_buffers(ctx, (w, accum, linear), ("var", "accum", "linear"), grad)
+    ftrl(v, a, lin, g, *_scalars(v.dtype, lr, l1, l2, l2_shrinkage, lr_power))

@@ -17,10 +17,12 @@ import numpy as np
 from numba import cuda  # importing it touches no driver: kernels compile at first launch
 
 from numflow_kernels import philox
+from numflow_kernels.cpu.assign import check_divisors
 from numflow_kernels.cuda.init import launch_config
 from numflow_kernels.portable import once
 
-__all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"]
+__all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub", "scatter_mul",
+           "scatter_div", "scatter_max", "scatter_min"]
 
 
 @once
@@ -46,6 +48,45 @@ def _kernels():
     @cuda.jit(device=True)
     def minus_f16(value, update):
         return D.sub_f16_bits(np.int64(value), np.int64(update))
+
+    @cuda.jit(device=True)
+    def times(value, update):
+        return value * update
+
+    @cuda.jit(device=True)
+    def divide(value, update):
+        return value / update
+
+    @cuda.jit(device=True)
+    def divide_int(value, update):  # C's integer division, toward zero (the caller rules out 0)
+        quotient = value // update
+        if quotient < 0 and quotient * update != value:
+            quotient += 1
+        return quotient
+
+    @cuda.jit(device=True)
+    def larger(value, update):
+        return update if value < update else value
+
+    @cuda.jit(device=True)
+    def smaller(value, update):
+        return update if update < value else value
+
+    @cuda.jit(device=True)
+    def times_f16(value, update):
+        return D.mul_f16_bits(np.int64(value), np.int64(update))
+
+    @cuda.jit(device=True)
+    def divide_f16(value, update):
+        return D.div_f16_bits(np.int64(value), np.int64(update))
+
+    @cuda.jit(device=True)
+    def larger_f16(value, update):
+        return D.max_f16_bits(np.int64(value), np.int64(update))
+
+    @cuda.jit(device=True)
+    def smaller_f16(value, update):
+        return D.min_f16_bits(np.int64(value), np.int64(update))
 
     def elementwise(combine):
         @cuda.jit
@@ -75,6 +116,11 @@ def _kernels():
         "scatter_update": (scatter(replace),) * 2,
         "scatter_add": (scatter(plus), scatter(plus_f16)),
         "scatter_sub": (scatter(minus), scatter(minus_f16)),
+        "scatter_mul": (scatter(times), scatter(times_f16)),
+        "scatter_div": (scatter(divide), scatter(divide_f16)),
+        "scatter_max": (scatter(larger), scatter(larger_f16)),
+        "scatter_min": (scatter(smaller), scatter(smaller_f16)),
+        "scatter_div_int": scatter(divide_int),
         "to_device": cuda.to_device,
     }
 
@@ -159,6 +205,9 @@ def _scatter(what, ref, indices, updates):
         if what != "scatter_update":
             _arith(ref, what)
         kernel = plain
+        if what == "scatter_div" and np.dtype(ref.dtype).kind in "iu":
+            check_divisors(updates.copy_to_host())
+            kernel = kernels["scatter_div_int"]
     if ref.shape[1]:
         blocks, threads = launch_config(ref.shape[1])
         kernel[blocks, threads](ref, indices, updates)
@@ -178,3 +227,23 @@ def scatter_add(ref, indices, updates):
 def scatter_sub(ref, indices, updates):
     """``ref[indices[k]] -= updates[k]`` in index order; -1, or the first bad index's position."""
     return _scatter("scatter_sub", ref, indices, updates)
+
+
+def scatter_mul(ref, indices, updates):
+    """``ref[indices[k]] *= updates[k]`` in index order; -1, or the first bad index's position."""
+    return _scatter("scatter_mul", ref, indices, updates)
+
+
+def scatter_div(ref, indices, updates):
+    """``ref[indices[k]] /= updates[k]`` in index order (integers toward zero); -1, or a bad position."""
+    return _scatter("scatter_div", ref, indices, updates)
+
+
+def scatter_max(ref, indices, updates):
+    """``ref[indices[k]] = max(ref[indices[k]], updates[k])`` in index order; -1, or a bad position."""
+    return _scatter("scatter_max", ref, indices, updates)
+
+
+def scatter_min(ref, indices, updates):
+    """``ref[indices[k]] = min(ref[indices[k]], updates[k])`` in index order; -1, or a bad position."""
+    return _scatter("scatter_min", ref, indices, updates)

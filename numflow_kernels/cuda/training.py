@@ -14,12 +14,13 @@ import numpy as np
 from numba import cuda
 
 from numflow_kernels.buffer_ops import update_buffers
-from numflow_kernels.cpu.training import adam_lr
+from numflow_kernels.cpu.training import adam_lr, check_ftrl_attrs, ftrl_scalars
 from numflow_kernels.cuda.init import launch_config
 from numflow_kernels.portable import device_functions, once
 from numflow_kernels.registry import register
 
-__all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop"]
+__all__ = ["gradient_descent", "momentum", "adam", "adagrad", "rms_prop", "centered_rms_prop", "adadelta",
+           "proximal_gradient_descent", "proximal_adagrad", "ftrl"]
 
 GPU = "GPU"
 
@@ -57,6 +58,26 @@ def _kernels():
     def centered_rms_prop(var, mg, ms, mom, grad, lr, one_minus_rho, momentum_, epsilon):
         for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
             D.centered_rms_prop(var, mg, ms, mom, grad, i, lr, one_minus_rho, momentum_, epsilon)
+
+    @cuda.jit
+    def adadelta(var, accum, accum_update, grad, lr, rho, one_minus_rho, epsilon, one):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            D.adadelta(var, accum, accum_update, grad, i, lr, rho, one_minus_rho, epsilon, one)
+
+    @cuda.jit
+    def proximal_gradient_descent(var, grad, lr, l1, l2_lr, one):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            D.proximal_gradient_descent(var, grad, i, lr, l1, l2_lr, one)
+
+    @cuda.jit
+    def proximal_adagrad(var, accum, grad, lr, l1, l2, one):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            D.proximal_adagrad(var, accum, grad, i, lr, l1, l2, one)
+
+    @cuda.jit
+    def ftrl(var, accum, linear, grad, lr, l1, two_l2, two_l2_shrinkage, lr_power, sqrt_power, one):
+        for i in range(cuda.grid(1), var.shape[0], cuda.gridsize(1)):
+            D.ftrl(var, accum, linear, grad, i, lr, l1, two_l2, two_l2_shrinkage, lr_power, sqrt_power, one)
 
     return dict(locals())
 
@@ -96,6 +117,26 @@ def rms_prop(var, ms, mom, grad, lr, rho, momentum, epsilon):
 def centered_rms_prop(var, mg, ms, mom, grad, lr, rho, momentum, epsilon):
     t = var.dtype.type
     _launch("centered_rms_prop", var, mg, ms, mom, grad, lr, t(1) - t(rho), momentum, epsilon)
+
+
+def adadelta(var, accum, accum_update, grad, lr, rho, epsilon):
+    t = var.dtype.type
+    _launch("adadelta", var, accum, accum_update, grad, lr, rho, t(1) - t(rho), epsilon, t(1))
+
+
+def proximal_gradient_descent(var, grad, lr, l1, l2):
+    t = var.dtype.type
+    _launch("proximal_gradient_descent", var, grad, lr, l1, t(l2) * t(lr), t(1))
+
+
+def proximal_adagrad(var, accum, grad, lr, l1, l2):
+    _launch("proximal_adagrad", var, accum, grad, lr, l1, l2, var.dtype.type(1))
+
+
+def ftrl(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    two_l2, two_shrinkage, sqrt_power = ftrl_scalars(var, l2, l2_shrinkage, lr_power)
+    _launch("ftrl", var, accum, linear, grad, lr, l1, two_l2, two_shrinkage, lr_power, bool(sqrt_power),
+            var.dtype.type(1))
 
 
 # -- GPU op kernels -------------------------------------------------------------------------------
@@ -169,3 +210,57 @@ def apply_centered_rms_prop(ctx, var, mg, ms, mom, lr, rho, momentum_, epsilon, 
 def _centered_rms_prop_step(w, mg, ms, mom, ctx, lr, rho, momentum_, epsilon, grad):
     v, a, s, mo, g = update_buffers(ctx, (w, mg, ms, mom), ("var", "mg", "ms", "mom"), grad)
     centered_rms_prop(v, a, s, mo, g, *_host(ctx, v.dtype, lr, rho, momentum_, epsilon))
+
+
+@register("ApplyAdadelta", GPU)
+def apply_adadelta(ctx, var, accum, accum_update, lr, rho, epsilon, grad):
+    var.update(_adadelta_step, ctx, lr, rho, epsilon, grad, slots=(accum, accum_update))
+    return var
+
+
+def _adadelta_step(w, accum, accum_update, ctx, lr, rho, epsilon, grad):
+    v, a, u, g = update_buffers(ctx, (w, accum, accum_update), ("var", "accum", "accum_update"), grad)
+    adadelta(v, a, u, g, *_host(ctx, v.dtype, lr, rho, epsilon))
+
+
+@register("ApplyProximalGradientDescent", GPU)
+def apply_proximal_gradient_descent(ctx, var, alpha, l1, l2, delta):
+    var.update(_proximal_gradient_descent_step, ctx, alpha, l1, l2, delta)
+    return var
+
+
+def _proximal_gradient_descent_step(w, ctx, alpha, l1, l2, delta):
+    v, g = update_buffers(ctx, (w,), ("var",), delta, "delta")
+    proximal_gradient_descent(v, g, *_host(ctx, v.dtype, alpha, l1, l2))
+
+
+@register("ApplyProximalAdagrad", GPU)
+def apply_proximal_adagrad(ctx, var, accum, lr, l1, l2, grad):
+    var.update(_proximal_adagrad_step, ctx, lr, l1, l2, grad, slots=(accum,))
+    return var
+
+
+def _proximal_adagrad_step(w, accum, ctx, lr, l1, l2, grad):
+    v, a, g = update_buffers(ctx, (w, accum), ("var", "accum"), grad)
+    proximal_adagrad(v, a, g, *_host(ctx, v.dtype, lr, l1, l2))
+
+
+@register("ApplyFtrl", GPU)
+def apply_ftrl(ctx, var, accum, linear, grad, lr, l1, l2, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, None, lr_power, slots=(accum, linear))
+    return var
+
+
+@register("ApplyFtrlV2", GPU)
+def apply_ftrl_v2(ctx, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    check_ftrl_attrs(ctx)
+    var.update(_ftrl_step, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power, slots=(accum, linear))
+    return var
+
+
+def _ftrl_step(w, accum, linear, ctx, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    v, a, lin, g = update_buffers(ctx, (w, accum, linear), ("var", "accum", "linear"), grad)
+    lr, l1, l2, lr_power = _host(ctx, v.dtype, lr, l1, l2, lr_power)
+    shrinkage = 0 if l2_shrinkage is None else _host(ctx, v.dtype, l2_shrinkage)[0]
+    ftrl(v, a, lin, g, lr, l1, l2, shrinkage, lr_power)

@@ -57,7 +57,8 @@ def main(argv=None):
         element = T.uint16 if name.endswith("f16") else T.float32
         jobs.append((name, ku[name], (array(element), array(element))))
     jobs.append(("first_bad", ku["first_bad"], (array(T.int64), T.int64, array(T.int64))))
-    for name in ("scatter_update", "scatter_add", "scatter_sub"):
+    for name in ("scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div", "scatter_max",
+                 "scatter_min"):
         for kernel, element in zip(ku[name], (T.float32, T.uint16), strict=True):
             jobs.append((f"{name} {element}", kernel, (array(element, 2), array(T.int32), array(element, 2))))
 

@@ -55,16 +55,22 @@ def scatter_reference(op, ref, indices, updates):
     """numpy's version: rows in index order."""
     out = ref.copy()
     for k, row in enumerate(indices):
-        if op == "scatter_update":
-            out[row] = updates[k]
-        elif op == "scatter_add":
-            out[row] = out[row] + updates[k]
-        else:
-            out[row] = out[row] - updates[k]
+        value, update = out[row], updates[k]
+        if op == "scatter_div" and ref.dtype.kind in "iu":  # C's division, toward zero
+            quotient = np.abs(value) // np.abs(update)
+            out[row] = np.where((value < 0) != (update < 0), -quotient, quotient)
+            continue
+        out[row] = _COMBINE[op](value, update)
     return out
 
 
-OPS = ["scatter_update", "scatter_add", "scatter_sub"]
+_COMBINE = {"scatter_update": lambda value, update: update, "scatter_add": np.add, "scatter_sub": np.subtract,
+            "scatter_mul": np.multiply, "scatter_div": np.divide,
+            "scatter_max": lambda value, update: np.where(value < update, update, value),  # std::max
+            "scatter_min": lambda value, update: np.where(update < value, update, value)}
+
+
+OPS = ["scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div", "scatter_max", "scatter_min"]
 
 
 @pytest.mark.parametrize("op", OPS)
@@ -75,9 +81,24 @@ def test_scatter_matches_numpy(op, dtype, index_dtype):
     ref = (rng.standard_normal((7, 5)) * 10).astype(dtype)
     indices = np.array([3, 0, 3, 6, 3], index_dtype)  # repeats: add twice, last update wins
     updates = (rng.standard_normal((5, 5)) * 10).astype(dtype)
+    updates[updates == 0] = 3  # no integer division by zero
     expected = scatter_reference(op, ref, indices, updates)
     assert getattr(assign, op)(ref, indices, updates) == -1
     np.testing.assert_array_equal(ref.view(np.uint8), expected.view(np.uint8))
+
+
+def test_max_min_keep_the_value_against_a_nan_update_and_integers_divide_toward_zero():
+    ref = np.array([[1.0, 4.0]], np.float32)
+    assert assign.scatter_max(ref, np.array([0, 0]), np.array([[np.nan, 5.0], [0.0, np.nan]], np.float32)) == -1
+    np.testing.assert_array_equal(ref, [[1.0, 5.0]])
+    assert assign.scatter_min(ref, np.array([0]), np.array([[np.nan, -1.0]], np.float32)) == -1
+    np.testing.assert_array_equal(ref, [[1.0, -1.0]])
+    ints = np.array([[7], [-7], [9], [3]], np.int32)
+    assert assign.scatter_div(ints, np.array([0, 1, 2]), np.array([[2], [2], [-4]], np.int32)) == -1
+    assert ints.ravel().tolist() == [3, -3, -2, 3]  # TensorFlow's values
+    with pytest.raises(ZeroDivisionError, match="Integer division by zero"):
+        assign.scatter_div(ints, np.array([3, 0]), np.array([[1], [0]], np.int32))
+    assert ints.ravel().tolist() == [3, -3, -2, 3]
 
 
 @pytest.mark.parametrize("op", OPS)

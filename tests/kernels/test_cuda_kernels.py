@@ -84,13 +84,15 @@ def test_assign_family_is_the_cpus(dtype):
 
 
 @needs_cuda
-@pytest.mark.parametrize("op", ["scatter_update", "scatter_add", "scatter_sub"])
-@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("op", ["scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
+                                "scatter_max", "scatter_min"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32])
 def test_scatter_is_the_cpus(op, dtype):
     rng = np.random.default_rng(1)
     ref = rng.standard_normal((7, 5)).astype(dtype)
     indices = np.array([3, 0, 3, 6, 3], np.int32)
-    updates = rng.standard_normal((5, 5)).astype(dtype)
+    updates = (rng.standard_normal((5, 5)) * 4).astype(dtype)
+    updates[updates == 0] = 3  # no integer division by zero
     expected = ref.copy()
     assert getattr(cpu_assign, op)(expected, indices, updates) == -1
     device_ref = cuda.to_device(ref)

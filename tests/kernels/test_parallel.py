@@ -71,7 +71,8 @@ def test_the_variants_of_a_template_are_cached_apart():
     from numflow_kernels.cpu import init
 
     twins = [assign._COPY, assign._ADD, assign._SUB, assign._ADD_F16, assign._SUB_F16,
-             *assign._SCATTER["scatter_add"], *assign._SCATTER["scatter_sub"], assign._SCATTER["scatter_update"][0],
+             *(twin for name, pair in assign._SCATTER.items() if name != "scatter_update" for twin in pair),
+             assign._SCATTER["scatter_update"][0], assign._SCATTER_DIV_INT,
              *init._UNIFORM.values(), *init._UNIFORM_INT.values(), *init._NORMAL.values(), *init._TRUNCATED.values()]
     names = [kernel.py_func.__qualname__ for pair in twins for kernel in pair]
     assert len(names) == len(set(names)) == 2 * len(twins)

@@ -506,6 +506,18 @@ def test_split_into_one_part_returns_the_input_whatever_the_axis():
     np.testing.assert_array_equal(out, np.arange(6.0).reshape(2, 3))
 
 
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3])
+def test_split_into_equal_parts_along_each_axis(axis):
+    x = np.arange(2 * 4 * 6, dtype=np.float32).reshape(2, 4, 6)
+    with tf.Session() as sess:
+        parts = sess.run(tf.split(_late(x), 2, axis=_late(axis)))
+    expected = np.split(x, 2, axis=axis)
+    assert len(parts) == 2
+    for got, want in zip(parts, expected):
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got, want)
+
+
 def test_shape_is_a_constant_named_shape_when_known_as_in_tensorflow():
     with tf.Graph().as_default():
         known = tf.shape(tf.zeros([2, 3]), out_type=tf.int64)

@@ -197,3 +197,20 @@ def test_control_dependencies_around_a_loop_run_once_before_it():
         sess.run(v.initializer)
         assert sess.run(loop) == (3, 33.0)  # the update ran once, before the first iteration
         assert sess.run(v) == 11.0
+
+
+def test_a_failing_step_of_the_body_is_named_in_the_error():
+    # The body is one step of two inputs, the loop's quickest way to run it: its errors still name it.
+    loop = tf.while_loop(lambda i: i < 5, lambda i: tf.math.floordiv(i, i - i + 2 - i, name="halve") + 1, [0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Integer division by zero\n\t \[\[node while/halve "):
+        _run(loop)
+    counter = tf.while_loop(lambda i: tf.less(i, 10, name="below"), lambda i: tf.floordiv(i, 0, name="div"), [1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[\[node while_1/div "):
+        _run(counter)
+
+
+def test_loop_results_keep_the_dtype_of_their_variables():
+    values = _run(tf.while_loop(lambda i, x: i < 4, lambda i, x: (i + 1, x * 1.5),
+                                [tf.constant(0, tf.int64), tf.constant(1.0, tf.float32)]))
+    assert values[0] == 4 and np.asarray(values[0]).dtype == np.int64
+    assert values[1] == np.float32(1.5) ** 4 and np.asarray(values[1]).dtype == np.float32

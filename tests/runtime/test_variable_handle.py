@@ -56,6 +56,44 @@ def test_an_update_copies_while_a_snapshot_or_a_view_of_one_is_alive():
     np.testing.assert_array_equal(v.read(), np.arange(6.0) + 11.0)
 
 
+def test_a_copy_on_write_fills_the_buffer_the_last_one_left_once_its_snapshots_are_gone():
+    v = _variable(np.arange(4.0))
+    first = v.read()
+    first_address = _address(first)
+    v.update(_add, 10.0)  # copies: the first buffer stays with the snapshot
+    second = v.read()
+    second_address = _address(second)
+    v.update(_add, 100.0)  # the first buffer is still seen: a new buffer, not it
+    np.testing.assert_array_equal(first, np.arange(4.0))
+    np.testing.assert_array_equal(second, np.arange(4.0) + 10.0)
+    assert first_address not in (_address(second), _address_now(v))
+    del first, second
+    third = v.read()
+    v.update(_add, 1000.0)  # the second buffer was the last one left, and nothing sees it now
+    assert _address_now(v) == second_address
+    np.testing.assert_array_equal(third, np.arange(4.0) + 110.0)
+    np.testing.assert_array_equal(v.read(), np.arange(4.0) + 1110.0)
+
+
+def test_a_spare_buffer_is_reused_only_by_a_value_of_its_shape_and_dtype():
+    v = _variable(np.zeros(3))
+    old = v.read()
+    old_address = _address(old)
+    v.update(_add, 1.0)
+    del old
+    keep = v.read()
+    v.update(_add, 1.0)  # the first buffer is free now: filled with the value, which it becomes
+    assert _address_now(v) == old_address
+    np.testing.assert_array_equal(keep, np.ones(3))
+    np.testing.assert_array_equal(v.read(), np.full(3, 2.0))
+    del keep
+    v.assign(np.zeros(5))
+    snapshot = v.read()
+    v.update(_add, 1.0)  # the spare has 3 elements: a new buffer of 5
+    np.testing.assert_array_equal(snapshot, np.zeros(5))
+    np.testing.assert_array_equal(v.read(), np.ones(5))
+
+
 def test_a_reference_to_something_else_does_not_count_as_a_snapshot():
     v = _variable(np.zeros(3))
     address = _address_now(v)

@@ -49,6 +49,12 @@ def test_cuda_nesterov_twins(use_nesterov):
     pytest.param(lambda: tf.train.AdamOptimizer(0.1), id="adam"),
     pytest.param(lambda: tf.train.MomentumOptimizer(0.1, 0.9), id="momentum"),
     pytest.param(lambda: tf.train.RMSPropOptimizer(0.1, centered=True), id="rmsprop"),
+    pytest.param(lambda: tf.train.AdadeltaOptimizer(1.0), id="adadelta"),
+    pytest.param(lambda: tf.train.ProximalGradientDescentOptimizer(0.1, 0.05, 0.1), id="proximal_gd"),
+    pytest.param(lambda: tf.train.ProximalAdagradOptimizer(0.1, l1_regularization_strength=0.05,
+                                                           l2_regularization_strength=0.1), id="proximal_adagrad"),
+    pytest.param(lambda: tf.train.FtrlOptimizer(0.5, l1_regularization_strength=0.01,
+                                                l2_shrinkage_regularization_strength=0.1), id="ftrl"),
 ])
 def test_optimizer_on_gpu_matches_cpu(make):
     start = np.linspace(-1, 1, 12).reshape(3, 4).astype(np.float32)

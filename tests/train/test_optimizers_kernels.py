@@ -54,6 +54,33 @@ def _numpy_step(name, arrays, *scalars):
         a[1] += (g - a[1]) * (one - rho)
         a[3] = a[3] * mom + (g * lr) / np.sqrt(a[2] - a[1] * a[1] + eps)
         a[0] -= a[3]
+    elif name == "adadelta":
+        lr, rho, eps = scalars
+        one = a[0].dtype.type(1)
+        a[1] = a[1] * rho + g * g * (one - rho)
+        update = np.sqrt(a[2] + eps) * (one / np.sqrt(a[1] + eps)) * g
+        a[0] -= update * lr
+        a[2] = a[2] * rho + update * update * (one - rho)
+    elif name in ("proximal_gradient_descent", "proximal_adagrad"):
+        lr, l1, l2 = scalars
+        one = a[0].dtype.type(1)
+        if name == "proximal_adagrad":
+            a[1] += g * g
+            lr = lr * (one / np.sqrt(a[1]))
+        v = a[0] - g * lr
+        a[0] = np.sign(v) * np.maximum(np.abs(v) - lr * l1, 0) / (one + l2 * lr)
+    elif name == "ftrl":
+        lr, l1, l2, shrinkage, lr_power = scalars
+        two = a[0].dtype.type(2)
+
+        def power(x):  # libm's correctly rounded pow (numpy's float32 power may be a SIMD approximation)
+            return np.power(x.astype(np.float64), -np.float64(lr_power)).astype(x.dtype)
+
+        new_accum = a[1] + g * g
+        a[2] = a[2] + ((g + two * shrinkage * a[0]) - (power(new_accum) - power(a[1])) / lr * a[0])
+        x = np.clip(a[2], -l1, l1) - a[2]
+        a[0] = x / (power(new_accum) / lr + two * l2)
+        a[1] = new_accum
     return a[:-1]
 
 
@@ -64,6 +91,10 @@ KERNELS = {  # name: (arrays incl. grad, scalars, indices of arrays that must st
     "adagrad": (3, (0.1,), (1,)),
     "rms_prop": (4, (0.01, 0.9, 0.5, 1e-10), (1,)),
     "centered_rms_prop": (5, (0.01, 0.9, 0.5, 1e-3), (2,)),
+    "adadelta": (4, (1.0, 0.95, 1e-6), (1, 2)),
+    "proximal_gradient_descent": (2, (0.5, 0.3, 0.2), ()),
+    "proximal_adagrad": (3, (0.5, 0.3, 0.2), (1,)),
+    "ftrl": (4, (0.5, 0.05, 0.2, 0.1, -0.3), (1,)),
 }
 
 
@@ -79,7 +110,10 @@ def test_host_kernels_match_numpy(name, n, dtype):
     want = _numpy_step(name, arrays, *scalars)
     getattr(training, name)(*arrays, *scalars)
     for got, expected in zip(arrays, want):
-        np.testing.assert_allclose(got, expected, rtol=2e-6 if dtype == np.float32 else 1e-13)
+        # FTRL's var is a difference of near terms: a last-bit difference of pow (the parallel loop's
+        # vectorized pow against libm's) shows as an absolute error of an ulp of linear
+        atol = (1e-6 if dtype == np.float32 else 1e-15) if name == "ftrl" else 0
+        np.testing.assert_allclose(got, expected, rtol=2e-6 if dtype == np.float32 else 1e-13, atol=atol)
 
 
 def test_nesterov_variants():
@@ -156,3 +190,30 @@ def test_division_by_zero_gives_inf_and_nan_as_tensorflow(n):
     grad[0] = 1.0
     training.adagrad(var, accum, grad, np.float32(0.1), update_slots=False)
     assert var[0] == -np.inf and np.isnan(var[1])
+
+
+@pytest.mark.parametrize("name", ["proximal_gradient_descent", "proximal_adagrad"])
+def test_proximal_steps_without_l1_only_divide(name):
+    """l1 = 0 takes TensorFlow's other branch: no shrinking, a sign of zero kept."""
+    var, *rest = _arrays(5, 3 if name == "proximal_adagrad" else 2, np.float64, positive=(1,) if name ==
+                         "proximal_adagrad" else ())
+    grad = rest[-1]
+    var[0], grad[0] = 0.0, 0.0
+    accum = rest[0].copy() if name == "proximal_adagrad" else None
+    rate = 0.5 / np.sqrt(accum + grad * grad) if accum is not None else 0.5
+    want = (var - grad * rate) / (1 + 0.2 * rate)
+    getattr(training, name)(var, *rest, 0.5, 0.0, 0.2)
+    np.testing.assert_allclose(var, want, rtol=1e-14)
+    assert var[0] == 0.0
+
+
+def test_ftrl_takes_the_square_root_at_power_minus_a_half():
+    var, accum, linear, grad = _arrays(6, 4, np.float64, positive=(1,))
+    new_accum = accum + grad * grad
+    want_linear = linear + (grad - (np.sqrt(new_accum) - np.sqrt(accum)) / 0.5 * var)
+    want_var = np.where(np.abs(want_linear) > 0.3,
+                        (0.3 * np.sign(want_linear) - want_linear) / (np.sqrt(new_accum) / 0.5 + 0.0), 0.0)
+    training.ftrl(var, accum, linear, grad, 0.5, 0.3, 0.0, 0.0, -0.5)
+    np.testing.assert_allclose(linear, want_linear, rtol=1e-14)
+    np.testing.assert_allclose(var, want_var, rtol=1e-14)
+    assert (var == 0).any() and (var != 0).any()

@@ -99,6 +99,9 @@ def test_an_index_out_of_range_names_the_gather():
     lambda: tf.train.AdamOptimizer(0.1),
     lambda: tf.train.AdagradOptimizer(0.1),
     lambda: tf.train.RMSPropOptimizer(0.1, centered=True),
+    lambda: tf.train.AdadeltaOptimizer(1.0),
+    lambda: tf.train.ProximalGradientDescentOptimizer(0.1, 0.01, 0.01),
+    lambda: tf.train.ProximalAdagradOptimizer(0.1, l1_regularization_strength=0.01),
 ])
 def test_every_optimizer_trains_an_embedding(make):
     w = _embedding()
@@ -162,7 +165,9 @@ def test_a_sparse_update_out_of_range_names_its_op():
 @pytest.mark.parametrize("name, op_type", [
     ("sgd", "ScatterSub"), ("momentum", "SparseApplyMomentum"), ("nesterov", "SparseApplyMomentum"),
     ("adagrad", "SparseApplyAdagrad"), ("rmsprop", "SparseApplyRMSProp"),
-    ("rmsprop_centered", "SparseApplyCenteredRMSProp"), ("adam", "ScatterAdd"),
+    ("rmsprop_centered", "SparseApplyCenteredRMSProp"), ("adam", "ScatterAdd"), ("adadelta", "SparseApplyAdadelta"),
+    ("proximal_gd", "SparseApplyProximalGradientDescent"), ("proximal_adagrad", "SparseApplyProximalAdagrad"),
+    ("ftrl", "SparseApplyFtrl"), ("ftrl_shrinkage", "SparseApplyFtrlV2"),
 ])
 def test_each_optimizer_updates_the_embedding_with_tensorflows_sparse_op(name, op_type):
     golden.build(tf, name)

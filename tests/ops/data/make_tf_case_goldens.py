@@ -1,10 +1,13 @@
-"""Regenerate tf_image_golden.npz and tf_counting_golden.npz with real TensorFlow (not a numflow
-dependency; run it by hand).
+"""Regenerate tf_image_golden.npz, tf_counting_golden.npz, tf_string_golden.npz, tf_patch_golden.npz,
+tf_linalg_cross_golden.npz and tf_sparse_math_golden.npz with real TensorFlow (not a numflow dependency; run it
+by hand).
 
-    /opt/tfenv/bin/python tests/ops/data/make_tf_case_goldens.py   # any Python with tensorflow installed
+    /opt/tfenv/bin/python tests/ops/data/make_tf_case_goldens.py [string_cases ...]   # any Python with tensorflow
 
-The graphs are those of ``tests/ops/image_cases.py`` and ``tests/ops/counting_cases.py``: ``NAME/I`` holds
-the values of a case's ``I``-th tensor (over its runs, for the image cases), ``NAME/names`` the names of
+Only the named case modules when given, else all of them. The graphs are those of ``tests/ops/image_cases.py``,
+``counting_cases.py``, ``string_cases.py``, ``patch_cases.py``, ``linalg_cross_cases.py`` and
+``sparse_math_cases.py``: ``NAME/I``
+holds the values of a case's ``I``-th tensor (over its runs, for the image cases), ``NAME/names`` the names of
 its tensors.
 """
 
@@ -18,11 +21,14 @@ import tensorflow.compat.v1 as tf
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
 tf.disable_v2_behavior()
 
-GOLDENS = {"image_cases": "tf_image_golden.npz", "counting_cases": "tf_counting_golden.npz"}
+GOLDENS = {"image_cases": "tf_image_golden.npz", "counting_cases": "tf_counting_golden.npz",
+           "string_cases": "tf_string_golden.npz", "patch_cases": "tf_patch_golden.npz",
+           "linalg_cross_cases": "tf_linalg_cross_golden.npz", "sparse_math_cases": "tf_sparse_math_golden.npz"}
 
 
 def main():
-    for module_name, file_name in GOLDENS.items():
+    for module_name in sys.argv[1:] or GOLDENS:
+        file_name = GOLDENS[module_name]
         cases = importlib.import_module(module_name)
         arrays = {}
         for name in cases.CASES:

@@ -36,6 +36,16 @@ OPTIMIZERS = {
     "rmsprop": ("RMSPropOptimizer", {"learning_rate": 0.1, "momentum": 0.5}),
     "rmsprop_centered": ("RMSPropOptimizer", {"learning_rate": 0.1, "momentum": 0.5, "centered": True}),
     "adam": ("AdamOptimizer", {"learning_rate": 0.1}),
+    "adadelta": ("AdadeltaOptimizer", {"learning_rate": 1.0}),
+    "proximal_gd": ("ProximalGradientDescentOptimizer",
+                    {"learning_rate": 0.1, "l1_regularization_strength": 0.05, "l2_regularization_strength": 0.1}),
+    "proximal_adagrad": ("ProximalAdagradOptimizer",
+                         {"learning_rate": 0.1, "l1_regularization_strength": 0.05, "l2_regularization_strength": 0.1}),
+    "ftrl": ("FtrlOptimizer",
+             {"learning_rate": 0.5, "l1_regularization_strength": 0.05, "l2_regularization_strength": 0.2}),
+    "ftrl_shrinkage": ("FtrlOptimizer", {"learning_rate": 0.5, "learning_rate_power": -0.3,
+                                         "l1_regularization_strength": 0.05,
+                                         "l2_shrinkage_regularization_strength": 0.1}),
 }
 
 

@@ -1,0 +1,52 @@
+"""cross and logdet against TensorFlow's values, gradients and names (``data/tf_linalg_cross_golden.npz``, made by
+``data/make_tf_case_goldens.py`` from ``linalg_cross_cases.py``), against numpy, and their build errors."""
+
+import pathlib
+
+import numpy as np
+import pytest
+from linalg_cross_cases import CASES, SPD, A, B, run_case
+
+import numflow as tf
+
+GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_linalg_cross_golden.npz")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tensorflows_values_gradients_and_names(name):
+    values, names = run_case(tf, name)
+    assert names[:2] == GOLDEN[f"{name}/names"].tolist()[:2]
+    for i, value in enumerate(values):
+        want = GOLDEN[f"{name}/{i}"]
+        assert np.asarray(value).dtype == want.dtype, (name, i)
+        np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-6, err_msg=f"{name}/{i}")
+
+
+def test_by_numpy():
+    values, _ = run_case(tf, "cross")
+    np.testing.assert_allclose(values[0], np.cross(A, B), rtol=1e-6)
+    np.testing.assert_allclose(run_case(tf, "logdet")[0][0], np.linalg.slogdet(SPD)[1], rtol=1e-12)
+
+
+def test_cross_shapes_and_errors():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32, [None, 3])
+        assert tf.cross(a, tf.placeholder(tf.float32, [4, None])).shape.as_list() == [4, 3]
+        with pytest.raises(ValueError, match="Dimension 0 in both shapes must be equal, but are 2 and 1"):
+            tf.cross(np.ones([2, 3]), np.ones([1, 3]))
+        with pytest.raises(ValueError, match="Dimension must be 3 but is 4"):
+            tf.linalg.cross(np.ones([2, 4]), np.ones([2, 4]))
+        with pytest.raises(TypeError, match="Input 'b' of 'Cross' Op has type float64 that does not match"):
+            tf.cross(a, tf.constant(np.ones([2, 3])))
+
+
+def test_qr_shapes_and_gradient_limits():
+    with tf.Graph().as_default():
+        q, r = tf.qr(tf.placeholder(tf.float32, [None, 5, 3]))
+        assert (q.shape.as_list(), r.shape.as_list()) == ([None, 5, 3], [None, 3, 3])
+        q, r = tf.linalg.qr(tf.constant(np.ones([4, 2])), full_matrices=True)
+        assert (q.shape.as_list(), r.shape.as_list()) == ([4, 4], [4, 2])
+        with pytest.raises(NotImplementedError, match="QrGrad not implemented when nrows > ncols and full_matrices"):
+            tf.gradients(r, q.op.inputs[0])
+        with pytest.raises(ValueError, match="Shape must be at least rank 2 but is rank 1"):
+            tf.qr(np.ones([3]))
