@@ -5,6 +5,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from case_golden import check_case as check_case_golden
 from image_cases import CASES, run_case
 
 import numflow as tf
@@ -14,12 +15,7 @@ RESIZE_CASES = sorted(name for name in CASES if name.startswith("resize_") and "
 
 
 def check_case(name, rtol=1e-5, atol=1e-5):
-    values, names = run_case(tf, name)
-    assert names == GOLDEN[f"{name}/names"].tolist()
-    for i, value in enumerate(values):
-        want = GOLDEN[f"{name}/{i}"]
-        assert value.dtype == want.dtype, (name, i)
-        np.testing.assert_allclose(value, want, rtol=rtol, atol=atol, err_msg=f"{name}/{i}")
+    check_case_golden(tf, run_case, GOLDEN, name, rtol=rtol, atol=atol)
 
 
 @pytest.mark.parametrize("name", RESIZE_CASES)

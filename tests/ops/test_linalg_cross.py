@@ -5,6 +5,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from case_golden import check_case as check_case_golden
 from linalg_cross_cases import CASES, SPD, A, B, run_case
 
 import numflow as tf
@@ -14,12 +15,7 @@ GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_linalg_cross_golde
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_tensorflows_values_gradients_and_names(name):
-    values, names = run_case(tf, name)
-    assert names[:2] == GOLDEN[f"{name}/names"].tolist()[:2]
-    for i, value in enumerate(values):
-        want = GOLDEN[f"{name}/{i}"]
-        assert np.asarray(value).dtype == want.dtype, (name, i)
-        np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-6, err_msg=f"{name}/{i}")
+    check_case_golden(tf, run_case, GOLDEN, name, rtol=1e-5, atol=1e-6, named=2)
 
 
 def test_by_numpy():

@@ -6,6 +6,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from case_golden import check_case as check_case_golden
 from patch_cases import CASES, IMAGES, run_case
 
 import numflow as tf
@@ -15,12 +16,7 @@ GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_patch_golden.npz")
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_tensorflows_values_gradients_and_names(name):
-    values, names = run_case(tf, name)
-    assert names[:3] == GOLDEN[f"{name}/names"].tolist()[:3]  # gradient tensors are named by each engine's graph
-    for i, value in enumerate(values):
-        want = GOLDEN[f"{name}/{i}"]
-        assert np.asarray(value).dtype == want.dtype, (name, i)
-        np.testing.assert_allclose(value, want, rtol=1e-6, atol=1e-5, err_msg=f"{name}/{i}")
+    check_case_golden(tf, run_case, GOLDEN, name, rtol=1e-6, atol=1e-5, named=3)
 
 
 def test_patches_by_hand():

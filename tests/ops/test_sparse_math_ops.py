@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+from case_golden import check_case as check_case_golden
 from sparse_math_cases import CASES, run_case
 
 import numflow as tf
@@ -16,12 +17,7 @@ GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_sparse_math_golden
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_tensorflows_values_and_names(name):
-    values, names = run_case(tf, name)
-    assert names == GOLDEN[f"{name}/names"].tolist()
-    for i, value in enumerate(values):
-        want = GOLDEN[f"{name}/{i}"]
-        assert np.asarray(value).dtype == want.dtype, (name, i)
-        np.testing.assert_allclose(value, want, rtol=1e-6, atol=1e-6, err_msg=f"{name}/{i}")
+    check_case_golden(tf, run_case, GOLDEN, name, rtol=1e-6, atol=1e-6)
 
 
 def test_matmul_gradient_by_finite_differences():

@@ -6,6 +6,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from case_golden import check_case as check_case_golden
 from string_cases import CASES, run_case
 
 import numflow as tf
@@ -16,12 +17,7 @@ GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_string_golden.npz"
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_tensorflows_values_and_names(name):
-    values, names = run_case(tf, name)
-    assert names == GOLDEN[f"{name}/names"].tolist()
-    for i, value in enumerate(values):
-        want = GOLDEN[f"{name}/{i}"]
-        assert np.asarray(value).dtype == want.dtype, (name, i)
-        np.testing.assert_array_equal(value, want, err_msg=f"{name}/{i}")
+    check_case_golden(tf, run_case, GOLDEN, name)
 
 
 def test_siphash_reference_vectors():
