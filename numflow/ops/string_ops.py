@@ -1,6 +1,7 @@
 """String basics: ``as_string`` (op ``AsString``), ``tf.strings.join`` (op ``StringJoin``) and
 ``tf.strings.length`` (op ``StringLength``). String tensors hold bytes, as TensorFlow's do."""
 
+from numflow.compat import as_text
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.registry import declare
@@ -69,7 +70,7 @@ def string_join(inputs, separator="", name=None):
     between them (op ``StringJoin``; ``tf.strings.join``)."""
     with get_default_graph().name_scope(name or "StringJoin") as scope:
         tensors = [convert_to_tensor(t, name=f"inputs_{i}") for i, t in enumerate(inputs)]
-        return _out("StringJoin", tensors, {"separator": str(separator), "N": len(tensors)}, name=scope)[0]
+        return _out("StringJoin", tensors, {"separator": as_text(separator), "N": len(tensors)}, name=scope)[0]
 
 
 @declare("StringLength")

@@ -3,6 +3,7 @@ whitespace, regular expressions (RE2's meaning), ``substr`` and ``reduce_join``.
 
 import numpy as np
 
+from numflow.compat import as_text
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.registry import declare
@@ -127,17 +128,13 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
     if not is_tensor(pattern) and not is_tensor(rewrite):
         with get_default_graph().name_scope(name or "StaticRegexReplace") as scope:
             x = convert_to_tensor(input, name="input")
-            attrs = {"pattern": _text(pattern), "rewrite": _text(rewrite), "replace_global": bool(replace_global)}
+            attrs = {"pattern": as_text(pattern), "rewrite": as_text(rewrite), "replace_global": bool(replace_global)}
             return _out("StaticRegexReplace", [x], attrs, name=scope)[0]
     with get_default_graph().name_scope(name or "RegexReplace") as scope:
         x = convert_to_tensor(input, name="input")
         pattern = convert_to_tensor(pattern, dtype=dtypes.string, name="pattern")
         rewrite = convert_to_tensor(rewrite, dtype=dtypes.string, name="rewrite")
         return _out("RegexReplace", [x, pattern, rewrite], {"replace_global": bool(replace_global)}, name=scope)[0]
-
-
-def _text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 @declare("RegexFullMatch")
@@ -152,7 +149,7 @@ def regex_full_match(input, pattern, name=None):  # noqa: A002
     if not is_tensor(pattern):
         with get_default_graph().name_scope(name or "StaticRegexFullMatch") as scope:
             x = convert_to_tensor(input, name="input")
-            return _out("StaticRegexFullMatch", [x], {"pattern": _text(pattern)}, name=scope)[0]
+            return _out("StaticRegexFullMatch", [x], {"pattern": as_text(pattern)}, name=scope)[0]
     with get_default_graph().name_scope(name or "RegexFullMatch") as scope:
         x = convert_to_tensor(input, name="input")
         pattern = convert_to_tensor(pattern, dtype=dtypes.string, name="pattern")
@@ -231,7 +228,7 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None, redu
             if x.shape.ndims is None:
                 raise ValueError("reduce_join over all axes needs the rank of 'inputs' when the graph is built.")
             axis = np.arange(x.shape.ndims - 1, -1, -1)
-        attrs = {"axis": _normalize_axis(axis), "keep_dims": keep, "separator": _text(separator)}
+        attrs = {"axis": _normalize_axis(axis), "keep_dims": keep, "separator": as_text(separator)}
         return _out("ReduceJoin", [x], attrs, name=name or "ReduceJoin")[0]
 
 

@@ -106,3 +106,10 @@ def test_reduce_join_travels_through_a_graph_def_as_tensorflow_writes_it():
         tf.import_graph_def(graph_def, name="")
         with tf.Session() as sess:
             assert sess.run("ReduceJoin/joined:0").tolist() == [b"a-b", b"c-d"]
+
+
+def test_a_bytes_separator_joins_as_its_text():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        joined = tf.strings.join([tf.constant(["a", "b"]), "c"], separator=b"|")
+        reduced = tf.strings.reduce_join(tf.constant(["a", "b"]), separator=b"|")
+        assert sess.run(joined).tolist() == [b"a|c", b"b|c"] and sess.run(reduced) == b"a|b"
