@@ -183,6 +183,8 @@ def __getattr__(name):
 from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature  # noqa: E402, I001
 from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
 from numflow.ops.decode_ops import decode_csv, decode_raw  # noqa: E402, I001
+from numflow.ops.file_ops import matching_files, read_file, write_file  # noqa: E402, I001
+from numflow import queue  # noqa: E402, I001
 from numflow.ops.string_ops import string_split  # noqa: E402, I001
 from numflow.ops.linalg_cross_ops import cross  # noqa: E402, I001
 from numflow.ops.linalg_qr_ops import qr  # noqa: E402, I001

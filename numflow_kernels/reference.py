@@ -751,6 +751,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_conv,
     reference_counting,
     reference_decode,
+    reference_files,
     reference_image,
     reference_linalg,
     reference_logging,
