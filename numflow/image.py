@@ -1,7 +1,18 @@
-"""``tf.image``: resizing, cropping and padding, flips and rotations, colour and dtype conversions, HSV, and
-non-max suppression; re-exports only."""
+"""``tf.image``: image files, resizing, cropping and padding, flips and rotations, colour and dtype
+conversions, HSV, and non-max suppression; re-exports only."""
 
 from numflow.ops.image_box_ops import non_max_suppression
+from numflow.ops.image_codec_ops import (
+    decode_bmp,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_jpeg,
+    encode_png,
+    extract_jpeg_shape,
+    is_jpeg,
+)
 from numflow.ops.image_color_ops import (
     adjust_brightness,
     adjust_contrast,
@@ -56,4 +67,6 @@ __all__ = [
     "rot90", "transpose", "transpose_image",
     "ResizeMethod", "resize", "resize_area", "resize_bicubic", "resize_bilinear", "resize_images",
     "resize_nearest_neighbor",
+    "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg", "encode_png",
+    "extract_jpeg_shape", "is_jpeg",
 ]

@@ -753,6 +753,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_decode,
     reference_files,
     reference_image,
+    reference_image_codecs,
     reference_linalg,
     reference_logging,
     reference_math,

@@ -4,13 +4,26 @@ of ``tf.python_io``, loaded when first used."""
 from numflow.io import gfile
 from numflow.ops.decode_ops import decode_csv, decode_raw
 from numflow.ops.file_ops import decode_base64, encode_base64, matching_files, read_file, write_file
+from numflow.ops.image_codec_ops import (
+    decode_bmp,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_jpeg,
+    encode_png,
+    extract_jpeg_shape,
+    is_jpeg,
+)
 from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature
 from numflow.ops.parsing_ops import parse_example, parse_single_example
 
 _RECORD_NAMES = ("TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "tf_record_iterator")
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "decode_base64", "decode_csv",
-           "decode_raw", "encode_base64", "gfile", "matching_files", "parse_example", "parse_single_example",
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "decode_base64", "decode_bmp",
+           "decode_csv", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "decode_raw", "encode_base64",
+           "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "gfile", "matching_files", "parse_example",
+           "parse_single_example",
            "read_file", "write_file", *_RECORD_NAMES]
 
 
