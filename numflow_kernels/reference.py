@@ -750,6 +750,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_arrays,
     reference_conv,
     reference_counting,
+    reference_crop_sampling,
     reference_decode,
     reference_files,
     reference_image,
