@@ -29,6 +29,7 @@ from numflow.ops.image_color_ops import (
     rgb_to_grayscale,
     rgb_to_hsv,
 )
+from numflow.ops.image_crop_ops import crop_and_resize
 from numflow.ops.image_crop_sampling_ops import sample_distorted_bounding_box
 from numflow.ops.image_ops import (
     central_crop,
@@ -69,5 +70,5 @@ __all__ = [
     "ResizeMethod", "resize", "resize_area", "resize_bicubic", "resize_bilinear", "resize_images",
     "resize_nearest_neighbor",
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg", "encode_png",
-    "extract_jpeg_shape", "is_jpeg", "sample_distorted_bounding_box",
+    "extract_jpeg_shape", "is_jpeg", "sample_distorted_bounding_box", "crop_and_resize",
 ]
