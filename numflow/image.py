@@ -1,7 +1,12 @@
 """``tf.image``: image files, resizing, cropping and padding, flips and rotations, colour and dtype
 conversions, HSV, and non-max suppression; re-exports only."""
 
-from numflow.ops.image_box_ops import non_max_suppression
+from numflow.ops.image_box_ops import (
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+)
 from numflow.ops.image_codec_ops import (
     decode_bmp,
     decode_gif,
@@ -71,4 +76,5 @@ __all__ = [
     "resize_nearest_neighbor",
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg", "encode_png",
     "extract_jpeg_shape", "is_jpeg", "sample_distorted_bounding_box", "crop_and_resize",
+    "non_max_suppression_overlaps", "non_max_suppression_padded", "non_max_suppression_with_scores",
 ]

@@ -758,6 +758,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_linalg,
     reference_logging,
     reference_math,
+    reference_nms,
     reference_nn,
     reference_norm,
     reference_partition,
