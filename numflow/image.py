@@ -45,6 +45,7 @@ from numflow.ops.image_ops import (
     random_flip_left_right,
     random_flip_up_down,
     resize_image_with_crop_or_pad,
+    resize_image_with_pad,
     rot90,
     transpose,
 )
@@ -77,4 +78,5 @@ __all__ = [
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg", "encode_png",
     "extract_jpeg_shape", "is_jpeg", "sample_distorted_bounding_box", "crop_and_resize",
     "non_max_suppression_overlaps", "non_max_suppression_padded", "non_max_suppression_with_scores",
+    "resize_image_with_pad",
 ]
