@@ -36,6 +36,7 @@ from numflow.ops.image_color_ops import (
 )
 from numflow.ops.image_crop_ops import crop_and_resize
 from numflow.ops.image_crop_sampling_ops import sample_distorted_bounding_box
+from numflow.ops.image_draw_ops import draw_bounding_boxes
 from numflow.ops.image_ops import (
     central_crop,
     crop_to_bounding_box,
@@ -78,5 +79,5 @@ __all__ = [
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg", "encode_png",
     "extract_jpeg_shape", "is_jpeg", "sample_distorted_bounding_box", "crop_and_resize",
     "non_max_suppression_overlaps", "non_max_suppression_padded", "non_max_suppression_with_scores",
-    "resize_image_with_pad",
+    "resize_image_with_pad", "draw_bounding_boxes",
 ]

@@ -752,6 +752,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_counting,
     reference_crop_sampling,
     reference_decode,
+    reference_draw,
     reference_files,
     reference_image,
     reference_image_codecs,
