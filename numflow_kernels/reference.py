@@ -337,6 +337,7 @@ def _invalid(message):
 
 
 @kernel("StopGradient")
+@kernel("PreventGradient")
 def stop_gradient(ctx, x):
     return x
 
