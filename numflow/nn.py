@@ -25,7 +25,7 @@ from numflow.ops.conv_ops import (
     depthwise_conv2d_native_backprop_filter,
     depthwise_conv2d_native_backprop_input,
 )
-from numflow.ops.ctc_ops import ctc_greedy_decoder, ctc_loss
+from numflow.ops.ctc_ops import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss
 from numflow.ops.dropout_ops import dropout
 from numflow.ops.embedding_ops import embedding_lookup, embedding_lookup_sparse
 from numflow.ops.math_ops import sigmoid, tanh
@@ -86,8 +86,8 @@ __all__ = [
     "batch_norm_with_global_normalization", "batch_normalization", "bias_add", "bidirectional_dynamic_rnn",
     "compute_accidental_hits", "conv1d", "conv1d_transpose", "conv2d", "conv2d_backprop_filter",
     "conv2d_backprop_input", "conv2d_transpose", "conv3d", "conv3d_backprop_filter_v2", "conv3d_transpose",
-    "conv_transpose", "convolution", "crelu", "ctc_greedy_decoder", "ctc_loss", "depthwise_conv2d",
-    "depthwise_conv2d_backprop_filter",
+    "conv_transpose", "convolution", "crelu", "ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss",
+    "depthwise_conv2d", "depthwise_conv2d_backprop_filter",
     "depthwise_conv2d_backprop_input", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_filter",
     "depthwise_conv2d_native_backprop_input", "depth_to_space", "dropout", "dynamic_rnn", "elu", "embedding_lookup",
     "embedding_lookup_sparse", "fixed_unigram_candidate_sampler", "fused_batch_norm", "in_top_k", "l2_loss",

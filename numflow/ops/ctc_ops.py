@@ -48,7 +48,18 @@ def _prevent_gradient_grad(op, grad):
     raise LookupError(f"Gradient explicitly disabled. Reason: {op._attrs['message']}")
 
 
-not_differentiable("CTCGreedyDecoder")
+@declare("CTCBeamSearchDecoder")
+def _ctc_beam_infer(op):
+    inputs, sequence_length = op.inputs
+    check_rank(inputs.shape, 3)
+    check_rank(sequence_length.shape, 1)
+    paths = op._attrs["top_paths"]
+    return ([(dtypes.int64, TensorShape([None, 2]))] * paths + [(dtypes.int64, TensorShape([None]))] * paths
+            + [(dtypes.int64, TensorShape([2]))] * paths
+            + [(inputs.dtype.base_dtype, TensorShape([_dim(inputs, 1), paths]))])
+
+
+not_differentiable("CTCGreedyDecoder", "CTCBeamSearchDecoder")
 
 
 def ctc_loss(labels, inputs=None, sequence_length=None, preprocess_collapse_repeated=False, ctc_merge_repeated=True,
@@ -107,3 +118,18 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
         indices, values, shape, log_probability = _out("CTCGreedyDecoder", [inputs, sequence_length], attrs,
                                                        name=scope)
     return [SparseTensor(indices, values, shape)], log_probability
+
+
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1, merge_repeated=True):
+    """The ``top_paths`` most likely label sequences of each item by beam search over the logits
+    ``inputs`` (``[max_time, batch, num_classes]``, the last class the blank), keeping
+    ``beam_width`` prefixes: ``([SparseTensor per path], [batch, top_paths] log probabilities)``."""
+    if top_paths > beam_width:
+        raise ValueError("top_paths must be <= beam_width")
+    with get_default_graph().name_scope("CTCBeamSearchDecoder") as scope:
+        inputs = convert_to_tensor(inputs, name="inputs")
+        sequence_length = convert_to_tensor(sequence_length, dtype=dtypes.int32, name="sequence_length")
+        attrs = {"beam_width": int(beam_width), "top_paths": int(top_paths), "merge_repeated": bool(merge_repeated)}
+        outputs = _out("CTCBeamSearchDecoder", [inputs, sequence_length], attrs, name=scope)
+    indices, values, shapes = (outputs[k * top_paths:(k + 1) * top_paths] for k in range(3))
+    return [SparseTensor(*parts) for parts in zip(indices, values, shapes)], outputs[-1]

@@ -1,4 +1,4 @@
-"""Kernels of ``CTCLoss`` and ``CTCGreedyDecoder``.
+"""Kernels of ``CTCLoss``, ``CTCGreedyDecoder`` and ``CTCBeamSearchDecoder``.
 
 Spec: ``tensorflow/core/kernels/ctc_loss_op.cc``, ``core/util/ctc/ctc_loss_calculator.h`` and
 ``ctc_decoder.h``. The loss of each batch item is ``-log p(labels | inputs)`` by Graves' forward and
@@ -6,7 +6,9 @@ backward variables in log space (``LogSumExp(a, b) = max + log1p(exp(min - max))
 libm's ``expf``/``log1pf``/``logf`` as there; double inputs in double), over the softmax of the item's first ``seq_len``
 frames; its gradient to the logits is ``softmax - exp(log sum over paths through each label -
 log p)``. Items run one after another, each alone, so the numbers do not depend on threads. The
-loops are Numba (compiled on first use).
+loops are Numba (compiled on first use). The beam search is ``ctc_beam_search.h``'s with the
+default scorer: prefixes kept by their total log probability, children grown from every beam that
+could still enter it.
 """
 
 import math
@@ -208,3 +210,149 @@ def ctc_greedy_decoder(ctx, inputs, sequence_length):
     indices = np.array([[b, i] for b, s in enumerate(sequences) for i in range(len(s))], np.int64).reshape(-1, 2)
     values = np.array([v for s in sequences for v in s], np.int64)
     return indices, values, np.array([batch, longest], np.int64), log_probability
+
+
+class _Beam:
+    """A beam search prefix (TensorFlow's ``BeamEntry``): its last label, parent and children, and
+    the log probabilities of its paths ending in a label, in a blank and in all, now and a step ago."""
+
+    __slots__ = ("parent", "label", "children", "new", "old")
+
+    def __init__(self, parent, label):
+        self.parent, self.label, self.children = parent, label, None
+        self.new = [-np.inf, -np.inf, -np.inf]  # total, blank, label
+        self.old = [-np.inf, -np.inf, -np.inf]
+
+    def active(self):
+        return self.new[0] != -np.inf
+
+    def child(self, label):
+        """The prefix extended by ``label``, made on first use (an inactive child is as good as none)."""
+        if self.children is None:
+            self.children = {}
+        if label not in self.children:
+            self.children[label] = _Beam(self, label)
+        return self.children[label]
+
+    def labels(self, merge_repeated):
+        out, previous, beam = [], -1, self
+        while beam.parent is not None:
+            if not merge_repeated or beam.label != previous:
+                out.append(beam.label)
+            previous, beam = beam.label, beam.parent
+        return out[::-1]
+
+
+def _log_sum_exp_f32(a, b):
+    if a == -np.inf:
+        return b
+    if b == -np.inf:
+        return a
+    high, low = (a, b) if a > b else (b, a)
+    return np.float32(high + np.log1p(np.exp(np.float32(low - high))))
+
+
+def _beam_search(log_probabilities, beam_width, blank):
+    """TensorFlow's ``CTCBeamSearchDecoder::Step`` over the frames' ``log_probabilities`` (``[T,
+    classes]``, float32) with the default scorer; the leaves, best first."""
+    root = _Beam(None, -1)
+    root.new = [np.float32(0), np.float32(0), -np.inf]
+    leaves = [root]
+    num_labels = log_probabilities.shape[1] - 1
+
+    bottom = []  # the leaf of lowest total while the leaves are unchanged (empty: to be found)
+
+    def lowest():
+        if not bottom:
+            bottom.append(min(leaves, key=lambda beam: beam.new[0]))
+        return bottom[0]
+
+    def is_candidate(probability):
+        return probability[0] > -np.inf and (len(leaves) < beam_width or probability[0] > lowest().new[0])
+
+    for frame in log_probabilities:
+        branches = sorted(leaves, key=lambda beam: -beam.new[0])
+        leaves = []
+        bottom.clear()
+        for beam in branches:
+            beam.old = list(beam.new)
+        for beam in branches:
+            if beam.parent is not None:
+                if beam.parent.active():
+                    parent = beam.parent.old
+                    previous = parent[1] if beam.label == beam.parent.label else parent[0]
+                    beam.new[2] = _log_sum_exp_f32(beam.new[2], previous)
+                beam.new[2] = np.float32(beam.new[2] + frame[beam.label])
+            beam.new[1] = np.float32(beam.old[0] + frame[blank])
+            beam.new[0] = _log_sum_exp_f32(beam.new[1], beam.new[2])
+            leaves.append(beam)
+        bottom.clear()
+        for beam in branches:
+            if not is_candidate(beam.old):
+                continue
+            # A child's total if it grows now, all labels at once. Only those above the beam's
+            # current bottom can enter (the bottom only rises): the others need no child made, but
+            # an inactive child that exists is reset when refused, as TensorFlow resets it.
+            totals = frame[:num_labels] + np.float32(beam.old[0])
+            if 0 <= beam.label < num_labels:
+                totals[beam.label] = frame[beam.label] + np.float32(beam.old[1])
+            floor = lowest().new[0] if len(leaves) == beam_width else -np.inf
+            labels = set(np.flatnonzero(totals > floor).tolist()).union(beam.children or ())
+            for label in sorted(labels):
+                child = beam.child(label)
+                if child.active():
+                    continue
+                total = totals[label]
+                if not is_candidate((total,)):
+                    child.old = [-np.inf, -np.inf, -np.inf]
+                    continue
+                child.new = [total, -np.inf, total]
+                if len(leaves) == beam_width:
+                    worst = lowest()
+                    worst.new = [-np.inf, -np.inf, -np.inf]
+                    leaves.remove(worst)
+                leaves.append(child)
+                bottom.clear()
+    return sorted(leaves, key=lambda beam: -beam.new[0])
+
+
+def _log_softmax(logits):
+    """Each frame's log probabilities (its log-softmax): paths are scored by their sums, so that the
+    decoder's log probabilities are TensorFlow's (to float rounding)."""
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+
+
+@register("CTCBeamSearchDecoder")
+def ctc_beam_search_decoder(ctx, inputs, sequence_length):
+    a = ctx.attrs
+    if inputs.ndim != 3:
+        raise ValueError("inputs is not a 3-Tensor")
+    frames, batch, num_classes = inputs.shape
+    if sequence_length.ndim != 1 or sequence_length.shape[0] != batch:
+        raise ValueError(f"len(sequence_length) != batch_size.  len(sequence_length):  {sequence_length.shape[0]} "
+                         f"batch_size: {batch}")
+    top_paths, beam_width = a["top_paths"], a["beam_width"]
+    if top_paths > beam_width:
+        raise ValueError("requested more paths than the beam width.")
+    log_probability = np.zeros((batch, top_paths), np.float32)
+    paths = [[] for _ in range(top_paths)]
+    for item, length in enumerate(np.asarray(sequence_length).tolist()):
+        if length > frames:
+            raise ValueError(f"sequence_length({item}) <= {frames}")
+        leaves = _beam_search(_log_softmax(np.asarray(inputs[:length, item, :], np.float32)), beam_width,
+                              num_classes - 1)
+        if top_paths > len(leaves):
+            raise ValueError("Less leaves in the beam search than requested.")
+        for k in range(top_paths):
+            paths[k].append(leaves[k].labels(a["merge_repeated"]))
+            log_probability[item, k] = leaves[k].new[0]
+    outputs = []
+    for sequences in paths:
+        longest = max((len(s) for s in sequences), default=0)
+        outputs.append((np.array([[b, i] for b, s in enumerate(sequences) for i in range(len(s))],
+                                 np.int64).reshape(-1, 2),
+                        np.array([v for s in sequences for v in s], np.int64),
+                        np.array([batch, longest], np.int64)))
+    indices, values, shapes = zip(*outputs)
+    return (*indices, *values, *shapes, log_probability)

@@ -38,6 +38,21 @@ def test_greedy_decoding_is_tensorflows(merge):
     np.testing.assert_array_equal(got_log_probability, EXPECTED[f"greedy_{merge}/log_probability"])
 
 
+@pytest.mark.parametrize("width, paths, merge", golden.BEAMS)
+def test_beam_search_finds_tensorflows_paths(width, paths, merge):
+    decoded, log_probability = tf.nn.ctc_beam_search_decoder(golden.logits(), golden.SEQUENCE_LENGTH,
+                                                             beam_width=width, top_paths=paths, merge_repeated=merge)
+    assert len(decoded) == paths and log_probability.shape.as_list() == [3, paths]
+    with tf.Session() as sess:
+        values, got_log_probability = sess.run([decoded, log_probability])
+    name = f"beam_{width}_{paths}_{merge}"
+    for k, value in enumerate(values):
+        np.testing.assert_array_equal(value.indices, EXPECTED[f"{name}/{k}/indices"])
+        np.testing.assert_array_equal(value.values, EXPECTED[f"{name}/{k}/values"])
+        np.testing.assert_array_equal(value.dense_shape, EXPECTED[f"{name}/{k}/shape"])
+    np.testing.assert_allclose(got_log_probability, EXPECTED[f"{name}/log_probability"], rtol=1e-6)
+
+
 def _brute_force_loss(logits, labels, blank):
     """-log of the summed probability of every frame-wise path that collapses to ``labels``."""
     probabilities = np.exp(logits - logits.max(1, keepdims=True))

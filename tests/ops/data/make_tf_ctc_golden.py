@@ -1,5 +1,6 @@
 """Regenerate tf_ctc_golden.npz: TensorFlow 2.21's tf.nn.ctc_loss (each option), the gradient of a
-weighted sum of losses to the logits, and tf.nn.ctc_greedy_decoder, for the inputs below.
+weighted sum of losses to the logits, tf.nn.ctc_greedy_decoder and tf.nn.ctc_beam_search_decoder,
+for the inputs below.
 
 Run with TensorFlow's interpreter: /opt/tfenv/bin/python tests/ops/data/make_tf_ctc_golden.py
 """
@@ -19,6 +20,8 @@ LOSSES = [
     ("collapse_no_merge", {"preprocess_collapse_repeated": True, "ctc_merge_repeated": False}, SEQUENCE_LENGTH),
     ("ignore_longer_batch_major", {"ignore_longer_outputs_than_inputs": True, "time_major": False}, [3, 9, 5]),
 ]
+# (beam_width, top_paths, merge_repeated)
+BEAMS = [(4, 2, True), (10, 3, False), (1, 1, True), (100, 4, True)]
 
 
 def logits():
@@ -49,6 +52,14 @@ def main():
             value, out[f"greedy_{merge}/log_probability"] = sess.run([decoded, log_probability])
             out[f"greedy_{merge}/indices"], out[f"greedy_{merge}/values"] = value.indices, value.values
             out[f"greedy_{merge}/shape"] = value.dense_shape
+        for width, paths, merge in BEAMS:
+            decoded, log_probability = tf.nn.ctc_beam_search_decoder(
+                tf.constant(logits()), SEQUENCE_LENGTH, beam_width=width, top_paths=paths, merge_repeated=merge)
+            values, out[f"beam_{width}_{paths}_{merge}/log_probability"] = sess.run([decoded, log_probability])
+            for k, value in enumerate(values):
+                out[f"beam_{width}_{paths}_{merge}/{k}/indices"] = value.indices
+                out[f"beam_{width}_{paths}_{merge}/{k}/values"] = value.values
+                out[f"beam_{width}_{paths}_{merge}/{k}/shape"] = value.dense_shape
     np.savez(GOLDEN, **out)
 
 
