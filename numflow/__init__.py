@@ -195,3 +195,4 @@ from numflow.ops.string_transform_ops import (  # noqa: E402, I001
 from numflow.ops.reader_ops import (  # noqa: E402, I001
     FixedLengthRecordReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
 )
+from numflow import lookup  # noqa: E402, I001

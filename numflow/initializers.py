@@ -41,4 +41,5 @@ from numflow.ops.init_ops import (
 )
 from numflow.variables.variable import global_variables_initializer as global_variables  # noqa: F401
 from numflow.variables.variable import local_variables_initializer as local_variables  # noqa: F401
+from numflow.variables.variable import tables_initializer  # noqa: F401
 from numflow.variables.variable import variables_initializer as variables  # noqa: F401

@@ -747,6 +747,7 @@ def split_v(ctx, x, size_splits, axis):
 # The nn ops' kernels (softmax, losses, convolutions, pooling) live beside this module.
 from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     control_flow,
+    lookup_tables,
     reference_activation,
     reference_arrays,
     reference_conv,
