@@ -27,7 +27,7 @@ from numflow.ops.conv_ops import (
 )
 from numflow.ops.ctc_ops import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss
 from numflow.ops.dropout_ops import dropout
-from numflow.ops.embedding_ops import embedding_lookup, embedding_lookup_sparse
+from numflow.ops.embedding_ops import embedding_lookup, embedding_lookup_sparse, safe_embedding_lookup_sparse
 from numflow.ops.math_ops import sigmoid, tanh
 from numflow.ops.nn_activation_ops import crelu, elu, leaky_relu, selu, silu, softplus, softsign, swish
 from numflow.ops.nn_impl import (
@@ -94,7 +94,8 @@ __all__ = [
     "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler", "local_response_normalization", "log_softmax",
     "log_uniform_candidate_sampler", "lrn", "max_pool", "max_pool1d", "max_pool2d", "max_pool3d", "max_pool_v2",
     "max_pool_with_argmax", "moments", "nce_loss", "normalize_moments", "pool", "raw_rnn", "relu", "relu6",
-    "relu_layer", "rnn_cell", "sampled_softmax_loss", "selu", "separable_conv2d", "sigmoid",
+    "relu_layer", "rnn_cell", "safe_embedding_lookup_sparse", "sampled_softmax_loss", "selu", "separable_conv2d",
+    "sigmoid",
     "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
     "space_to_depth", "sparse_softmax_cross_entropy_with_logits",

@@ -94,3 +94,12 @@ for _op, _fn in (("BitwiseAnd", np.bitwise_and), ("BitwiseOr", np.bitwise_or), (
                  ("RightShift", lambda x, y: np.right_shift(x, _clamped(x, y)))):
     kernel(_op)(lambda ctx, x, y, _fn=_fn: np.asarray(_fn(x, y)).astype(x.dtype, copy=False))
 kernel("Invert")(lambda ctx, x: np.invert(x))
+
+
+@kernel("Bucketize")
+def bucketize(ctx, x):
+    # TensorFlow compares each value with the float32 boundaries as C++ does: in float64 for a double,
+    # else in float32; a value equal to a boundary goes above it.
+    compare = np.float64 if x.dtype == np.float64 else np.float32
+    boundaries = np.asarray(ctx.attrs["boundaries"], dtype=np.float32).astype(compare)
+    return np.searchsorted(boundaries, x.astype(compare), side="right").astype(np.int32)

@@ -145,3 +145,19 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     output = _out(op_type, [sequence_2d, values_2d], {"out_type": dtypes.as_dtype(out_type)},
                   name=name or op_type)[0]
     return array_ops.reshape(output, shape_or_constant(values))
+
+
+@declare("Bucketize")
+def _bucketize_infer(op):
+    return [(dtypes.int32, op.inputs[0].shape)]
+
+
+not_differentiable("Bucketize")
+
+
+def bucketize(input, boundaries, name=None):  # noqa: A002
+    """Each element's bucket: how many of the sorted ``boundaries`` are at most it (op ``Bucketize``)."""
+    boundaries = [float(b) for b in boundaries]
+    if any(b > a for a, b in zip(boundaries[1:], boundaries)):
+        raise ValueError("Expected sorted boundaries")
+    return _out("Bucketize", [convert_to_tensor(input)], {"boundaries": boundaries}, name=name or "Bucketize")[0]

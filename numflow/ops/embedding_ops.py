@@ -201,3 +201,57 @@ def _weighted_combination(embeddings, idx, segment_ids, weights, combiner, scope
             weight_sum = math_ops.sqrt(segment_sum(math_ops.pow(weights, 2), segment_ids))
         result = math_ops.div_no_nan(summed, weight_sum, name=scope)
     return math_ops.cast(result, original_dtype) if result.dtype.base_dtype != original_dtype else result
+
+
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None, combiner="mean",
+                                 default_id=None, name=None, partition_strategy="div", max_norm=None,
+                                 allow_fast_lookup=False):
+    """``embedding_lookup_sparse`` over ids of any rank ``[d0, ..., dn-1, ids]``, giving
+    ``[d0, ..., dn-1, dims]``: negative ids (and, unless ``combiner="sum"``, weights not above 0) are
+    dropped, and a row left without ids gets the embedding of ``default_id``, or zeros when it is None
+    (``tf.nn.safe_embedding_lookup_sparse``, built as TensorFlow builds it).
+    """
+    from numflow.framework.sparse_tensor import SparseTensor
+    from numflow.ops import sparse_math_ops, sparse_struct_ops
+
+    params = _params_list(embedding_weights)
+    graph = get_default_graph()
+    with graph.name_scope(name or "embedding_lookup") as scope:
+        original_shape = sparse_ids.dense_shape
+        rank = original_shape.shape.dim_values[0]
+        if rank is None:
+            rank = array_ops.size(original_shape)
+        rows = math_ops.reduce_prod(array_ops.slice(original_shape, [0], [rank - 1]))
+        sparse_ids = sparse_math_ops.sparse_reshape(sparse_ids, [rows, array_ops.gather(original_shape, rank - 1)])
+        if sparse_weights is not None:
+            sparse_weights = SparseTensor(sparse_ids.indices, sparse_weights.values, sparse_ids.dense_shape)
+        sparse_ids, sparse_weights = _prune(sparse_ids, sparse_weights, math_ops.greater_equal(sparse_ids.values, 0))
+        if combiner != "sum" and sparse_weights is not None:
+            sparse_ids, sparse_weights = _prune(sparse_ids, sparse_weights,
+                                                math_ops.greater(sparse_weights.values, 0))
+        sparse_ids, is_row_empty = sparse_struct_ops.sparse_fill_empty_rows(sparse_ids, default_id or 0)
+        if sparse_weights is not None:
+            sparse_weights, _ = sparse_struct_ops.sparse_fill_empty_rows(sparse_weights, 1.0)
+        result = embedding_lookup_sparse(params, sparse_ids, sparse_weights, combiner=combiner,
+                                         partition_strategy=partition_strategy, max_norm=max_norm,
+                                         allow_fast_lookup=allow_fast_lookup,
+                                         name=None if default_id is None else scope)
+        if default_id is None:
+            is_row_empty = array_ops.tile(array_ops.reshape(is_row_empty, [-1, 1]),
+                                          array_ops.stack([1, array_ops.shape(result)[1]]))
+            result = selection_ops.where(is_row_empty, array_ops.zeros_like(result), result, name=scope)
+        final = array_ops.reshape(result, array_ops.concat(
+            [array_ops.slice(math_ops.cast(original_shape, dtypes.int32), [0], [rank - 1]),
+             array_ops.slice(array_ops.shape(result), [1], [-1])], 0))
+        static_rank = sparse_ids.dense_shape.shape.dim_values[0]
+        if static_rank is not None:
+            final.set_shape(TensorShape([None] * (static_rank - 1)).concatenate(result.shape[1:]))
+        return final
+
+
+def _prune(sparse_ids, sparse_weights, keep):
+    from numflow.ops import sparse_struct_ops
+
+    if sparse_weights is None:
+        return sparse_struct_ops.sparse_retain(sparse_ids, keep), None
+    return sparse_struct_ops.sparse_retain(sparse_ids, keep), sparse_struct_ops.sparse_retain(sparse_weights, keep)

@@ -68,3 +68,20 @@ def test_shifts_clamp_as_tensorflow():
                         tf.bitwise.right_shift(np.array([-128, 64], np.int8), np.array([9, -1], np.int8))])
     np.testing.assert_array_equal(got[0], [-128, 1])
     np.testing.assert_array_equal(got[1], [-1, 64])
+
+
+@pytest.mark.parametrize(("values", "dtype", "boundaries", "expected"), [
+    ([[-5.0, 10000.0], [150.0, 10.0], [5.0, 100.0]], tf.float32, [0.0, 10.0, 100.0], [[0, 3], [3, 2], [1, 3]]),
+    # The boundaries are float32: a double compares with them in float64 (0.1 < float32(0.1)), a float32
+    # or an integer in float32 (2**24 + 1 rounds to 2**24, equal to the boundary: the bucket above).
+    ([0.1], tf.float64, [0.1], [0]),
+    ([0.1], tf.float32, [0.1], [1]),
+    ([2**24 + 1], tf.int64, [16777217.0], [1]),
+])
+def test_bucketize_compares_as_tensorflow(values, dtype, boundaries, expected):
+    from numflow.ops.counting_ops import bucketize
+
+    with tf.Graph().as_default():
+        buckets = bucketize(tf.constant(values, dtype), boundaries)
+        assert buckets.dtype == tf.int32
+        assert tf.Session().run(buckets).tolist() == expected
