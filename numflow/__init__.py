@@ -196,3 +196,4 @@ from numflow.ops.reader_ops import (  # noqa: E402, I001
     FixedLengthRecordReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
 )
 from numflow import lookup  # noqa: E402, I001
+from numflow import feature_column  # noqa: E402, I001

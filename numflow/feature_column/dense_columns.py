@@ -1,0 +1,129 @@
+"""The columns that make a categorical column dense: ``indicator_column`` (multi-hot counts or
+weights) and ``embedding_column`` (a combination of trained embeddings, variable
+``<scope>/<column>_embedding/embedding_weights``), built as TensorFlow 1.x builds them."""
+
+import collections
+
+from numflow.feature_column.columns import CategoricalColumn, DenseColumn, embedding_initializer
+from numflow.framework import dtypes
+from numflow.framework.shapes import TensorShape
+from numflow.ops import array_ops, math_ops
+
+
+class IndicatorColumn(DenseColumn, collections.namedtuple("IndicatorColumn", ("categorical_column",))):
+    """See ``indicator_column``."""
+
+    @property
+    def name(self):
+        return f"{self.categorical_column.name}_indicator"
+
+    @property
+    def _parse_example_spec(self):
+        return self.categorical_column._parse_example_spec
+
+    @property
+    def _variable_shape(self):
+        return TensorShape([1, self.categorical_column._num_buckets])
+
+    def _transform_feature(self, inputs):
+        from numflow.ops.scatter_ops import scatter_nd
+        from numflow.ops.selection_ops import one_hot
+        from numflow.ops.sparse_ops import sparse_tensor_to_dense
+
+        ids, weights = self.categorical_column._get_sparse_tensors(inputs)
+        size = self._variable_shape[-1]
+        if weights is not None:
+            indices = array_ops.stack([ids.indices[:, 0], math_ops.cast(ids.values, dtypes.int64)], axis=1)
+            dense_shape = array_ops.stack([ids.dense_shape[0], math_ops.cast(size, dtypes.int64)])
+            return scatter_nd(indices, weights.values, dense_shape)
+        dense_ids = sparse_tensor_to_dense(ids, default_value=-1)
+        return math_ops.reduce_sum(one_hot(dense_ids, depth=size, on_value=1.0, off_value=0.0), axis=[-2])
+
+    def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+        return inputs.get(self)
+
+
+def indicator_column(categorical_column):
+    """A categorical column as a dense multi-hot tensor ``[batch, num_buckets]``: each id's count, or
+    the sum of its weights for a weighted column (``tf.feature_column.indicator_column``)."""
+    if not isinstance(categorical_column, CategoricalColumn):
+        raise ValueError(f"Unsupported input type. Input must be a CategoricalColumn. Given: {categorical_column}")
+    return IndicatorColumn(categorical_column)
+
+
+class EmbeddingColumn(DenseColumn, collections.namedtuple(
+        "EmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
+                            "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"))):
+    """See ``embedding_column``."""
+
+    @property
+    def name(self):
+        return f"{self.categorical_column.name}_embedding"
+
+    @property
+    def _parse_example_spec(self):
+        return self.categorical_column._parse_example_spec
+
+    @property
+    def _variable_shape(self):
+        return TensorShape([self.dimension])
+
+    def _transform_feature(self, inputs):
+        return inputs.get(self.categorical_column)
+
+    def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+        from numflow.variables.scope import get_variable
+
+        ids, weights = self.categorical_column._get_sparse_tensors(inputs, weight_collections, trainable)
+        embedding_weights = get_variable("embedding_weights", shape=(self.categorical_column._num_buckets,
+                                                                     self.dimension),
+                                         dtype=dtypes.float32, initializer=self.initializer,
+                                         trainable=self.trainable and trainable, collections=weight_collections)
+        return combine_embeddings(embedding_weights, ids, weights, self.combiner, f"{self.name}_weights",
+                                  self.max_norm, self.use_safe_embedding_lookup)
+
+
+def combine_embeddings(embedding_weights, ids, weights, combiner, name, max_norm=None, safe=True):
+    """``safe_embedding_lookup_sparse``, or the plain lookup where asked and the ids have rank 2 at most."""
+    from numflow.ops.embedding_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse
+
+    rank = ids.dense_shape.shape.dim_values[0]
+    lookup = embedding_lookup_sparse if not safe and rank is not None and rank <= 2 else \
+        safe_embedding_lookup_sparse
+    return lookup(embedding_weights, ids, weights, combiner=combiner, name=name, max_norm=max_norm)
+
+
+def embedding_column(categorical_column, dimension, combiner="mean", initializer=None, ckpt_to_load_from=None,
+                     tensor_name_in_ckpt=None, max_norm=None, trainable=True, use_safe_embedding_lookup=True):
+    """A categorical column as the combination of its ids' trained embeddings of ``dimension``
+    (``tf.feature_column.embedding_column``).
+
+    Parameters
+    ----------
+    categorical_column : CategoricalColumn
+    dimension : int
+    combiner : {"mean", "sqrtn", "sum"}
+        How the embeddings of one example's ids combine (weighted by a weighted column's weights).
+    initializer : callable, optional
+        The weights' initializer; TensorFlow's truncated normal of stddev ``1/sqrt(dimension)`` when None.
+    max_norm : float, optional
+        Each embedding clipped to this L2 norm before they combine.
+    trainable : bool
+    use_safe_embedding_lookup : bool
+        Drop negative ids and give empty rows zeros (``safe_embedding_lookup_sparse``).
+    """
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or none of them.")
+    if ckpt_to_load_from is not None:
+        raise NotImplementedError("numflow's embedding_column does not load from a checkpoint yet: restore the "
+                                  "weights with a Saver instead.")
+    if initializer is not None and not callable(initializer):
+        raise ValueError(f"initializer must be callable if specified. Embedding of column_name: "
+                         f"{categorical_column.name}")
+    if not isinstance(categorical_column, CategoricalColumn):
+        raise ValueError(f"Unsupported input type. Input must be a CategoricalColumn. Given: {categorical_column}")
+    initializer = initializer or embedding_initializer(dimension)
+    return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer, None, None, max_norm, trainable,
+                           use_safe_embedding_lookup)

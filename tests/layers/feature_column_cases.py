@@ -1,0 +1,204 @@
+"""The tf.feature_column programs behind ``data/tf_feature_column_golden.json``, written once for both
+engines: each case takes the ``tf`` module and a folder holding the vocabulary file ``make_files``
+wrote, builds ``input_layer`` or ``linear_model`` over features given as TF1 programs feed them
+(constants, placeholders, SparseTensors), and returns the output's name and static shape, the
+variables' names and collections, the values it runs, and the values after a training step.
+Embedding weights start from a constant initializer, so that both engines start alike.
+"""
+
+import numpy as np
+
+VOCABULARY = "apple\nbanana\ncherry\n"
+
+
+def make_files(tf, folder):
+    (folder / "fruit.txt").write_text(VOCABULARY)
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return np.round(np.asarray(value, dtype=np.float64), 5).tolist()
+
+
+def _static(tensor):
+    return [tensor.name, str(tensor.shape), tensor.dtype.name]
+
+
+def _variables(tf):
+    keys = ("variables", "model_variables", "trainable_variables")
+    return {key: [v.name for v in tf.get_collection(key)] for key in keys}
+
+
+def _run(tf, fetch, feed=None, train=None):
+    with tf.Session() as sess:
+        sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+        result = {"value": _plain(sess.run(fetch, feed))}
+        if train is not None:
+            sess.run(train, feed)
+            result["trained"] = _plain(sess.run(tf.trainable_variables()))
+    return result
+
+
+def numeric_and_bucketized(tf, folder):
+    fc = tf.feature_column
+    age = fc.numeric_column("age")
+    size = fc.numeric_column("size", shape=[2], dtype=tf.int64, normalizer_fn=lambda x: x * 2)
+    columns = [size, fc.bucketized_column(age, [18, 30.5, 65]), age,
+               fc.bucketized_column(fc.numeric_column("pair", shape=2), [0.0, 1.0])]
+    age_input = tf.placeholder(tf.float32, [None])
+    features = {"age": age_input, "size": tf.constant([[1, 2], [3, 4], [5, 6]], tf.int64),
+                "pair": tf.constant([[-1.0, 0.5], [1.0, 2.0], [0.0, 0.0]])}
+    outputs = {}
+    net = fc.input_layer(features, columns, cols_to_output_tensors=outputs)
+    result = {"net": _static(net), "outputs": sorted(_static(t) for t in outputs.values())}
+    result.update(_run(tf, net, {age_input: [17.0, 30.5, 90.0]}))
+    return result
+
+
+def categorical_indicators(tf, folder):
+    fc = tf.feature_column
+    columns = [
+        fc.indicator_column(fc.categorical_column_with_vocabulary_list("color", ["red", "green", "blue"])),
+        fc.indicator_column(fc.categorical_column_with_vocabulary_list("shape", ["box", "ball"], num_oov_buckets=3)),
+        fc.indicator_column(fc.categorical_column_with_vocabulary_list("size", [10, 20, 30], default_value=1)),
+        fc.indicator_column(fc.categorical_column_with_hash_bucket("word", 7)),
+        fc.indicator_column(fc.categorical_column_with_hash_bucket("number", 5, dtype=tf.int64)),
+        fc.indicator_column(fc.categorical_column_with_identity("id", 4, default_value=3)),
+        fc.indicator_column(fc.categorical_column_with_vocabulary_file("fruit", str(folder / "fruit.txt"),
+                                                                       num_oov_buckets=2)),
+        fc.indicator_column(fc.weighted_categorical_column(fc.categorical_column_with_identity("tag", 3), "tag_w")),
+    ]
+    features = {
+        "color": tf.constant([["red", "blue"], ["pink", ""], ["green", "green"]]),
+        "shape": tf.constant(["box", "cube", "sphere"]),
+        "size": tf.SparseTensor([[0, 0], [1, 0], [1, 1]], tf.constant([20, 30, 99], tf.int64), [3, 2]),
+        "word": tf.constant([["hello"], ["world"], [""]]),
+        "number": tf.constant([[7], [123456], [-3]], tf.int64),
+        "id": tf.constant([[0, 5], [2, -1], [1, 1]], tf.int64),
+        "fruit": tf.constant([["cherry"], ["kiwi"], ["apple"]]),
+        "tag": tf.SparseTensor([[0, 0], [0, 1], [2, 0]], tf.constant([0, 2, 0], tf.int64), [3, 2]),
+        "tag_w": tf.SparseTensor([[0, 0], [0, 1], [2, 0]], tf.constant([0.5, 2.0, 3.0]), [3, 2]),
+    }
+    outputs = {}
+    net = fc.input_layer(features, columns, cols_to_output_tensors=outputs)
+    result = {"net": _static(net), "outputs": sorted(_static(t) for t in outputs.values()),
+              "tables": [op.name for op in tf.get_collection(tf.GraphKeys.TABLE_INITIALIZERS)]}
+    result.update(_run(tf, net))
+    return result
+
+
+def embeddings(tf, folder):
+    fc = tf.feature_column
+    weights = np.arange(15, dtype=np.float32).reshape(5, 3) / 10
+    init = tf.constant_initializer(weights)
+    ids = fc.categorical_column_with_identity("id", 5)
+    words = fc.categorical_column_with_vocabulary_list("word", ["a", "b", "c", "d", "e"])
+    columns = [fc.embedding_column(ids, 3, initializer=init),
+               fc.embedding_column(words, 3, combiner="sqrtn", initializer=init),
+               fc.embedding_column(fc.weighted_categorical_column(
+                   fc.categorical_column_with_identity("rated", 5), "rating"), 3, combiner="sum", initializer=init),
+               fc.embedding_column(fc.categorical_column_with_hash_bucket("h", 5), 2)]
+    features = {
+        "id": tf.SparseTensor([[0, 0], [1, 0], [1, 1]], tf.constant([1, 3, 4], tf.int64), [3, 2]),
+        "word": tf.constant([["a", "c"], ["e", ""], ["", ""]]),
+        "rated": tf.SparseTensor([[0, 0], [0, 1], [2, 0]], tf.constant([2, 4, 0], tf.int64), [3, 2]),
+        "rating": tf.SparseTensor([[0, 0], [0, 1], [2, 0]], tf.constant([0.5, 2.0, 1.5]), [3, 2]),
+        "h": tf.constant([["x"], ["y"], ["z"]]),
+    }
+    cols_to_vars = {}
+    net = fc.input_layer(features, columns, cols_to_vars=cols_to_vars)
+    hashed_net = net[:, :2]
+    loss = tf.reduce_sum(tf.square(net[:, 2:] - 1.0)) + 0.0 * tf.reduce_sum(hashed_net)
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    result = {"net": _static(net), "vars": _variables(tf),
+              "cols_to_vars": sorted([c.name, [v.name for v in vs]] for c, vs in cols_to_vars.items())}
+    result.update(_run(tf, net[:, 2:], train=train))
+    result["trained"] = result["trained"][1:]  # the hashed column's weights are random
+    return result
+
+
+def linear_models(tf, folder):
+    fc = tf.feature_column
+    columns = [fc.numeric_column("age"), fc.categorical_column_with_vocabulary_list("color", ["r", "g", "b"]),
+               fc.bucketized_column(fc.numeric_column("age"), [30.0]),
+               fc.weighted_categorical_column(fc.categorical_column_with_identity("tag", 3), "tag_w")]
+    features = {"age": tf.constant([[20.0], [40.0], [35.0]]), "color": tf.constant([["r"], ["b"], ["x"]]),
+                "tag": tf.constant([[0, 2], [1, -1], [2, -1]], tf.int64),
+                "tag_w": tf.constant([[1.0, 2.0], [0.5, 0.0], [3.0, 0.0]])}
+    cols_to_vars = {}
+    logits = fc.linear_model(features, columns, units=2, cols_to_vars=cols_to_vars)
+    labels = tf.constant([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    loss = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits))
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    result = {"logits": _static(logits), "vars": _variables(tf),
+              "cols_to_vars": sorted([str(getattr(c, "name", c)), [v.name for v in vs]]
+                                     for c, vs in cols_to_vars.items())}
+    result.update(_run(tf, logits, train=train))
+    with tf.Session() as sess:
+        sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+        for _ in range(3):
+            sess.run(train)
+        result["after_three"] = _plain(sess.run(logits))
+    return result
+
+
+def default_embedding_initializer(tf, folder):
+    """TensorFlow's initializer: its variable, shape and the scope of its ops; its spread, not its values."""
+    fc = tf.feature_column
+    column = fc.embedding_column(fc.categorical_column_with_identity("id", 400), 16)
+    net = fc.input_layer({"id": tf.constant([[1]], tf.int64)}, [column])
+    (variable,) = tf.global_variables()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run(variable)
+    return {"net": _static(net), "variable": [variable.name, variable.shape.as_list()],
+            "initializer_op": variable.initializer.inputs[1].op.name.split("/Initializer/")[-1].split("/")[0],
+            "within_two_stddev": bool(np.abs(values).max() <= 2 / 4), "stddev_about": round(float(values.std()), 1)}
+
+
+def parse_example_specs(tf, folder):
+    fc = tf.feature_column
+    columns = [fc.numeric_column("age", default_value=3.0), fc.numeric_column("pos", shape=[2, 2]),
+               fc.embedding_column(fc.categorical_column_with_hash_bucket("word", 10), 4),
+               fc.indicator_column(fc.weighted_categorical_column(
+                   fc.categorical_column_with_identity("id", 4), "id_weight")),
+               fc.bucketized_column(fc.numeric_column("score", dtype=tf.int64), [1, 2])]
+    spec = fc.make_parse_example_spec(columns)
+    return {key: [type(value).__name__, [str(getattr(value, f, None)) for f in ("shape", "dtype", "default_value")]]
+            for key, value in sorted(spec.items())}
+
+
+def errors(tf, folder):
+    """What TensorFlow refuses when the graph is built, with its class and message."""
+    fc = tf.feature_column
+    color = fc.categorical_column_with_vocabulary_list("color", ["r"])
+    age = fc.numeric_column("age")
+    attempts = {
+        "categorical_in_input_layer": lambda: fc.input_layer({"color": tf.constant([["r"]])}, [color]),
+        "missing_feature": lambda: fc.input_layer({"x": tf.constant([[1.0]])}, [age]),
+        "batch_sizes": lambda: fc.input_layer({"age": tf.constant([[1.0]]), "b": tf.constant([[1.0], [2.0]])},
+                                              [age, fc.numeric_column("b")]),
+        "duplicate": lambda: fc.input_layer({"age": tf.constant([[1.0]])}, [age, fc.numeric_column("age")]),
+        "unsorted_boundaries": lambda: fc.bucketized_column(age, [3, 1]),
+        "sparse_numeric": lambda: fc.input_layer({"age": tf.SparseTensor([[0, 0]], [1.0], [1, 1])}, [age]),
+        "dimension": lambda: fc.embedding_column(color, 0),
+        "hash_size": lambda: fc.categorical_column_with_hash_bucket("w", 0),
+        "oov_and_default": lambda: fc.categorical_column_with_vocabulary_list("c", ["a"], default_value=0,
+                                                                              num_oov_buckets=1),
+        "empty_columns": lambda: fc.input_layer({"age": tf.constant([[1.0]])}, []),
+    }
+    found = {}
+    for name, attempt in attempts.items():
+        try:
+            attempt()
+            found[name] = None
+        except (ValueError, TypeError) as e:
+            found[name] = [type(e).__name__, str(e).split(" Given")[0].split("SparseTensor is not")[0]]
+    return found
+
+
+CASES = {f.__name__: f for f in (numeric_and_bucketized, categorical_indicators, embeddings, linear_models,
+                                 default_embedding_initializer, parse_example_specs, errors)}
