@@ -1,6 +1,8 @@
 """``tf.sparse``: the sparse tensor type and its functions; re-exports only."""
 
 from numflow.framework.sparse_tensor import SparseTensor
+from numflow.ops.sparse_cross_ops import sparse_cross as cross
+from numflow.ops.sparse_cross_ops import sparse_cross_hashed as cross_hashed
 from numflow.ops.sparse_math_ops import sparse_add as add
 from numflow.ops.sparse_math_ops import sparse_reduce_max as reduce_max
 from numflow.ops.sparse_math_ops import sparse_reduce_max_sparse as reduce_max_sparse
@@ -22,6 +24,7 @@ from numflow.ops.sparse_struct_ops import sparse_retain as retain
 from numflow.ops.sparse_struct_ops import sparse_slice as slice  # noqa: A004 - TensorFlow's name
 from numflow.ops.sparse_struct_ops import sparse_split as split
 
-__all__ = ["SparseTensor", "add", "concat", "fill_empty_rows", "maximum", "minimum", "placeholder", "reduce_max",
-           "reduce_max_sparse", "reduce_sum", "reduce_sum_sparse", "reorder", "reshape", "retain", "segment_mean",
-           "segment_sqrt_n", "segment_sum", "slice", "sparse_dense_matmul", "split", "to_dense"]
+__all__ = ["SparseTensor", "add", "concat", "cross", "cross_hashed", "fill_empty_rows", "maximum", "minimum",
+           "placeholder", "reduce_max", "reduce_max_sparse", "reduce_sum", "reduce_sum_sparse", "reorder", "reshape",
+           "retain", "segment_mean", "segment_sqrt_n", "segment_sum", "slice", "sparse_dense_matmul", "split",
+           "to_dense"]

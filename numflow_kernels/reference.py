@@ -770,6 +770,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_sampling,
     reference_script,
     reference_sparse,
+    reference_sparse_cross,
     reference_sparse_math,
     reference_sparse_struct,
     reference_special,
