@@ -7,6 +7,7 @@ from numflow.feature_column.columns import (
     categorical_column_with_identity,
     categorical_column_with_vocabulary_file,
     categorical_column_with_vocabulary_list,
+    crossed_column,
     numeric_column,
     weighted_categorical_column,
 )
@@ -14,6 +15,6 @@ from numflow.feature_column.dense_columns import embedding_column, indicator_col
 from numflow.feature_column.layers import input_layer, linear_model, make_parse_example_spec
 
 __all__ = ["bucketized_column", "categorical_column_with_hash_bucket", "categorical_column_with_identity",
-           "categorical_column_with_vocabulary_file", "categorical_column_with_vocabulary_list", "embedding_column",
-           "indicator_column", "input_layer", "linear_model", "make_parse_example_spec", "numeric_column",
-           "weighted_categorical_column"]
+           "categorical_column_with_vocabulary_file", "categorical_column_with_vocabulary_list", "crossed_column",
+           "embedding_column", "indicator_column", "input_layer", "linear_model", "make_parse_example_spec",
+           "numeric_column", "weighted_categorical_column"]

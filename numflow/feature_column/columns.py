@@ -444,6 +444,65 @@ def weighted_categorical_column(categorical_column, weight_feature_key, dtype=dt
     return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
 
 
+class CrossedColumn(CategoricalColumn, collections.namedtuple("CrossedColumn", ("keys", "hash_bucket_size",
+                                                                                  "hash_key"))):
+    """See ``crossed_column``."""
+
+    def _leaves(self):
+        for key in self.keys:
+            yield from key._leaves() if isinstance(key, CrossedColumn) else (key,)
+
+    @property
+    def name(self):
+        return "_X_".join(sorted(key if isinstance(key, str) else key.name for key in self._leaves()))
+
+    @property
+    def _parse_example_spec(self):
+        from numflow.ops.parsing_config import VarLenFeature
+
+        spec = {}
+        for key in self.keys:
+            spec.update({key: VarLenFeature(dtypes.string)} if isinstance(key, str) else key._parse_example_spec)
+        return spec
+
+    def _transform_feature(self, inputs):
+        from numflow.ops.sparse_cross_ops import sparse_cross_hashed
+
+        tensors = []
+        for key in self._leaves():
+            if isinstance(key, str):
+                tensors.append(inputs.get(key))
+                continue
+            ids, weights = key._get_sparse_tensors(inputs)
+            if weights is not None:
+                raise ValueError("crossed_column does not support weight_tensor, but the given column populates "
+                                 f"weight_tensor. Given column: {key.name}")
+            tensors.append(ids)
+        return sparse_cross_hashed(tensors, num_buckets=self.hash_bucket_size, hash_key=self.hash_key)
+
+    @property
+    def _num_buckets(self):
+        return self.hash_bucket_size
+
+
+def crossed_column(keys, hash_bucket_size, hash_key=None):
+    """The crosses of features (keys of string features, or categorical columns), hashed to
+    ``hash_bucket_size`` ids as TensorFlow's ``sparse_cross_hashed`` (``tf.feature_column.crossed_column``)."""
+    if not hash_bucket_size or hash_bucket_size < 1:
+        raise ValueError(f"hash_bucket_size must be > 1. hash_bucket_size: {hash_bucket_size}")
+    if not keys or len(keys) < 2:
+        raise ValueError(f"keys must be a list with length > 1. Given: {keys}")
+    for key in keys:
+        if not isinstance(key, str | CategoricalColumn):
+            raise ValueError(f"Unsupported key type. All keys must be either string, or categorical column except "
+                             f"HashedCategoricalColumn. Given: {key}")
+        if isinstance(key, HashedCategoricalColumn):
+            raise ValueError("categorical_column_with_hash_bucket is not supported for crossing. Hashing before "
+                             "crossing will increase probability of collision. Instead, use the feature name as a "
+                             f"string. Given: {key}")
+    return CrossedColumn(tuple(keys), int(hash_bucket_size), hash_key)
+
+
 def embedding_initializer(dimension):
     """TensorFlow's initializer of an embedding column's weights: a truncated normal of stddev 1/sqrt(dimension)."""
     from numflow.ops.init_ops import truncated_normal_initializer

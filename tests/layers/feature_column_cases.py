@@ -145,6 +145,40 @@ def linear_models(tf, folder):
     return result
 
 
+def crossed_columns(tf, folder):
+    fc = tf.feature_column
+    old = fc.bucketized_column(fc.numeric_column("age"), [30.0])
+    city_word = fc.crossed_column(["city", "word"], 20)
+    old_city = fc.crossed_column([old, "city"], 10, hash_key=7)
+    nested = fc.crossed_column([city_word, fc.categorical_column_with_identity("id", 4)], 50)
+    city = tf.placeholder(tf.string, [None, 1])  # fed: TensorFlow's static batch size would come from folding
+    features = {"city": city, "age": tf.constant([[20.0], [40.0], [50.0]]),
+                "word": tf.SparseTensor([[0, 0], [0, 1], [2, 0]], tf.constant(["cat", "dog", "cow"]), [3, 2]),
+                "id": tf.constant([[1], [3], [0]], tf.int64)}
+    init = tf.constant_initializer(np.arange(100, dtype=np.float32) / 100)
+    net = fc.input_layer(features, [fc.indicator_column(city_word), fc.indicator_column(old_city),
+                                    fc.embedding_column(nested, 2, initializer=init)])
+    logits = fc.linear_model(features, [city_word, old_city])
+    train = tf.train.GradientDescentOptimizer(1.0).minimize(tf.reduce_sum(tf.square(logits - 1.0)))
+    result = {"names": [city_word.name, old_city.name, nested.name], "net": _static(net), "vars": _variables(tf),
+              "spec": sorted(fc.make_parse_example_spec([nested, old_city]))}
+    result.update(_run(tf, [net, logits], {city: [["sf"], ["ny"], ["la"]]}, train=train))
+    return result
+
+
+def sparse_crosses(tf, folder):
+    words = tf.SparseTensor([[0, 0], [1, 0], [1, 1]], tf.constant(["a", "b", "c"]), [3, 2])
+    ids = tf.SparseTensor([[0, 0], [1, 0], [2, 0]], tf.constant([3, -7, 2**40], tf.int64), [3, 1])
+    dense = tf.constant([["f", "g"], ["h", "i"], ["j", "k"]])
+    crosses = {"strings": tf.sparse.cross([words, dense]), "mixed": tf.sparse.cross([dense, ids]),
+               "hashed": tf.sparse.cross_hashed([words, ids, dense]),
+               "buckets": tf.sparse.cross_hashed([dense, words], num_buckets=13, hash_key=99)}
+    with tf.Session() as sess:
+        values = sess.run({name: [c.indices, c.values, c.dense_shape] for name, c in crosses.items()})
+    return {name: [v[0].tolist(), [x.decode() if isinstance(x, bytes) else int(x) for x in v[1]], v[2].tolist()]
+            for name, v in values.items()}
+
+
 def default_embedding_initializer(tf, folder):
     """TensorFlow's initializer: its variable, shape and the scope of its ops; its spread, not its values."""
     fc = tf.feature_column
@@ -201,4 +235,5 @@ def errors(tf, folder):
 
 
 CASES = {f.__name__: f for f in (numeric_and_bucketized, categorical_indicators, embeddings, linear_models,
-                                 default_embedding_initializer, parse_example_specs, errors)}
+                                 crossed_columns, sparse_crosses, default_embedding_initializer, parse_example_specs,
+                                 errors)}
