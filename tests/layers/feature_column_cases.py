@@ -179,6 +179,34 @@ def sparse_crosses(tf, folder):
             for name, v in values.items()}
 
 
+def parsed_examples(tf, folder):
+    """A TF1 input pipeline: serialized Examples through ``parse_example`` with the columns' spec, batched
+    by tf.data, into ``input_layer``."""
+    fc = tf.feature_column
+    age = fc.numeric_column("age", default_value=-1.0)
+    columns = [age, fc.bucketized_column(age, [30.0]),
+               fc.indicator_column(fc.categorical_column_with_vocabulary_file("fruit", str(folder / "fruit.txt"))),
+               fc.embedding_column(fc.categorical_column_with_hash_bucket("tags", 6), 2,
+                                   initializer=tf.constant_initializer(np.arange(12, dtype=np.float32) / 10))]
+    rows = [{"age": [25.0], "fruit": [b"banana", b"cherry"], "tags": [b"x", b"y", b"z"]},
+            {"fruit": [b"kiwi"], "tags": []}, {"age": [40.0], "fruit": [], "tags": [b"y"]}]
+
+    def example(row):
+        feature = {"age": tf.train.Feature(float_list=tf.train.FloatList(value=row["age"]))} if "age" in row else {}
+        for key in ("fruit", "tags"):
+            feature[key] = tf.train.Feature(bytes_list=tf.train.BytesList(value=row[key]))
+        return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+    serialized = [example(row) for row in rows]
+    dataset = tf.data.Dataset.from_tensor_slices(serialized).batch(3)
+    batch = tf.data.make_one_shot_iterator(dataset).get_next()
+    features = tf.parse_example(batch, fc.make_parse_example_spec(columns))
+    net = fc.input_layer(features, columns)
+    result = {"net": _static(net)}
+    result.update(_run(tf, net))
+    return result
+
+
 def default_embedding_initializer(tf, folder):
     """TensorFlow's initializer: its variable, shape and the scope of its ops; its spread, not its values."""
     fc = tf.feature_column
@@ -235,5 +263,5 @@ def errors(tf, folder):
 
 
 CASES = {f.__name__: f for f in (numeric_and_bucketized, categorical_indicators, embeddings, linear_models,
-                                 crossed_columns, sparse_crosses, default_embedding_initializer, parse_example_specs,
-                                 errors)}
+                                 crossed_columns, sparse_crosses, parsed_examples, default_embedding_initializer,
+                                 parse_example_specs, errors)}
