@@ -127,3 +127,87 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
     initializer = initializer or embedding_initializer(dimension)
     return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer, None, None, max_norm, trainable,
                            use_safe_embedding_lookup)
+
+
+class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
+        "SharedEmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer",
+                                  "shared_embedding_collection_name", "max_norm", "trainable",
+                                  "use_safe_embedding_lookup"))):
+    """See ``shared_embedding_columns``: the first built makes the weights, kept in the graph collection
+    of the shared name, the others find them there."""
+
+    @property
+    def name(self):
+        return f"{self.categorical_column.name}_shared_embedding"
+
+    @property
+    def _var_scope_name(self):
+        return self.shared_embedding_collection_name
+
+    @property
+    def _parse_example_spec(self):
+        return self.categorical_column._parse_example_spec
+
+    @property
+    def _variable_shape(self):
+        return TensorShape([self.dimension])
+
+    def _transform_feature(self, inputs):
+        return inputs.get(self.categorical_column)
+
+    def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+        from numflow.framework.graph import get_default_graph
+        from numflow.variables.scope import get_variable
+
+        graph = get_default_graph()
+        with graph.name_scope(self.name):
+            ids, weights = self.categorical_column._get_sparse_tensors(inputs, weight_collections, trainable)
+            shape = (self.categorical_column._num_buckets, self.dimension)
+            shared = graph.get_collection(self.shared_embedding_collection_name)
+            if len(shared) > 1:
+                raise ValueError(f"Collection {shared} can only contain one variable. Suggested fix A: Choose a "
+                                 "unique name for this collection. Suggested fix B: Do not add any variables to this "
+                                 "collection. The feature_column library already adds a variable under the hood.")
+            if shared:
+                embedding_weights = shared[0]
+                if tuple(embedding_weights.shape.as_list()) != shape:
+                    raise ValueError(f"Shared embedding collection {self.shared_embedding_collection_name} contains "
+                                     f"variable {embedding_weights.name} of unexpected shape "
+                                     f"{embedding_weights.shape}. Expected shape is {shape}.")
+            else:
+                embedding_weights = get_variable("embedding_weights", shape=shape, dtype=dtypes.float32,
+                                                 initializer=self.initializer,
+                                                 trainable=self.trainable and trainable,
+                                                 collections=weight_collections)
+                graph.add_to_collection(self.shared_embedding_collection_name, embedding_weights)
+            return combine_embeddings(embedding_weights, ids, weights, self.combiner, f"{self.name}_weights",
+                                      self.max_norm, self.use_safe_embedding_lookup)
+
+
+def shared_embedding_columns(categorical_columns, dimension, combiner="mean", initializer=None,
+                             shared_embedding_collection_name=None, ckpt_to_load_from=None,
+                             tensor_name_in_ckpt=None, max_norm=None, trainable=True, use_safe_embedding_lookup=True):
+    """Embedding columns of several categorical columns of one bucket count sharing one weights
+    variable, ``<scope>/<names joined by _>_shared_embedding/embedding_weights``
+    (``tf.feature_column.shared_embedding_columns``); the other arguments as ``embedding_column``'s."""
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if ckpt_to_load_from is not None or tensor_name_in_ckpt is not None:
+        raise NotImplementedError("numflow's shared_embedding_columns do not load from a checkpoint yet: restore "
+                                  "the weights with a Saver instead.")
+    if initializer is not None and not callable(initializer):
+        raise ValueError("initializer must be callable if specified.")
+    columns = list(categorical_columns)
+    for column in columns:
+        if not isinstance(column, CategoricalColumn):
+            raise ValueError(f"All categorical_columns must be subclasses of _CategoricalColumn. Given: {column}, "
+                             f"of type: {type(column)}")
+        if column._num_buckets != columns[0]._num_buckets:
+            raise ValueError("To use shared_embedding_column, all categorical_columns must have the same number of "
+                             f"buckets. Given column: {columns[0]} with buckets: {columns[0]._num_buckets} does not "
+                             f"match column: {column} with buckets: {column._num_buckets}")
+    name = shared_embedding_collection_name or \
+        "_".join(c.name for c in sorted(columns, key=lambda c: c.name)) + "_shared_embedding"
+    initializer = initializer or embedding_initializer(dimension)
+    return [SharedEmbeddingColumn(c, int(dimension), combiner, initializer, name, max_norm, trainable,
+                                  use_safe_embedding_lookup) for c in columns]

@@ -207,6 +207,23 @@ def parsed_examples(tf, folder):
     return result
 
 
+def shared_embeddings(tf, folder):
+    fc = tf.feature_column
+    query = fc.categorical_column_with_identity("query", 4)
+    title = fc.categorical_column_with_identity("title", 4)
+    shared = fc.shared_embedding_columns([title, query], 2, combiner="sum",
+                                         initializer=tf.constant_initializer(np.arange(8, dtype=np.float32) / 8))
+    features = {"query": tf.constant([[1, 2], [3, -1]], tf.int64), "title": tf.constant([[0], [3]], tf.int64)}
+    outputs = {}
+    net = fc.input_layer(features, shared, cols_to_output_tensors=outputs)
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(tf.reduce_sum(tf.square(net - 1.0)))
+    result = {"names": [c.name for c in shared], "net": _static(net), "vars": _variables(tf),
+              "outputs": sorted([c.name, t.name] for c, t in outputs.items()),
+              "collection": [v.name for v in tf.get_collection("query_title_shared_embedding")]}
+    result.update(_run(tf, net, train=train))
+    return result
+
+
 def default_embedding_initializer(tf, folder):
     """TensorFlow's initializer: its variable, shape and the scope of its ops; its spread, not its values."""
     fc = tf.feature_column
@@ -263,5 +280,5 @@ def errors(tf, folder):
 
 
 CASES = {f.__name__: f for f in (numeric_and_bucketized, categorical_indicators, embeddings, linear_models,
-                                 crossed_columns, sparse_crosses, parsed_examples, default_embedding_initializer,
-                                 parse_example_specs, errors)}
+                                 crossed_columns, sparse_crosses, parsed_examples, shared_embeddings,
+                                 default_embedding_initializer, parse_example_specs, errors)}
