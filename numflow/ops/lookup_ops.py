@@ -146,9 +146,6 @@ class StaticHashTable(LookupInterface):
         return _map_values(keys, find)
 
 
-HashTable = StaticHashTable
-
-
 class StaticVocabularyTable(LookupInterface):
     """Ids of a vocabulary: a key's id in the table ``initializer`` fills, else ``size + bucket`` with
     its bucket among ``num_oov_buckets`` by TensorFlow's Fingerprint64 of the key (of its decimal
