@@ -38,13 +38,13 @@ class Table:
         self.lock = threading.Lock()
 
     def _keys(self, keys):
-        return [_scalar(k) for k in np.asarray(keys).reshape(-1)]
+        return np.asarray(keys).reshape(-1).tolist()  # Python scalars: bytes for strings
 
     def _check_values(self, keys, values):
         expected = (*np.shape(keys), *self.value_shape)
         if np.shape(values) != expected:
             raise ValueError(f"Expected shape {dims_text(expected)} for value, got {dims_text(np.shape(values))}")
-        return np.asarray(values, dtype=self.value_dtype).reshape((-1, *self.value_shape))
+        return np.asarray(values, dtype=self.value_dtype).reshape((-1, *self.value_shape)).tolist()
 
     def find(self, keys, default):
         """The values of ``keys`` (``default`` for those absent), shaped ``keys.shape + value_shape``."""
@@ -52,13 +52,14 @@ class Table:
         if default.shape not in ((), self.value_shape):
             raise ValueError(f"Expected shape {dims_text(self.value_shape)} or [] for default value, got "
                              f"{dims_text(default.shape)}")
+        default = np.broadcast_to(default, self.value_shape).tolist()
         flat = self._keys(keys)
-        out = np.empty((len(flat), *self.value_shape), dtype=self.value_dtype)
         with self.lock:
             if not self.initialized:
                 raise FailedPrecondition("Table not initialized.")
-            for i, key in enumerate(flat):
-                out[i, ...] = self.entries.get(key, default)  # [i, ...]: an object array takes the element
+            get = self.entries.get
+            found = [get(key, default) for key in flat]
+        out = np.array(found, dtype=self.value_dtype) if found else np.empty(0, dtype=self.value_dtype)
         return out.reshape((*np.shape(keys), *self.value_shape))
 
     def insert(self, keys, values):
@@ -67,13 +68,14 @@ class Table:
         flat = self._keys(keys)
         self._check_usable(flat)
         with self.lock:
+            if not self.static:
+                self.entries.update(zip(flat, values))
+                return
             for key, value in zip(flat, values):
-                value = np.array(value, dtype=self.value_dtype)
-                if self.static and key in self.entries and not np.array_equal(self.entries[key], value):
+                known = self.entries.setdefault(key, value)
+                if known != value:
                     raise FailedPrecondition(f"HashTable has different value for same key. Key {_text(key)} has "
-                                             f"{_text(self.entries[key].item())} and trying to add value "
-                                             f"{_text(value.item())}")
-                self.entries[key] = value
+                                             f"{_text(known)} and trying to add value {_text(value)}")
 
     def initialize(self, keys, values):
         """Fill a static table once: later initializations of an initialized table do nothing."""
@@ -104,14 +106,9 @@ class Table:
     def export(self):
         with self.lock:
             items = list(self.entries.items())
-        keys = np.array([k for k, _ in items], dtype=self.key_dtype)
+        keys = np.array([k for k, _ in items], dtype=self.key_dtype).reshape(len(items))
         values = np.array([v for _, v in items], dtype=self.value_dtype).reshape((len(items), *self.value_shape))
         return keys, values
-
-
-def _scalar(value):
-    return bytes(value) if isinstance(value, bytes | bytearray) else value.item() if isinstance(value, np.generic) \
-        else value
 
 
 def _text(value):
@@ -124,7 +121,7 @@ def _table_kernel(op_type, static=False, tensors=False, dense=False):
         attrs = ctx.attrs
         name = attrs.get("shared_name") or ctx.op_name
         value_shape = tuple(attrs.get("value_shape") or ()) if tensors or dense else ()
-        keys = tuple(_scalar(np.asarray(k).item()) for k in empty_keys)
+        keys = tuple(np.asarray(k).item() for k in empty_keys)
         return ctx.resources.get_or_create(
             ("table", name), lambda: Table(attrs["key_dtype"], attrs["value_dtype"], value_shape, static, keys))
 
