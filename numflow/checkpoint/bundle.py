@@ -18,7 +18,9 @@ straight into the destination array and verifies the crc of every tensor.
 """
 
 import os
+import queue
 import struct
+import threading
 
 import numpy as np
 
@@ -120,6 +122,40 @@ def encode_strings(elements, big_endian=False):
     return b"".join(table.encode_varint(n) for n in lengths) + stored + data, crc
 
 
+class _Writeback:
+    """A thread asking the disk to start writing the ranges of ``fd`` handed to it, the ranges queued
+    meanwhile merged into one request. The writer never waits for it: under other processes' syncs
+    the request can wait for the filesystem's journal, and the copying goes on meanwhile."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.ranges = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="numflow-writeback", daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while (item := self.ranges.get()) is not None:
+            start, end = item
+            while True:
+                try:
+                    item = self.ranges.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.ranges.put(None)
+                    break
+                end = item[1]
+            start_writeback(self.fd, start, end - start)
+
+    def add(self, start, end):
+        self.ranges.put((start, end))
+
+    def stop(self):
+        """Wait until the requests made are done (the file descriptor may be closed then)."""
+        self.ranges.put(None)
+        self.thread.join()
+
+
 class _Shard:
     """One data file being written: under a temporary name on the local disk."""
 
@@ -130,12 +166,18 @@ class _Shard:
         self.pos = 0
         self.buffer = bytearray()
         self.written = self.handed_to_disk = 0
+        self.writeback = None
 
     def write(self, data):
         write_all(self.fd, data, self.temp)
         self.written += memoryview(data).nbytes
         if self.written - self.handed_to_disk >= _WRITEBACK_STEP:
-            start_writeback(self.fd, self.handed_to_disk, self.written - self.handed_to_disk)
+            if self.writeback is None:
+                try:
+                    self.writeback = _Writeback(self.fd)
+                except RuntimeError:  # the interpreter is shutting down: no new threads, the final sync does it
+                    return
+            self.writeback.add(self.handed_to_disk, self.written)
             self.handed_to_disk = self.written
 
     def write_checksummed(self, flat):
@@ -180,6 +222,9 @@ class _Shard:
         self.close()
 
     def close(self):
+        if self.writeback is not None:
+            writeback, self.writeback = self.writeback, None
+            writeback.stop()
         if self.fd is not None:
             fd, self.fd = self.fd, None
             try:
