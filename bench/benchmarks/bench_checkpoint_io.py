@@ -5,12 +5,19 @@ shared with other work: minima are what the code does when it gets the disk)::
 
     python bench/benchmarks/bench_checkpoint_io.py [--repeat 3] [--dir DIR] [--s3-mib 256]
 
+Under ``bench/run.py`` (and asv), ``CheckpointTargets`` reports each target as a ratio, and
+``summarize`` prints which are met.
+
 With 16 float32 variables of 4096 x 4096 (1 GiB; ``NUMFLOW_BENCH_QUICK=1``: 16 MiB):
 
 - ``disk write floor``: the same bytes written to one new file with ``os.write`` in 8 MiB pieces,
-  then ``fsync``; ``blocking save``: ``Saver.save`` to a new prefix (synced before its renames),
-  split into its phases (snapshot, data, index, fsync, rename); ``save over the same prefix``:
-  the renames then replace the previous checkpoint's files.
+  then ``fsync``; the same with ``sync_file_range`` after each piece (the disk starts at once, as
+  the Saver has it do from a helper thread); and the same after 4 s idle (see below). ``blocking
+  save``: ``Saver.save`` to a new prefix (synced before its renames), split into its phases
+  (snapshot + data, index, fsync, rename); ``save over the same prefix``: the renames then replace
+  the previous checkpoint's files. Each timed write follows the deletion of 1 GiB (for the save
+  over the same prefix, the old checkpoint's cached pages are dropped, its files kept), so that
+  all of them take their page cache from memory just freed.
 - ``training loop``: a step adds 1 to every variable (1 GiB read and written). ``held by a blocking
   save``: the step with the save minus a plain step. ``held by an async save``: the time in
   ``save()``, and the extra time of the 8 steps that follow it (the write in the background
@@ -36,9 +43,26 @@ save (the faults of the 8 steps, less 8 without: 546 against 1,633 before, in ru
 writer's share of the two cores against a dozen other processes' work), against 4.5 s before at
 load 12: timing does not tell the two apart at such loads. At load 2.8, before the change, it was
 within the noise (-0.1 s). The time in ``save()`` is 3 to 24 ms.
-The blocking save was 1.04x the disk floor at load 2.8 (0.564 s against 0.545 s: data 0.281,
-fsync 0.282, index and rename under 1 ms) and 1.3 to 2.5x at load 5 to 11; saving over the same
-prefix took 1.9 to 5.9 s, its data phase 3 to 5 times a new prefix's and its renames 0.16 to 0.29 s.
+Before the writeback started per piece, the blocking save was 1.04x the disk floor at load 2.8
+(0.564 s against 0.545 s: data 0.281, fsync 0.282, index and rename under 1 ms), 1.17x at load 1.3
+(0.557 s against 0.478 s) and 1.3 to 2.5x at load 5 to 11; saving over the same prefix took 0.78 to
+5.9 s. Two causes. Its renames took 0.16 to 0.29 s: unlinking the replaced 1 GiB file, which frees
+its blocks and cached pages (a thread does it now: 0.004 s). And this VM hands free memory back to
+its host after about 2 s (free page reporting), so a page cache page taken from it costs a fault on
+the host: 1 GiB of plain writes took 0.25 s right after 1 GiB was freed, 0.9 to 2.1 s four seconds
+after, and 3.4 to 6.7 s with nothing freed (load 2.4 to 3.2). The old benchmark saved to a new
+prefix right after deleting the last checkpoint, and over the same prefix with the old one still
+cached. With the writeback started per piece, the fsync phase is 0.01 to 0.05 s (was 0.26 to 0.46 s)
+and 1 GiB of plain writes took 0.37 s against 0.65 s without (load 3.7); a save at load 4.5 was 1.23x
+the floor (0.760 s against 0.615 s), over the same prefix 0.91x (0.558 s). At load 10 to 17, saves
+with and without it were alike (medians 2.2 s and 1.9 s, each 0.6 to 5.4 s, the order of the two
+in a round mattering more than the writeback).
+Restores (minima of 5 to 7 at load 2.5 to 4.5): into initialized variables 1.00 to 1.24x the read
+floor from the page cache (a crc pass over the mapped page cache, 0.08 s on two threads, then the
+reads into the buffers the variables give up, 0.10 s on two threads, against 0.18 to 0.39 s for the
+floor's one thread), 1.09 to 1.18x from the disk; 1.5 to 1.7x in runs of 3 at load 1.3 to 4. Reading
+each tensor once into a new buffer (a whole model's worth of memory) took 0.23 to 6.5 s against 0.24
+to 0.97 s for the two passes in the same run: new pages cost more here than the crc pass.
 """
 
 import argparse
