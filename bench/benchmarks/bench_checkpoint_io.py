@@ -54,13 +54,19 @@ after, and 3.4 to 6.7 s with nothing freed (load 2.4 to 3.2). The old benchmark 
 prefix right after deleting the last checkpoint, and over the same prefix with the old one still
 cached. With the writeback started per piece, the fsync phase is 0.01 to 0.05 s (was 0.26 to 0.46 s)
 and 1 GiB of plain writes took 0.37 s against 0.65 s without (load 3.7); a save at load 4.5 was 1.23x
-the floor (0.760 s against 0.615 s), over the same prefix 0.91x (0.558 s). At load 10 to 17, saves
+the floor (0.760 s against 0.615 s), over the same prefix 0.91x (0.558 s); at load 2.2, 0.67x (0.330 s
+against 0.494 s; 0.288 s for the floor with the writeback started per piece), over the same prefix
+1.41x. ``held by a blocking save`` runs the save after a step whose temporaries (1 GiB of ones)
+took the memory just freed: it writes into pages from the host. At load 10 to 17, saves
 with and without it were alike (medians 2.2 s and 1.9 s, each 0.6 to 5.4 s, the order of the two
 in a round mattering more than the writeback).
 Restores (minima of 5 to 7 at load 2.5 to 4.5): into initialized variables 1.00 to 1.24x the read
 floor from the page cache (a crc pass over the mapped page cache, 0.08 s on two threads, then the
 reads into the buffers the variables give up, 0.10 s on two threads, against 0.18 to 0.39 s for the
-floor's one thread), 1.09 to 1.18x from the disk; 1.5 to 1.7x in runs of 3 at load 1.3 to 4. Reading
+floor's one thread), 1.09 to 1.18x from the disk; 1.5 to 1.8x in other runs at load 1.3 to 4 (at 2.2:
+0.303 s against 0.168 s, and 1.63x from the disk). A new session's restore (read once) was 1.09x
+its floor at load 2.2. The two passes are the price of all or nothing within one variable's extra
+memory: the crc pass must end before any variable changes. Reading
 each tensor once into a new buffer (a whole model's worth of memory) took 0.23 to 6.5 s against 0.24
 to 0.97 s for the two passes in the same run: new pages cost more here than the crc pass.
 """
