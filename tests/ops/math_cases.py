@@ -162,6 +162,18 @@ CASES = {
     "tensordot_pairs": (lambda tf, a, b: tf.tensordot(a, b, [[0, 1], [1, 0]]), [C3, np.swapaxes(C3, 0, 1)]),
     "tensordot_outer": (lambda tf, a, b: tf.tensordot(a, b, 0), [V4[:2], V4[:3]]),
     "tensordot_all": (lambda tf, a, b: tf.tensordot(a, b, 2), [D, D]),
+    # -- safe and special functions ----------------------------------------------------------------------------
+    "xlogy_family": (lambda tf, x, y: [tf.math.xlogy(x, y), tf.math.xdivy(x, y), tf.math.xlog1py(x, y)],
+                     [WITH_ZEROS, P[:3, :3]]),
+    "xlogy_broadcast_float32": (lambda tf, x, y: [tf.math.xlogy(x, y), tf.math.xdivy(y, x), tf.math.xlog1py(x, y)],
+                                [F, P[0].astype(np.float32)]),
+    "multiply_no_nan": (lambda tf, x, y: tf.math.multiply_no_nan(x, y), [D[:3, :3], WITH_ZEROS]),
+    "reciprocal_no_nan": (lambda tf, x: [tf.math.reciprocal_no_nan(x), tf.math.divide_no_nan(x, x + 1)],
+                          [WITH_ZEROS]),
+    "lbeta": (lambda tf, x: [tf.lbeta(x), tf.math.lbeta(x[0])], [P]),
+    "erfinv_ndtri": (lambda tf, x: [tf.math.erfinv(x * 0.6), tf.math.ndtri(x * 0.3 + 0.5)], [D]),
+    "erfinv_ndtri_float32": (lambda tf, x: [tf.math.erfinv(x * 0.6), tf.math.ndtri(x * 0.3 + 0.5)], [F]),
+    "ndtri_tails": (lambda tf, x: tf.math.ndtri(x), [np.array([1e-300, 1e-20, 0.01, 0.9, 0.999, 1.0, 0.0])]),
 }
 
 

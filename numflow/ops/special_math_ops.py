@@ -1,0 +1,132 @@
+"""The safe and special functions of ``tf.math`` beyond ``transcendental_ops``: ``xlogy``, ``xdivy`` and
+``xlog1py`` (0 where ``x`` is 0), ``multiply_no_nan`` and ``reciprocal_no_nan``, ``erfinv``, ``ndtri`` and
+``lbeta``, with TensorFlow's gradients (``math_grad.py``).
+Kernels: ``numflow_kernels/reference_special.py``.
+"""
+
+import math
+
+import numpy as np
+
+from numflow.framework.graph import get_default_graph
+from numflow.framework.registry import declare
+from numflow.ops import math_ops
+from numflow.ops.array_grad import gradient, sum_to
+from numflow.ops.constant_op import constant, convert_to_tensor
+from numflow.ops.math_ops import FLOATS, _binary_infer, _binary_op, _unary_infer
+from numflow.ops.op_util import _out
+from numflow.ops.transcendental_ops import lgamma
+
+for _op_type in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan"):
+    declare(_op_type)(_binary_infer(None, FLOATS))
+for _op_type in ("Erfinv", "Ndtri"):
+    declare(_op_type)(_unary_infer(FLOATS))
+
+
+def xlogy(x, y, name=None):
+    """``x * log(y)``, and 0 where ``x`` is 0 (op ``Xlogy``).
+
+    >>> import numflow as tf
+    >>> tf.Session().run(tf.math.xlogy([0.0, 2.0], [0.0, 1.0])).tolist()
+    [0.0, 0.0]
+    """
+    return _binary_op("Xlogy", x, y, name or "Xlogy")
+
+
+def _scoped_binary(op_type, default_name, x, y, name):
+    with get_default_graph().name_scope(name or default_name):
+        return _binary_op(op_type, x, y, op_type)
+
+
+def xdivy(x, y, name=None):
+    """``x / y``, and 0 where ``x`` is 0 (op ``Xdivy``)."""
+    return _scoped_binary("Xdivy", "xdivy", x, y, name)
+
+
+def xlog1py(x, y, name=None):
+    """``x * log1p(y)``, and 0 where ``x`` is 0 (op ``Xlog1py``)."""
+    return _scoped_binary("Xlog1py", "xlog1py", x, y, name)
+
+
+def multiply_no_nan(x, y, name=None):
+    """``x * y``, and 0 where ``y`` is 0 even if ``x`` is NaN or infinite (op ``MulNoNan``)."""
+    with get_default_graph().name_scope(name or "multiply_no_nan") as scope:
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+        return _out("MulNoNan", [x, y], name=scope)[0]
+
+
+def reciprocal_no_nan(x, name=None):
+    """``1 / x``, and 0 where ``x`` is 0 (op ``DivNoNan``)."""
+    with get_default_graph().name_scope(name or "reciprocal_no_nan") as scope:
+        x = convert_to_tensor(x, name="x")
+        one = constant(1, dtype=x.dtype.base_dtype, name="one")
+        return _out("DivNoNan", [one, x], name=scope)[0]
+
+
+def _scoped_unary(op_type, default_name):
+    def fn(x, name=None):
+        with get_default_graph().name_scope(name or default_name):
+            with get_default_graph().name_scope(op_type) as scope:
+                return _out(op_type, [convert_to_tensor(x, name="x")], name=scope)[0]
+
+    fn.__name__ = default_name
+    fn.__doc__ = f"Elementwise ``{default_name}`` (op ``{op_type}``)."
+    return fn
+
+
+erfinv = _scoped_unary("Erfinv", "erfinv")
+ndtri = _scoped_unary("Ndtri", "ndtri")
+
+
+def lbeta(x, name=None):
+    """The log of the multivariate beta function over the last axis of ``x``:
+    ``sum(lgamma(x)) - lgamma(sum(x))``.
+
+    >>> import numflow as tf
+    >>> round(float(tf.Session().run(tf.math.lbeta([1.0, 1.0]))), 6)
+    0.0
+    """
+    with get_default_graph().name_scope(name or "lbeta"):
+        x = convert_to_tensor(x, name="x")
+        log_prod_gamma_x = math_ops.reduce_sum(lgamma(x), axis=[-1])
+        log_gamma_sum_x = lgamma(math_ops.reduce_sum(x, axis=[-1]))
+        return log_prod_gamma_x - log_gamma_sum_x
+
+
+# -- gradients: TensorFlow's (math_grad.py) -------------------------------------------------------------
+def _not_zero(x):
+    return math_ops.cast(math_ops.not_equal(x, math_ops.cast(0.0, dtype=x.dtype)), dtype=x.dtype)
+
+
+def _x_times_grad(partial_x, partial_y):
+    def grad_fn(op, grad):
+        x, y = op.inputs
+        with get_default_graph().control_dependencies([grad]):
+            return [sum_to(partial_x(x, y) * grad, x, y), sum_to(partial_y(x, y) * grad, y, x)]
+
+    return grad_fn
+
+
+gradient("Xlogy")(_x_times_grad(lambda x, y: xlogy(_not_zero(x), y), lambda x, y: xdivy(x, y)))
+gradient("Xlog1py")(_x_times_grad(lambda x, y: xlog1py(_not_zero(x), y), lambda x, y: xdivy(x, y + 1.0)))
+gradient("Xdivy")(_x_times_grad(lambda x, y: xdivy(_not_zero(x), y),
+                                lambda x, y: xdivy(math_ops.negative(x), y ** 2)))
+
+
+@gradient("MulNoNan")
+def _mul_no_nan_grad(op, grad):
+    x, y = op.inputs
+    return [sum_to(multiply_no_nan(grad, y), x, y), sum_to(multiply_no_nan(x, grad), y, x)]
+
+
+@gradient("Erfinv")
+def _erfinv_grad(op, grad):
+    root_pi_over_two = constant(np.sqrt(np.pi) / 2, dtype=grad.dtype)
+    return [grad * root_pi_over_two * math_ops.exp(math_ops.square(op.outputs[0]))]
+
+
+@gradient("Ndtri")
+def _ndtri_grad(op, grad):
+    root_two_pi = constant(math.sqrt(2 * math.pi), dtype=grad.dtype)
+    return [grad * root_two_pi * math_ops.exp(math_ops.square(op.outputs[0]) / 2.0)]
