@@ -163,6 +163,7 @@ from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402,
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
 from numflow import image  # noqa: E402, I001
+from numflow import distributions  # noqa: E402, I001
 from numflow import bitwise  # noqa: E402, I001
 from numflow.ops.manip_ops import identity_n, roll  # noqa: E402, I001
 from numflow.ops.counting_ops import bincount, histogram_fixed_width, searchsorted  # noqa: E402, I001
