@@ -164,6 +164,13 @@ from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
 from numflow import image  # noqa: E402, I001
 from numflow import distributions  # noqa: E402, I001
+from numflow.ops.array_more_ops import (  # noqa: E402, I001
+    batch_gather, edit_distance, ensure_shape, invert_permutation, parallel_stack, repeat, shape_n, unique_with_counts,
+)
+from numflow.ops.scatter_ops import (  # noqa: E402, I001
+    scatter_nd_add, scatter_nd_sub, scatter_nd_update, tensor_scatter_nd_max, tensor_scatter_nd_min,
+)
+from numflow.ops.queue_ops import count_up_to  # noqa: E402, I001
 from numflow import bitwise  # noqa: E402, I001
 from numflow.ops.manip_ops import identity_n, roll  # noqa: E402, I001
 from numflow.ops.counting_ops import bincount, histogram_fixed_width, searchsorted  # noqa: E402, I001

@@ -1,5 +1,6 @@
 """``tf.math``: numflow's math functions under the names ``tf.compat.v1.math`` gives them; re-exports only."""
 
+from numflow.ops.array_more_ops import invert_permutation
 from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
 from numflow.ops.counting_ops import bincount
 from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
@@ -107,7 +108,7 @@ __all__ = [
     "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2",
     "atanh", "bincount", "ceil", "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "digamma",
     "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv", "exp", "expm1", "floor", "floordiv", "floormod",
-    "greater", "greater_equal", "in_top_k", "is_finite", "is_inf", "is_nan", "is_non_decreasing",
+    "greater", "greater_equal", "in_top_k", "invert_permutation", "is_finite", "is_inf", "is_nan", "is_non_decreasing",
     "is_strictly_increasing", "l2_normalize", "lbeta", "less", "less_equal", "lgamma", "log", "log1p", "log_sigmoid",
     "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
     "multiply_no_nan", "ndtri", "negative", "not_equal", "pow", "reciprocal", "reciprocal_no_nan", "reduce_all",

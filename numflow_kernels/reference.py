@@ -747,6 +747,7 @@ def split_v(ctx, x, size_splits, axis):
 from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     control_flow,
     reference_activation,
+    reference_array_more,
     reference_arrays,
     reference_conv,
     reference_counting,

@@ -298,6 +298,12 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank at least {rank}")
         return self
 
+    def with_rank_at_most(self, rank):
+        """This shape; ValueError when its rank is known and above ``rank``."""
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
     def concatenate(self, other):
         other = as_shape(other)
         if self._dims is None or other._dims is None:

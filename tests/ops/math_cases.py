@@ -174,6 +174,32 @@ CASES = {
     "erfinv_ndtri": (lambda tf, x: [tf.math.erfinv(x * 0.6), tf.math.ndtri(x * 0.3 + 0.5)], [D]),
     "erfinv_ndtri_float32": (lambda tf, x: [tf.math.erfinv(x * 0.6), tf.math.ndtri(x * 0.3 + 0.5)], [F]),
     "ndtri_tails": (lambda tf, x: tf.math.ndtri(x), [np.array([1e-300, 1e-20, 0.01, 0.9, 0.999, 1.0, 0.0])]),
+    # -- array ops ---------------------------------------------------------------------------------------------
+    "tensor_scatter_nd_max_min": (lambda tf, x, y: [tf.tensor_scatter_nd_max(x, [[0], [2], [0]], y),
+                                                    tf.tensor_scatter_nd_min(x, [[1], [2], [1]], y)],
+                                  [TIES[:3], np.array([[1.0, 5.0], [0.5, 2.0], [-2.0, 2.0]])]),
+    "tensor_scatter_nd_max_elements": (lambda tf, x: tf.tensor_scatter_nd_max(x, [[0, 1], [2, 3]], [0.0, 9.0]),
+                                       [D]),
+    "unique_with_counts": (lambda tf, x: list(tf.unique_with_counts(x)), [np.array([4, 1, 4, 2, 1, 4], np.int32)]),
+    "unique_with_counts_int64": (lambda tf, x: list(tf.unique_with_counts(x, out_idx=tf.int64)), [V4.round()]),
+    "repeat_flat": (lambda tf, x: tf.repeat(x, 2), [D]),
+    "repeat_rows": (lambda tf, x: tf.repeat(x, [1, 0, 3], axis=0), [D]),
+    "repeat_columns": (lambda tf, x: [tf.repeat(x, 3, axis=1), tf.repeat(x, [2, 1, 0, 1], axis=-1)], [D]),
+    "repeat_scalar": (lambda tf, x: tf.repeat(x[0, 0], [3]), [D]),
+    "shape_n": (lambda tf, x, y: tf.shape_n([x, y, x[0]], out_type=tf.int64), [D, C3]),
+    "parallel_stack": (lambda tf, x, y: tf.parallel_stack([x, y, x * y]), [D, P]),
+    "invert_permutation": (lambda tf, x: tf.invert_permutation(x), [np.array([3, 0, 4, 1, 2], np.int32)]),
+    "batch_gather": (lambda tf, x: tf.batch_gather(x, [[2, 0], [1, 1], [0, 3]]), [D]),
+    "batch_gather_3d": (lambda tf, x: tf.batch_gather(x, np.array([[[1], [0], [2]], [[0], [0], [1]]], np.int64)),
+                        [C3]),
+    "ensure_shape": (lambda tf, x: tf.ensure_shape(x, [None, 4]) * 2.0, [D]),
+    "edit_distance": (lambda tf, hi, hv, hs, ti, tv, ts: [
+        tf.edit_distance(tf.SparseTensor(hi, hv, hs), tf.SparseTensor(ti, tv, ts)),
+        tf.edit_distance(tf.SparseTensor(hi, hv, hs), tf.SparseTensor(ti, tv, ts), normalize=False)],
+        [np.array([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 0, 2]], np.int64),
+         np.array([1, 2, 3, 4, 5, 6], np.int32), np.array([2, 3, 3], np.int64),
+         np.array([[0, 0, 0], [0, 0, 1], [0, 2, 0], [1, 0, 0], [1, 0, 1]], np.int64),
+         np.array([1, 3, 3, 4, 6], np.int32), np.array([2, 3, 2], np.int64)]),
 }
 
 
