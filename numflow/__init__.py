@@ -171,6 +171,9 @@ from numflow.ops.scatter_ops import (  # noqa: E402, I001
     scatter_nd_add, scatter_nd_sub, scatter_nd_update, tensor_scatter_nd_max, tensor_scatter_nd_min,
 )
 from numflow.ops.queue_ops import count_up_to  # noqa: E402, I001
+from numflow.ops.linalg_more_ops import (  # noqa: E402, I001
+    cholesky_solve, matrix_solve_ls, self_adjoint_eig, self_adjoint_eigvals,
+)
 from numflow import bitwise  # noqa: E402, I001
 from numflow.ops.manip_ops import identity_n, roll  # noqa: E402, I001
 from numflow.ops.counting_ops import bincount, histogram_fixed_width, searchsorted  # noqa: E402, I001

@@ -258,7 +258,9 @@ for _op_type, _fn in {"Sum": lambda x, axis, keepdims: x.sum(axis=axis, keepdims
                       "Mean": _mean, "Max": _extreme(np.max, lambda lo, hi: lo),
                       "Min": _extreme(np.min, lambda lo, hi: hi),
                       "Prod": lambda x, axis, keepdims: x.prod(axis=axis, keepdims=keepdims, dtype=x.dtype),
-                      "All": np.all, "Any": np.any}.items():
+                      "All": np.all, "Any": np.any,
+                      "EuclideanNorm": lambda x, axis, keepdims: np.sqrt(np.sum(np.square(x), axis=axis,
+                                                                                keepdims=keepdims))}.items():
     _reduction(_op_type, _fn)
 
 
@@ -754,6 +756,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_decode,
     reference_image,
     reference_linalg,
+    reference_linalg_more,
     reference_logging,
     reference_math,
     reference_nn,

@@ -296,3 +296,14 @@ def _min_or_max_grad(op, grad):
     indicators = math_ops.cast(math_ops.equal(y, x), grad.dtype.base_dtype)
     selected = math_ops.reduce_sum(indicators, op._attrs["axis"], keepdims=True)
     return [math_ops.multiply(math_ops.realdiv(indicators, selected), grad)]
+
+
+@gradient("EuclideanNorm")
+def _euclidean_norm_grad(op, grad):
+    """``x / norm * grad``, written as TensorFlow writes it: ``x / (norm / grad)``."""
+    output = op.outputs[0]
+    if not op._attrs["keep_dims"]:
+        kept = kept_dims_shape(op.inputs[0], op._attrs["axis"])
+        output = array_ops.reshape(output, kept)
+        grad = array_ops.reshape(grad, kept)
+    return [math_ops.truediv(op.inputs[0], output / grad)]

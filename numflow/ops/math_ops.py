@@ -436,7 +436,7 @@ def _reduction_infer(op):
     return [(x.dtype, _reduction_shape(x.shape, op._attrs["axis"], op._attrs["keep_dims"]))]
 
 
-for _op_type in ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any"):
+for _op_type in ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm"):
     declare(_op_type)(_reduction_infer)
 
 
@@ -475,6 +475,7 @@ reduce_min = _make_reduction("Min", "reduce_min")
 reduce_prod = _make_reduction("Prod", "reduce_prod")
 reduce_all = _make_reduction("All", "reduce_all")
 reduce_any = _make_reduction("Any", "reduce_any")
+reduce_euclidean_norm = _make_reduction("EuclideanNorm", "reduce_euclidean_norm")
 
 
 def _arg_infer(op):

@@ -1,7 +1,7 @@
 """The safe and special functions of ``tf.math`` beyond ``transcendental_ops``: ``xlogy``, ``xdivy`` and
-``xlog1py`` (0 where ``x`` is 0), ``multiply_no_nan`` and ``reciprocal_no_nan``, ``erfinv``, ``ndtri`` and
-``lbeta``, with TensorFlow's gradients (``math_grad.py``).
-Kernels: ``numflow_kernels/reference_special.py``.
+``xlog1py`` (0 where ``x`` is 0), ``multiply_no_nan`` and ``reciprocal_no_nan``, ``erfinv``, ``ndtri``,
+``bessel_i0e`` and ``bessel_i1e`` (exponentially scaled), ``lbeta`` and ``polyval``, with TensorFlow's
+gradients (``math_grad.py``). Kernels: ``numflow_kernels/reference_special.py``.
 """
 
 import math
@@ -19,7 +19,7 @@ from numflow.ops.transcendental_ops import lgamma
 
 for _op_type in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan"):
     declare(_op_type)(_binary_infer(None, FLOATS))
-for _op_type in ("Erfinv", "Ndtri"):
+for _op_type in ("Erfinv", "Ndtri", "BesselI0e", "BesselI1e"):
     declare(_op_type)(_unary_infer(FLOATS))
 
 
@@ -77,6 +77,30 @@ def _scoped_unary(op_type, default_name):
 
 erfinv = _scoped_unary("Erfinv", "erfinv")
 ndtri = _scoped_unary("Ndtri", "ndtri")
+bessel_i0e = _scoped_unary("BesselI0e", "bessel_i0e")
+bessel_i1e = _scoped_unary("BesselI1e", "bessel_i1e")
+
+
+def polyval(coeffs, x, name=None):
+    """The polynomial ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` at ``x``, by Horner's rule.
+
+    >>> import numflow as tf
+    >>> float(tf.Session().run(tf.math.polyval([1.0, 0.0, -2.0], 3.0)))
+    7.0
+    """
+    if not isinstance(coeffs, list):
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
+    with get_default_graph().name_scope(name or "polyval"):
+        x = convert_to_tensor(x, name="x")
+        if not coeffs:
+            from numflow.ops.array_ops import zeros_like
+
+            return zeros_like(x, name=name)
+        coeffs = [convert_to_tensor(c, name=f"coeff_{i}") for i, c in enumerate(coeffs)]
+        p = coeffs[0]
+        for c in coeffs[1:]:
+            p = c + p * x
+        return p
 
 
 def lbeta(x, name=None):
@@ -130,3 +154,24 @@ def _erfinv_grad(op, grad):
 def _ndtri_grad(op, grad):
     root_two_pi = constant(math.sqrt(2 * math.pi), dtype=grad.dtype)
     return [grad * root_two_pi * math_ops.exp(math_ops.square(op.outputs[0]) / 2.0)]
+
+
+@gradient("BesselI0e")
+def _bessel_i0e_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    return [grad * (bessel_i1e(x) - math_ops.sign(x) * y)]
+
+
+@gradient("BesselI1e")
+def _bessel_i1e_grad(op, grad):
+    """TensorFlow's: ``i0e(x) - y * (sign(x) + 1 / x)``, and 0.5 where ``|x|`` is below epsilon."""
+    from numflow.ops.array_ops import zeros_like
+    from numflow.ops.selection_ops import where_v2
+
+    x, y = op.inputs[0], op.outputs[0]
+    eps = np.finfo(x.dtype.base_dtype.as_numpy_dtype).eps
+    zeros = zeros_like(x)
+    x_is_not_tiny = math_ops.abs(x) > eps
+    safe_x = where_v2(x_is_not_tiny, x, eps + zeros)
+    dy_dx = bessel_i0e(safe_x) - y * (math_ops.sign(safe_x) + math_ops.reciprocal(safe_x))
+    return [grad * where_v2(x_is_not_tiny, dy_dx, 0.5 + zeros)]
