@@ -27,6 +27,7 @@ from numflow.ops.conv_ops import (
 )
 from numflow.ops.dropout_ops import dropout
 from numflow.ops.embedding_ops import embedding_lookup, embedding_lookup_sparse
+from numflow.ops.loss_more_ops import log_poisson_loss, safe_embedding_lookup_sparse
 from numflow.ops.math_ops import sigmoid, tanh
 from numflow.ops.nn_activation_ops import crelu, elu, leaky_relu, selu, silu, softplus, softsign, swish
 from numflow.ops.nn_impl import (
@@ -85,18 +86,17 @@ __all__ = [
     "batch_norm_with_global_normalization", "batch_normalization", "bias_add", "bidirectional_dynamic_rnn",
     "compute_accidental_hits", "conv1d", "conv1d_transpose", "conv2d", "conv2d_backprop_filter",
     "conv2d_backprop_input", "conv2d_transpose", "conv3d", "conv3d_backprop_filter_v2", "conv3d_transpose",
-    "conv_transpose", "convolution", "crelu", "depthwise_conv2d", "depthwise_conv2d_backprop_filter",
+    "conv_transpose", "convolution", "crelu", "depth_to_space", "depthwise_conv2d", "depthwise_conv2d_backprop_filter",
     "depthwise_conv2d_backprop_input", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_filter",
-    "depthwise_conv2d_native_backprop_input", "depth_to_space", "dropout", "dynamic_rnn", "elu", "embedding_lookup",
+    "depthwise_conv2d_native_backprop_input", "dropout", "dynamic_rnn", "elu", "embedding_lookup",
     "embedding_lookup_sparse", "fixed_unigram_candidate_sampler", "fused_batch_norm", "in_top_k", "l2_loss",
-    "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler", "local_response_normalization", "log_softmax",
-    "log_uniform_candidate_sampler", "lrn", "max_pool", "max_pool1d", "max_pool2d", "max_pool3d", "max_pool_v2",
-    "max_pool_with_argmax", "moments", "nce_loss", "normalize_moments", "pool", "raw_rnn", "relu", "relu6",
-    "relu_layer", "rnn_cell", "sampled_softmax_loss", "selu", "separable_conv2d", "sigmoid",
-    "sigmoid_cross_entropy_with_logits", "silu", "softmax", "softmax_cross_entropy_with_logits",
-    "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
-    "space_to_depth", "sparse_softmax_cross_entropy_with_logits",
-    "static_bidirectional_rnn", "static_rnn", "sufficient_statistics", "swish", "tanh", "top_k",
-    "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "weighted_moments", "xw_plus_b",
-    "zero_fraction",
+    "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler", "local_response_normalization",
+    "log_poisson_loss", "log_softmax", "log_uniform_candidate_sampler", "lrn", "max_pool", "max_pool1d", "max_pool2d",
+    "max_pool3d", "max_pool_v2", "max_pool_with_argmax", "moments", "nce_loss", "normalize_moments", "pool", "raw_rnn",
+    "relu", "relu6", "relu_layer", "rnn_cell", "safe_embedding_lookup_sparse", "sampled_softmax_loss", "selu",
+    "separable_conv2d", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax",
+    "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
+    "space_to_depth", "sparse_softmax_cross_entropy_with_logits", "static_bidirectional_rnn", "static_rnn",
+    "sufficient_statistics", "swish", "tanh", "top_k", "uniform_candidate_sampler",
+    "weighted_cross_entropy_with_logits", "weighted_moments", "xw_plus_b", "zero_fraction"
 ]

@@ -198,6 +198,27 @@ CASES = {
                                 tf.linalg.lstsq(tf.linalg.adjoint(a), b[:3])], [ROWS, RHS[:, :1].repeat(5, 0)[:5]]),
     "matrix_rank": (lambda tf, x: [tf.linalg.matrix_rank(x), tf.linalg.matrix_rank(x, tol=0.5)],
                     [np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.2, 1.0]])]),
+    # -- losses -------------------------------------------------------------------------------------------------
+    "cosine_distance": (lambda tf, x, y: [tf.losses.cosine_distance(tf.nn.l2_normalize(x, 1), tf.nn.l2_normalize(y, 1),
+                                                                   axis=1),
+                                          tf.losses.cosine_distance(x, y, dim=0, weights=[[1.0, 0.0, 2.0, 1.0]],
+                                                                    reduction=tf.losses.Reduction.NONE)],
+                        [F, F[::-1] * 2]),
+    "mean_pairwise_squared_error": (lambda tf, x, y: [tf.losses.mean_pairwise_squared_error(x, y),
+                                                      tf.losses.mean_pairwise_squared_error(
+                                                          x, y, weights=[[2.0], [0.0], [1.0]])], [F, F * 0.5 + 1]),
+    "log_poisson_loss": (lambda tf, t, x: [tf.nn.log_poisson_loss(t, x), tf.nn.log_poisson_loss(t, x, True)],
+                         [np.array([[0.0, 0.5, 1.0, 2.0], [3.0, 7.5, 0.2, 12.0]]), D[:2]]),
+    "safe_embedding_lookup_sparse": (lambda tf, table, ids, w: [
+        tf.nn.safe_embedding_lookup_sparse(table, tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1], [3, 0]], ids,
+                                                                  [4, 3])),
+        tf.nn.safe_embedding_lookup_sparse(table, tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1], [3, 0]], ids,
+                                                                  [4, 3]),
+                                           tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1], [3, 0]], w, [4, 3]),
+                                           combiner="sum", default_id=1),
+        tf.nn.safe_embedding_lookup_sparse([table[:2], table[2:]], tf.SparseTensor(
+            [[0, 0, 0], [0, 1, 0], [1, 1, 1]], ids[:3], [2, 2, 2]), combiner="sqrtn")],
+        [ROWS, np.array([1, -1, 4, 0, 2], np.int64), np.array([0.5, 2.0, -1.0, 1.5, 3.0])]),
     # -- array ops ---------------------------------------------------------------------------------------------
     "tensor_scatter_nd_max_min": (lambda tf, x, y: [tf.tensor_scatter_nd_max(x, [[0], [2], [0]], y),
                                                     tf.tensor_scatter_nd_min(x, [[1], [2], [1]], y)],
