@@ -27,6 +27,7 @@ V4 = rng.randn(4)
 C3 = rng.randn(2, 3, 4)
 
 
+IMAGES = np.random.RandomState(31).uniform(0, 1, (2, 6, 5, 3)).astype(np.float32)
 IDS_2D = [[0, 1, 1, 0], [2, -1, 0, 2], [0, 0, 1, 1]]
 
 
@@ -219,6 +220,20 @@ CASES = {
         tf.nn.safe_embedding_lookup_sparse([table[:2], table[2:]], tf.SparseTensor(
             [[0, 0, 0], [0, 1, 0], [1, 1, 1]], ids[:3], [2, 2, 2]), combiner="sqrtn")],
         [ROWS, np.array([1, -1, 4, 0, 2], np.int64), np.array([0.5, 2.0, -1.0, 1.5, 3.0])]),
+    # -- images -------------------------------------------------------------------------------------------------
+    "color_spaces": (lambda tf, x: [tf.image.rgb_to_yiq(x), tf.image.yiq_to_rgb(x), tf.image.rgb_to_yuv(x),
+                                    tf.image.yuv_to_rgb(tf.image.rgb_to_yuv(x))], [IMAGES[0]]),
+    "adjust_gamma": (lambda tf, x, u: [tf.image.adjust_gamma(x, 2.2, gain=0.8), tf.image.adjust_gamma(u, 0.5)],
+                     [IMAGES, (IMAGES * 255).astype(np.uint8)]),
+    "total_variation": (lambda tf, x: [tf.image.total_variation(x), tf.image.total_variation(x[0])], [IMAGES]),
+    "image_gradients": (lambda tf, x: list(tf.image.image_gradients(x)), [IMAGES]),
+    "sobel_edges": (lambda tf, x: tf.image.sobel_edges(x), [IMAGES]),
+    "psnr": (lambda tf, x, y: [tf.image.psnr(x, y, 1.0), tf.image.psnr(x, y, max_val=2.0)], [IMAGES, IMAGES[::-1]]),
+    "psnr_uint8": (lambda tf, x, y: tf.image.psnr(x, y, 255), [(IMAGES * 255).astype(np.uint8),
+                                                              (IMAGES[::-1] * 255).astype(np.uint8)]),
+    "ssim": (lambda tf, x, y: [tf.image.ssim(x, y, 1.0, filter_size=3),
+                               tf.image.ssim(x, y, 1.0, filter_size=4, filter_sigma=0.8, return_index_map=True)],
+             [IMAGES, np.clip(IMAGES * 0.8 + 0.1 * IMAGES[::-1], 0, 1)]),
     # -- array ops ---------------------------------------------------------------------------------------------
     "tensor_scatter_nd_max_min": (lambda tf, x, y: [tf.tensor_scatter_nd_max(x, [[0], [2], [0]], y),
                                                     tf.tensor_scatter_nd_min(x, [[1], [2], [1]], y)],
