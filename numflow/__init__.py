@@ -163,7 +163,7 @@ from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402,
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
 from numflow import image  # noqa: E402, I001
-from numflow import distributions  # noqa: E402, I001
+from numflow import distributions, sets  # noqa: E402, I001
 from numflow.ops.array_more_ops import (  # noqa: E402, I001
     batch_gather, edit_distance, ensure_shape, invert_permutation, parallel_stack, repeat, shape_n, unique_with_counts,
 )

@@ -766,6 +766,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_pool,
     reference_sampling,
     reference_script,
+    reference_sets,
     reference_sparse,
     reference_sparse_math,
     reference_sparse_struct,
