@@ -138,7 +138,8 @@ from numflow import compat, logging  # noqa: E402, I001
 from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
 from numflow.ops.while_loop import while_loop  # noqa: E402, I001
 from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
-from numflow.ops.script_ops import numpy_function, py_func  # noqa: E402, I001
+from numflow.ops.script_ops import numpy_function, py_func, py_function  # noqa: E402, I001
+from numflow.ops.custom_gradient_ops import custom_gradient, init_scope  # noqa: E402, I001
 from numflow.ops.math_composites import (  # noqa: E402, I001
     accumulate_n, argsort, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, confusion_matrix,
     get_static_value, scalar_mul, sort,

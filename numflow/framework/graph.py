@@ -164,7 +164,7 @@ class Operation:
 
     __slots__ = (
         "_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
-        "_device", "_id", "_traceback", "_colocation", "_control_flow_context", "__weakref__",
+        "_device", "_id", "_traceback", "_colocation", "_control_flow_context", "_gradient_override", "__weakref__",
     )
 
     def __init__(self, graph, op_type, name, inputs, attrs, control_inputs, op_id):
@@ -180,6 +180,7 @@ class Operation:
         self._traceback = None
         self._colocation = ()
         self._control_flow_context = None  # the cond branch or loop the op was built in (None: the graph)
+        self._gradient_override = None  # the name of a gradient registered for this op alone (gradient_override_map)
 
     name = property(lambda self: self._name)
     type = property(lambda self: self._type)
@@ -285,6 +286,7 @@ class Graph:
         self._device_stack = []
         self._control_stack = []
         self._colocation_stack = []
+        self._gradient_override_map = {}
         self._collections = {}
         self.seed = None
         self._variable_store = None
@@ -539,6 +541,19 @@ class Graph:
         return controls
 
     @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops of the types in ``op_type_map`` created inside take their gradient from the function registered
+        (``tf.RegisterGradient``) under the name it maps them to."""
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = self._gradient_override_map
+        self._gradient_override_map = {**saved, **op_type_map}
+        try:
+            yield
+        finally:
+            self._gradient_override_map = saved
+
+    @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
         """Ops created inside share ``op``'s device and colocation group; device scopes are ignored."""
         if op is None:
@@ -599,6 +614,8 @@ class Graph:
             controls += [c for c in control_inputs if c not in controls]
         op = Operation(self, op_type, name, inputs, _int_attrs(attrs) if attrs else {},
                        _dedup(controls) if controls else (), self._next_id)
+        if self._gradient_override_map:
+            op._gradient_override = self._gradient_override_map.get(op_type)
         try:
             specs = opdef.infer(op)
         except TypeError:

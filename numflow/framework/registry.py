@@ -66,14 +66,29 @@ def get(op_type):
         raise KeyError(f"Op type {op_type!r} is not declared") from None
 
 
+# Gradients registered under a name that is no op type, for ops that gradient_override_map points to them.
+_NAMED_GRADIENTS = {}
+
+
 def register_gradient(op_type):
-    """Register the decorated ``grad(op, *output_grads) -> list of input grads`` for ``op_type``."""
+    """Register the decorated ``grad(op, *output_grads) -> list of input grads`` for ``op_type``, or under
+    a name of its own (not an op type) for the ops a graph's ``gradient_override_map`` maps to it."""
 
     def wrap(fn):
-        get(op_type).gradient = fn
+        if op_type in _OP_DEFS:
+            get(op_type).gradient = fn
+        elif op_type in _NAMED_GRADIENTS:
+            raise KeyError(f"Registering two gradient with name '{op_type}'!")
+        else:
+            _NAMED_GRADIENTS[op_type] = fn
         return fn
 
     return wrap
+
+
+def named_gradient(name):
+    """The gradient registered under ``name`` (not an op type), or None."""
+    return _NAMED_GRADIENTS.get(name)
 
 
 class RegisterGradient:
