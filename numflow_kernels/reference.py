@@ -771,6 +771,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_sparse_math,
     reference_sparse_struct,
     reference_special,
+    reference_stateless,
     reference_strings,
     reference_topk,
     stack,
