@@ -83,7 +83,7 @@ from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
 from numflow import graph_util  # noqa: E402, I001
 from numflow.ops.nn_activation_ops import log_sigmoid  # noqa: E402, I001
 from numflow.ops.math_ops import div_no_nan  # noqa: E402, I001
-from numflow.ops.special_math_ops import lbeta  # noqa: E402, I001
+from numflow.ops.special_math_ops import betainc, igamma, igammac, lbeta  # noqa: E402, I001
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: E402, I001
 from numflow.ops.sparse_ops import (  # noqa: E402, I001
     sparse_placeholder, sparse_segment_mean, sparse_segment_sqrt_n, sparse_segment_sum, sparse_tensor_to_dense,

@@ -148,3 +148,136 @@ for _op_type, _fn in {
     "Ndtri": _ndtri64, "Erfinv": _erfinv,
 }.items():
     kernel(_op_type)(_quiet(_fn))
+
+
+# -- incomplete gamma and beta functions: Numerical Recipes' series and Lentz's continued fractions ----------------
+_TINY = 1e-300
+
+
+def _gamma_series(a, x):
+    """P(a, x) by its power series (x < a + 1)."""
+    term = total = 1.0 / a
+    ap = a
+    for _ in range(100000):
+        ap += 1.0
+        term *= x / ap
+        total += term
+        if abs(term) < abs(total) * 1e-17:
+            break
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def _gamma_fraction(a, x):
+    """Q(a, x) by its continued fraction (x >= a + 1)."""
+    b = x + 1.0 - a
+    c, d = 1.0 / _TINY, 1.0 / b
+    h = d
+    for i in range(1, 100000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = _TINY if abs(d) < _TINY else d
+        c = b + an / c
+        c = _TINY if abs(c) < _TINY else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def _regularized_gamma(a, x, upper):
+    if math.isnan(a) or math.isnan(x) or a <= 0 or x < 0:
+        return math.nan
+    if x == 0:
+        return 1.0 if upper else 0.0
+    if math.isinf(x):
+        return 0.0 if upper else 1.0
+    if x < a + 1.0:
+        p = _gamma_series(a, x)
+        return 1.0 - p if upper else p
+    q = _gamma_fraction(a, x)
+    return q if upper else 1.0 - q
+
+
+def _gamma_grad_a(a, x):
+    """dP(a, x)/da: the series of P differentiated term by term, digamma by its recurrence."""
+    if math.isnan(a) or math.isnan(x) or a <= 0 or x < 0:
+        return math.nan
+    if x == 0 or math.isinf(x):
+        return 0.0
+    log_x = math.log(x)
+    psi = float(_digamma(np.array([a + 1.0])).item())
+    total, n = 0.0, 0
+    limit = int(x + 40.0 * math.sqrt(x) + 200)
+    while n < limit:
+        term = math.exp((a + n) * log_x - x - math.lgamma(a + n + 1.0))
+        total += term * (log_x - psi)
+        if n > x and term < 1e-18 * max(abs(total), 1e-300):
+            break
+        psi += 1.0 / (a + n + 1.0)
+        n += 1
+    return total
+
+
+def _beta_fraction(a, b, x):
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (_TINY if abs(d) < _TINY else d)
+    h = d
+    for m in range(1, 100000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (_TINY if abs(d) < _TINY else d)
+        c = 1.0 + aa / c
+        c = _TINY if abs(c) < _TINY else c
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (_TINY if abs(d) < _TINY else d)
+        c = 1.0 + aa / c
+        c = _TINY if abs(c) < _TINY else c
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return h
+
+
+def _betainc_scalar(a, b, x):
+    if math.isnan(a) or math.isnan(b) or math.isnan(x) or a <= 0 or b <= 0 or not 0 <= x <= 1:
+        return math.nan
+    if x in (0.0, 1.0):
+        return x
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def _elementwise(fn, nargs):
+    vectorized = np.vectorize(fn, otypes=[np.float64])
+
+    def run(*arrays):
+        dtype = np.result_type(*arrays)
+        return vectorized(*(np.asarray(a, np.float64) for a in arrays[:nargs])).astype(dtype)
+
+    return run
+
+
+def _betainc(a, b, x):
+    shapes = {np.shape(v) for v in (a, b, x) if np.ndim(v)}
+    if len(shapes) > 1:
+        raise ValueError(f"Shapes of a, b and x are inconsistent: {[list(np.shape(v)) for v in (a, b, x)]}")
+    return _elementwise(_betainc_scalar, 3)(a, b, x)
+
+
+for _op_type, _fn in {
+    "Igamma": _elementwise(lambda a, x: _regularized_gamma(a, x, False), 2),
+    "Igammac": _elementwise(lambda a, x: _regularized_gamma(a, x, True), 2),
+    "IgammaGradA": _elementwise(_gamma_grad_a, 2),
+    "Betainc": _betainc,
+}.items():
+    kernel(_op_type)(_quiet(_fn))

@@ -12,7 +12,7 @@ from numflow.framework.collections_api import name_scope
 from numflow.ops import array_ops, check_ops, linalg_ops, math_ops, random_ops, sampling_ops, selection_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.control_flow_ops import with_dependencies
-from numflow.ops.special_math_ops import lbeta, xlogy
+from numflow.ops.special_math_ops import betainc, igamma, lbeta, xlogy
 from numflow.ops.transcendental_ops import digamma, lgamma
 
 
@@ -63,6 +63,10 @@ class Gamma(_Scalar):
 
     def _log_prob(self, x):
         return self._log_unnormalized_prob(x) - self._log_normalization()
+
+    def _cdf(self, x):
+        x = self._checked_sample(x)
+        return igamma(self.concentration, self.rate * x)
 
     def _log_unnormalized_prob(self, x):
         x = self._checked_sample(x)
@@ -173,6 +177,12 @@ class Beta(_Scalar):
 
     def _prob(self, x):
         return math_ops.exp(self._log_prob(x))
+
+    def _log_cdf(self, x):
+        return math_ops.log(self._cdf(x))
+
+    def _cdf(self, x):
+        return betainc(self.concentration1, self.concentration0, x)
 
     def _log_unnormalized_prob(self, x):
         if self.validate_args:

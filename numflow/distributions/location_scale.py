@@ -15,7 +15,7 @@ from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.control_flow_ops import with_dependencies
 from numflow.ops.elementwise_ops import is_nan
 from numflow.ops.math_composites import broadcast_dynamic_shape, broadcast_static_shape
-from numflow.ops.special_math_ops import lbeta, ndtri
+from numflow.ops.special_math_ops import betainc, lbeta, ndtri
 from numflow.ops.transcendental_ops import digamma, lgamma
 
 
@@ -246,6 +246,12 @@ class StudentT(_Scalar):
                              + 0.5 * np.log(np.pi) + lgamma(0.5 * self.df)
                              - lgamma(0.5 * (self.df + 1.0)))
         return log_unnormalized - log_normalization
+
+    def _cdf(self, x):
+        y = (x - self.loc) / math_ops.abs(self.scale)
+        x_t = self.df / (y ** 2.0 + self.df)
+        neg_cdf = 0.5 * betainc(0.5 * self.df, 0.5, x_t)
+        return selection_ops.where_v2(math_ops.less(y, 0.0), neg_cdf, 1.0 - neg_cdf)
 
     def _entropy(self):
         v = self._ones()[..., np.newaxis]

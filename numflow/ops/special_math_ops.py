@@ -1,23 +1,26 @@
 """The safe and special functions of ``tf.math`` beyond ``transcendental_ops``: ``xlogy``, ``xdivy`` and
 ``xlog1py`` (0 where ``x`` is 0), ``multiply_no_nan`` and ``reciprocal_no_nan``, ``erfinv``, ``ndtri``,
-``bessel_i0e`` and ``bessel_i1e`` (exponentially scaled), ``lbeta`` and ``polyval``, with TensorFlow's
-gradients (``math_grad.py``). Kernels: ``numflow_kernels/reference_special.py``.
+``bessel_i0e`` and ``bessel_i1e`` (exponentially scaled), ``lbeta``, ``polyval``, the regularized incomplete
+gamma and beta functions ``igamma``, ``igammac`` and ``betainc``, with TensorFlow's gradients
+(``math_grad.py``). Kernels: ``numflow_kernels/reference_special.py``.
 """
 
 import math
 
 import numpy as np
 
+from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.registry import declare
+from numflow.framework.shapes import TensorShape
 from numflow.ops import math_ops
-from numflow.ops.array_grad import gradient, sum_to
+from numflow.ops.array_grad import gradient, not_differentiable, sum_to
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.math_ops import FLOATS, _binary_infer, _binary_op, _unary_infer
-from numflow.ops.op_util import _out
+from numflow.ops.op_util import _out, check_dtype, check_same_dtype
 from numflow.ops.transcendental_ops import lgamma
 
-for _op_type in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan"):
+for _op_type in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Igamma", "Igammac", "IgammaGradA"):
     declare(_op_type)(_binary_infer(None, FLOATS))
 for _op_type in ("Erfinv", "Ndtri", "BesselI0e", "BesselI1e"):
     declare(_op_type)(_unary_infer(FLOATS))
@@ -31,6 +34,39 @@ def xlogy(x, y, name=None):
     [0.0, 0.0]
     """
     return _binary_op("Xlogy", x, y, name or "Xlogy")
+
+
+@declare("Betainc")
+def _betainc_infer(op):
+    a, b, x = op.inputs
+    for t, arg in ((a, "a"), (b, "b"), (x, "x")):
+        check_dtype(t, (dtypes.float32, dtypes.float64), arg)
+        check_same_dtype(a, t, "Betainc", "a", arg)
+    shape = TensorShape([])
+    for t in (a, b, x):
+        if t.shape.ndims != 0:
+            shape = shape.merge_with(t.shape) if shape.ndims != 0 else t.shape
+    return [(a.dtype, shape)]
+
+
+def igamma(a, x, name=None):
+    """The regularized lower incomplete gamma function ``P(a, x)`` (op ``Igamma``)."""
+    return _binary_op("Igamma", a, x, name or "Igamma")
+
+
+def igammac(a, x, name=None):
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)`` (op ``Igammac``)."""
+    return _binary_op("Igammac", a, x, name or "Igammac")
+
+
+def betainc(a, b, x, name=None):
+    """The regularized incomplete beta function ``I_x(a, b)``; ``a``, ``b`` and ``x`` of one shape or scalars
+    (op ``Betainc``)."""
+    with get_default_graph().name_scope(name or "Betainc") as scope:
+        a = convert_to_tensor(a, name="a")
+        b = convert_to_tensor(b, name="b", dtype=a.dtype.base_dtype)
+        x = convert_to_tensor(x, name="x", dtype=a.dtype.base_dtype)
+        return _out("Betainc", [a, b, x], name=scope)[0]
 
 
 def _scoped_binary(op_type, default_name, x, y, name):
@@ -136,6 +172,39 @@ gradient("Xlogy")(_x_times_grad(lambda x, y: xlogy(_not_zero(x), y), lambda x, y
 gradient("Xlog1py")(_x_times_grad(lambda x, y: xlog1py(_not_zero(x), y), lambda x, y: xdivy(x, y + 1.0)))
 gradient("Xdivy")(_x_times_grad(lambda x, y: xdivy(_not_zero(x), y),
                                 lambda x, y: xdivy(math_ops.negative(x), y ** 2)))
+
+
+def _igamma_partials(op):
+    a, x = op.inputs
+    partial_a = _out("IgammaGradA", [a, x], name="IgammaGradA")[0]
+    partial_x = math_ops.exp(-x + (a - 1) * math_ops.log(x) - lgamma(a))
+    return a, x, partial_a, partial_x
+
+
+@gradient("Igamma")
+def _igamma_grad(op, grad):
+    with get_default_graph().control_dependencies([grad]):
+        a, x, partial_a, partial_x = _igamma_partials(op)
+        return [sum_to(partial_a * grad, a, x), sum_to(partial_x * grad, x, a)]
+
+
+@gradient("Igammac")
+def _igammac_grad(op, grad):
+    with get_default_graph().control_dependencies([grad]):
+        a, x, partial_a, partial_x = _igamma_partials(op)
+        return [-sum_to(partial_a * grad, a, x), -sum_to(partial_x * grad, x, a)]
+
+
+@gradient("Betainc")
+def _betainc_grad(op, grad):
+    """The gradient with respect to ``x`` only, as TensorFlow gives it."""
+    a, b, x = op.inputs
+    log_beta = lgamma(a) + lgamma(b) - lgamma(a + b)
+    partial_x = math_ops.exp(xlog1py(b - 1, -x) + xlogy(a - 1, x) - log_beta)
+    return [None, None, sum_to(partial_x * grad, x, a)]
+
+
+not_differentiable("IgammaGradA")
 
 
 @gradient("MulNoNan")

@@ -87,7 +87,7 @@ def _exponential(tf):
     rate = tf.constant(POSITIVE)
     d = tf.distributions.Exponential(rate=rate)
     log_prob = d.log_prob(UNIT * 2)
-    return ([d.sample(3, seed=12), log_prob, d.log_survival_function(UNIT)]
+    return ([d.sample(3, seed=12), log_prob, d.log_survival_function(UNIT), d.survival_function(UNIT), d.cdf(UNIT)]
             + _stats(d) + _shapes(d) + _grads(tf, log_prob, [rate]))
 
 
@@ -105,15 +105,18 @@ def _gamma(tf):
     d = tf.distributions.Gamma(concentration=concentration, rate=rate)
     log_prob = d.log_prob(UNIT * 3)
     samples = d.sample(3, seed=14)
-    return ([samples, log_prob] + _stats(d) + _shapes(d) + _grads(tf, log_prob, [concentration, rate])
-            + _grads(tf, samples, [concentration, rate]))
+    cdf = d.cdf(UNIT * 3)
+    return ([samples, log_prob, cdf] + _stats(d) + _shapes(d) + _grads(tf, log_prob, [concentration, rate])
+            + _grads(tf, samples, [concentration, rate]) + _grads(tf, cdf, [concentration, rate]))
 
 
 def _beta(tf):
     c1, c0 = tf.constant(POSITIVE), tf.constant(SCALE)
     d = tf.distributions.Beta(concentration1=c1, concentration0=c0)
     log_prob = d.log_prob(UNIT)
-    return ([d.sample(3, seed=15), d.sample(2, seed=None), log_prob, d.total_concentration] + _stats(d)
+    same_shapes = tf.distributions.Beta(POSITIVE, POSITIVE[::-1])  # TensorFlow's Betainc does not broadcast
+    return ([d.sample(3, seed=15), d.sample(2, seed=None), log_prob, d.total_concentration,
+             same_shapes.cdf(UNIT[0]), same_shapes.log_cdf(UNIT[1])] + _stats(d)
             + _shapes(d) + _grads(tf, log_prob, [c1, c0]))
 
 
@@ -130,7 +133,8 @@ def _student_t(tf):
     df, loc, scale = tf.constant(POSITIVE * 2), tf.constant(LOC), tf.constant(SCALE)
     d = tf.distributions.StudentT(df=df, loc=loc, scale=scale)
     log_prob = d.log_prob(X)
-    return ([d.sample(3, seed=17), log_prob] + _stats(d) + _shapes(d) + _grads(tf, log_prob, [df, loc, scale]))
+    return ([d.sample(3, seed=17), log_prob, d.cdf(X[0])] + _stats(d) + _shapes(d)
+            + _grads(tf, log_prob, [df, loc, scale]))
 
 
 def _multinomial(tf):

@@ -184,6 +184,13 @@ CASES = {
     "polyval": (lambda tf, x: [tf.math.polyval([2.0, -1.0, 0.5], x), tf.math.polyval([3.0], x)], [F]),
     "bessel": (lambda tf, x: [tf.math.bessel_i0e(x * 8), tf.math.bessel_i1e(x * 8)], [D]),
     "bessel_float32": (lambda tf, x: [tf.math.bessel_i0e(x * 30), tf.math.bessel_i1e(x)], [F]),
+    "igamma": (lambda tf, a, x: [tf.math.igamma(a, x), tf.igammac(a, x), tf.math.igamma(a[0], 2.5)],
+               [P * 3, np.abs(D) * 4]),
+    "igamma_float32": (lambda tf, a, x: [tf.igamma(a, x), tf.math.igammac(a, x)],
+                       [np.array([0.3, 1.0, 5.0, 30.0, 2.0], np.float32),
+                        np.array([0.1, 2.0, 4.0, 45.0, 0.0], np.float32)]),
+    "betainc": (lambda tf, a, b, x: [tf.math.betainc(a, b, x), tf.betainc(a, 2.5, x)],
+                [P, P[::-1] * 2, np.clip(np.abs(D) / 3, 0.01, 0.99)]),
     # -- linear algebra ------------------------------------------------------------------------------------------
     "adjoint_matvec": (lambda tf, x, v: [tf.linalg.adjoint(x), tf.linalg.matvec(x, v),
                                          tf.linalg.matvec(x, v[:3], transpose_a=True)], [D, V4]),

@@ -55,8 +55,8 @@ def test_errors():
             d.kl_divergence(d.Normal(0.0, 1.0), d.Bernoulli(probs=0.5))
         with pytest.raises(ValueError, match="^Input is neither scalar nor vector.$"):
             d.Normal(0.0, 1.0).sample([[2]])
-        with pytest.raises(NotImplementedError, match="^cdf is not implemented: Gamma$"):
-            d.Gamma(1.0, 1.0).cdf(1.0)
+        with pytest.raises(NotImplementedError, match="^cdf is not implemented: Dirichlet$"):
+            d.Dirichlet([1.0, 1.0]).cdf([0.5, 0.5])
         kl = d.kl_divergence(d.Normal(0.0, 0.0), d.Normal(0.0, 0.0), allow_nan_stats=False)
         with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x > 0 did not hold"):
             d.Normal(0.0, -1.0, validate_args=True)  # a constant's check fails at once, as in TensorFlow
