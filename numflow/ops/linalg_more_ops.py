@@ -15,6 +15,7 @@ from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.linalg_grad import _safe_reciprocal
 from numflow.ops.linalg_ops import (
     _solve_inputs,
     _square,
@@ -215,10 +216,6 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
 
 
 # -- gradients: TensorFlow's (linalg_grad.py) ------------------------------------------------------------------
-def _safe_reciprocal(x, epsilon=1e-20):
-    return x * math_ops.reciprocal(x * x + epsilon)
-
-
 @gradient("SelfAdjointEigV2")
 def _self_adjoint_eig_grad(op, grad_e, grad_v):
     e = op.outputs[0]

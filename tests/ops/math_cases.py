@@ -204,6 +204,14 @@ CASES = {
     "cholesky_solve": (lambda tf, x, y: tf.linalg.cholesky_solve(tf.cholesky(x), y), [SPD, RHS]),
     "lstsq": (lambda tf, a, b: [tf.linalg.lstsq(a, b), tf.matrix_solve_ls(a, b, l2_regularizer=0.5),
                                 tf.linalg.lstsq(tf.linalg.adjoint(a), b[:3])], [ROWS, RHS[:, :1].repeat(5, 0)[:5]]),
+    # singular vectors' signs are each library's own: these outputs do not depend on them
+    "svd_uv": (lambda tf, x: (lambda s, u, v: [s, tf.matmul(u, v, adjoint_b=True),
+                                               tf.matmul(u * s[..., None, :], v, adjoint_b=True)])(*tf.svd(x)),
+               [C3]),
+    "svd_uv_tall_full": (lambda tf, x: (lambda s, u, v: [tf.matmul(u[:, :3] * s, v, adjoint_b=True)])(
+        *tf.svd(x, full_matrices=True)), [ROWS[:4]]),
+    "pinv": (lambda tf, x: [tf.linalg.pinv(x), tf.linalg.pinv(tf.transpose(x))], [ROWS]),
+    "pinv_float32": (lambda tf, x: tf.linalg.pinv(x), [C3.astype(np.float32)]),
     "matrix_rank": (lambda tf, x: [tf.linalg.matrix_rank(x), tf.linalg.matrix_rank(x, tol=0.5)],
                     [np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.2, 1.0]])]),
     # -- losses -------------------------------------------------------------------------------------------------
