@@ -1,7 +1,7 @@
 """``tf.distributions``: TensorFlow 1's probability distributions (``tf.compat.v1.distributions``);
 re-exports only."""
 
-from numflow.distributions.discrete import Bernoulli, Categorical, Multinomial
+from numflow.distributions.discrete import Bernoulli, Categorical, DirichletMultinomial, Multinomial
 from numflow.distributions.distribution import (
     FULLY_REPARAMETERIZED,
     NOT_REPARAMETERIZED,
@@ -13,5 +13,5 @@ from numflow.distributions.kullback_leibler import RegisterKL, kl_divergence
 from numflow.distributions.location_scale import Laplace, Normal, StudentT, Uniform
 
 __all__ = ["FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED", "Bernoulli", "Beta", "Categorical", "Dirichlet",
-           "Distribution", "Exponential", "Gamma", "Laplace", "Multinomial", "Normal", "RegisterKL",
-           "ReparameterizationType", "StudentT", "Uniform", "kl_divergence"]
+           "DirichletMultinomial", "Distribution", "Exponential", "Gamma", "Laplace", "Multinomial", "Normal",
+           "RegisterKL", "ReparameterizationType", "StudentT", "Uniform", "kl_divergence"]

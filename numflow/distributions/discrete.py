@@ -22,6 +22,7 @@ from numflow.ops import (
 )
 from numflow.ops.constant_op import constant, convert_to_tensor
 from numflow.ops.functional_ops import map_fn
+from numflow.ops.special_math_ops import lbeta
 
 
 class Bernoulli(distribution.Distribution):
@@ -269,3 +270,70 @@ class Multinomial(distribution.Distribution):
 
     def _variance(self):
         return self._mean_val - self._mean_val * self._expanded_probs()
+
+
+class DirichletMultinomial(distribution.Distribution):
+    """Dirichlet-multinomial distributions: the class counts of ``total_count`` draws from a categorical whose
+    probabilities are drawn from a Dirichlet of ``concentration``."""
+
+    def __init__(self, total_count, concentration, validate_args=False, allow_nan_stats=True,
+                 name="DirichletMultinomial"):
+        parameters = dict(locals())
+        with name_scope(name, values=[total_count, concentration]) as name:
+            self._total_count = convert_to_tensor(total_count, name="total_count")
+            self._concentration = convert_to_tensor(concentration, name="concentration")
+            self._total_concentration = math_ops.reduce_sum(self._concentration, -1)
+        super().__init__(dtype=self._concentration.dtype, validate_args=validate_args,
+                         allow_nan_stats=allow_nan_stats, reparameterization_type=distribution.NOT_REPARAMETERIZED,
+                         parameters=parameters, graph_parents=[self._total_count, self._concentration], name=name)
+
+    total_count = property(lambda self: self._total_count, doc="The number of draws.")
+    concentration = property(lambda self: self._concentration, doc="The Dirichlet's concentrations.")
+    total_concentration = property(lambda self: self._total_concentration, doc="Their sum.")
+
+    def _batch_shape_tensor(self):
+        return array_ops.shape(self.total_concentration)
+
+    def _batch_shape(self):
+        return self.total_concentration.shape
+
+    def _event_shape_tensor(self):
+        return array_ops.shape(self.concentration)[-1:]
+
+    def _event_shape(self):
+        return self.concentration.shape.with_rank_at_least(1)[-1:]
+
+    def _sample_n(self, n, seed=None):
+        n_draws = math_ops.cast(self.total_count, dtype=dtypes.int32)
+        k = self.event_shape_tensor()[0]
+        unnormalized_logits = array_ops.reshape(math_ops.log(sampling_ops.random_gamma(
+            shape=[n], alpha=self.concentration, dtype=self.dtype, seed=seed)), shape=[-1, k])
+        draws = sampling_ops.multinomial(logits=unnormalized_logits, num_samples=n_draws,
+                                         seed=util.gen_new_seed(seed, salt="dirichlet_multinomial"))
+        x = math_ops.reduce_sum(selection_ops.one_hot(draws, depth=k), -2)
+        final_shape = array_ops.concat([[n], self.batch_shape_tensor(), [k]], 0)
+        return math_ops.cast(array_ops.reshape(x, final_shape), self.dtype)
+
+    def _log_prob(self, counts):
+        ordered_prob = lbeta(self.concentration + counts) - lbeta(self.concentration)
+        return ordered_prob + util.log_combinations(self.total_count, counts)
+
+    def _prob(self, counts):
+        return math_ops.exp(self._log_prob(counts))
+
+    def _mean(self):
+        return self.total_count * (self.concentration / self.total_concentration[..., np.newaxis])
+
+    def _covariance(self):
+        x = self._variance_scale_term() * self._mean()
+        return linalg_ops.matrix_set_diag(-math_ops.matmul(x[..., np.newaxis], x[..., np.newaxis, :]),
+                                          self._variance())
+
+    def _variance(self):
+        scale = self._variance_scale_term()
+        x = scale * self._mean()
+        return x * (self.total_count * scale - x)
+
+    def _variance_scale_term(self):
+        c0 = self.total_concentration[..., np.newaxis]
+        return math_ops.sqrt((1.0 + c0 / self.total_count) / (1.0 + c0))

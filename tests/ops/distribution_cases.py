@@ -150,6 +150,15 @@ def _multinomial(tf):
             + _shapes(d) + _grads(tf, log_prob, [logits]))
 
 
+def _dirichlet_multinomial(tf):
+    concentration = tf.constant(POSITIVE)
+    d = tf.distributions.DirichletMultinomial(5.0, concentration)
+    counts = np.array([[1.0, 3.0, 1.0], [0.0, 0.0, 5.0]], np.float32)
+    log_prob = d.log_prob(counts)
+    return ([d.sample(3, seed=20), log_prob, d.prob(counts), d.covariance()] + _stats(d, ("mean", "variance"))
+            + _shapes(d) + _grads(tf, log_prob, [concentration]))
+
+
 def _kl(tf):
     pairs = [
         (tf.distributions.Normal(LOC, SCALE), tf.distributions.Normal(0.0, 1.5)),
@@ -170,7 +179,8 @@ CASES = {
     "normal": _normal, "normal_float64": _normal_float64, "bernoulli": _bernoulli,
     "bernoulli_probs": _bernoulli_probs, "categorical": _categorical, "categorical_probs": _categorical_probs,
     "uniform": _uniform, "exponential": _exponential, "laplace": _laplace, "gamma": _gamma, "beta": _beta,
-    "dirichlet": _dirichlet, "student_t": _student_t, "multinomial": _multinomial, "kl": _kl,
+    "dirichlet": _dirichlet, "student_t": _student_t, "multinomial": _multinomial,
+    "dirichlet_multinomial": _dirichlet_multinomial, "kl": _kl,
 }
 
 

@@ -28,7 +28,7 @@ def test_tensorflows_values_names_and_shapes(name):
 # Samples made of the random ops and exact arithmetic: TensorFlow's bits. (The others pass through float32
 # log, log1p or rsqrt, a last-place rounding apart from Eigen's.)
 EXACT_SAMPLES = {"normal", "normal_float64", "bernoulli", "bernoulli_probs", "categorical", "categorical_probs",
-                 "uniform", "beta", "dirichlet", "multinomial"}
+                 "uniform", "beta", "dirichlet", "multinomial", "dirichlet_multinomial"}
 
 
 @pytest.mark.parametrize("name", sorted(EXACT_SAMPLES))
