@@ -11,14 +11,20 @@ _M32 = 0xFFFFFFFF
 _SCRAMBLE_KEY = (0x3EC8F720, 0x02461E29)
 
 
-@kernel("StatelessRandomGetKeyCounter")
-def get_key_counter(ctx, seed):
+def key_and_counter(seed):
+    """``(key, high 64 bits of the counter)`` of the Philox stream of a ``[2]`` seed (its low bits are 0)."""
     if seed.shape != (2,):
         raise ValueError(f"seed must have shape [2], not {list(seed.shape)}")
     s0, s1 = (int(s) & 0xFFFFFFFFFFFFFFFF for s in seed)
     words = (s0 & _M32, s0 >> 32, s1 & _M32, s1 >> 32, *_SCRAMBLE_KEY)
     m0, m1, m2, m3 = (int(w) for w in philox.philox4x32_10(*(np.uint64(w) for w in words)))
-    return np.array([m0 | m1 << 32], np.uint64), np.array([0, m2 | m3 << 32], np.uint64)
+    return m0 | m1 << 32, m2 | m3 << 32
+
+
+@kernel("StatelessRandomGetKeyCounter")
+def get_key_counter(ctx, seed):
+    key, counter = key_and_counter(seed)
+    return np.array([key], np.uint64), np.array([0, counter], np.uint64)
 
 
 def _draw(ctx, shape, key, counter, alg, fill, dtype, *params):

@@ -1,8 +1,9 @@
-"""Stateless random ops: ``tf.random.stateless_uniform``, ``stateless_normal`` and
-``stateless_truncated_normal``, values that depend only on a ``[2]`` seed tensor and the shape, TensorFlow's
-bits for the same seed (ops ``StatelessRandomGetKeyCounter``, ``StatelessRandomUniformV2``,
-``StatelessRandomUniformIntV2``, ``StatelessRandomNormalV2``, ``StatelessTruncatedNormalV2``; Philox).
-Kernels: ``numflow_kernels/reference_stateless.py``.
+"""Stateless random ops: ``tf.random.stateless_uniform``, ``stateless_normal``, ``stateless_truncated_normal``,
+``stateless_categorical`` and ``stateless_multinomial``, values that depend only on a ``[2]`` seed tensor and
+the shape, TensorFlow's bits for the same seed (ops ``StatelessRandomGetKeyCounter``,
+``StatelessRandomUniformV2``, ``StatelessRandomUniformIntV2``, ``StatelessRandomNormalV2``,
+``StatelessTruncatedNormalV2``, ``StatelessMultinomial``; Philox). Kernels:
+``numflow_kernels/reference_stateless.py`` and ``numflow_kernels/cpu/sampling.py``.
 """
 
 from numflow.framework import dtypes
@@ -12,7 +13,7 @@ from numflow.framework.shapes import TensorShape
 from numflow.ops import math_ops
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor
-from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, shape_from_tensor
+from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, shape_from_tensor, static_value
 
 _PHILOX = 1  # TensorFlow's Algorithm.PHILOX, the one "auto_select" picks on a CPU
 
@@ -27,11 +28,21 @@ def _random_infer(op):
     return [(op._attrs.get("dtype") or op.inputs[4].dtype, shape_from_tensor(op.inputs[0]))]
 
 
+@declare("StatelessMultinomial")
+def _stateless_multinomial_infer(op):
+    logits, num_samples, seed = op.inputs
+    check_dtype(seed, INDEX_TYPES, "seed")
+    check_rank(logits.shape, 2)
+    n = static_value(num_samples)
+    batch = logits.shape.dim_values[0] if logits.shape.ndims is not None else None
+    return [(op._attrs["output_dtype"], TensorShape([batch, None if n is None else int(n)]))]
+
+
 for _op_type in ("StatelessRandomUniformV2", "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
                  "StatelessRandomUniformIntV2"):
     declare(_op_type)(_random_infer)
-not_differentiable("StatelessRandomGetKeyCounter", "StatelessRandomUniformV2", "StatelessRandomNormalV2",
-                   "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2")
+not_differentiable("StatelessMultinomial", "StatelessRandomGetKeyCounter", "StatelessRandomUniformV2",
+                   "StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2")
 
 
 def _key_counter(seed):
@@ -111,3 +122,28 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     """Normal values within two standard deviations of ``mean`` that depend only on ``seed`` (``[2]``)."""
     return _normal("StatelessTruncatedNormalV2", "stateless_truncated_normal", shape, seed, mean, stddev, dtype,
                    name)
+
+
+def stateless_multinomial(logits, num_samples, seed, output_dtype=dtypes.int64, name=None):
+    """``num_samples`` class indices per row of ``logits`` that depend only on ``seed`` (``[2]``), TensorFlow's
+    for the same seed (op ``StatelessMultinomial``)."""
+    with get_default_graph().name_scope(name or "stateless_multinomial"):
+        return _stateless_categorical(logits, num_samples, output_dtype, seed)
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+    """:func:`stateless_multinomial` under its TensorFlow 2 name (scope ``stateless_categorical``)."""
+    with get_default_graph().name_scope(name or "stateless_categorical"):
+        return _stateless_categorical(logits, num_samples, dtype, seed)
+
+
+def _stateless_categorical(logits, num_samples, dtype, seed):
+    logits = convert_to_tensor(logits, name="logits")
+    dtype = dtypes.as_dtype(dtype) if dtype else dtypes.int64
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise ValueError(f"Argument `dtype` got invalid value {dtype}. Accepted dtypes are (<dtype: 'int32'>, "
+                         "<dtype: 'int64'>).")
+    with get_default_graph().name_scope("StatelessMultinomial") as scope:
+        num_samples = convert_to_tensor(num_samples, name="num_samples", dtype=dtypes.int32)
+        seed = convert_to_tensor(seed, name="seed")
+        return _out("StatelessMultinomial", [logits, num_samples, seed], {"output_dtype": dtype}, name=scope)[0]

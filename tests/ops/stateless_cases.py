@@ -12,6 +12,10 @@ CASES = {
                                                            dtype=tf.int64)],
     "normal": lambda tf: [tf.random.stateless_normal([5], seed=tf.constant([7, -3], tf.int64), mean=1.0, stddev=2.0),
                           tf.random.stateless_normal([3, 3], seed=[0, 0], dtype=tf.float64)],
+    "categorical": lambda tf: [
+        tf.random.stateless_categorical([[0.0, 1.0, -1.0], [2.0, 0.5, 0.5]], 7, seed=[4, 5]),
+        tf.random.stateless_multinomial(tf.log([[0.2, 0.3, 0.5]]), 9, seed=tf.constant([1, -1], tf.int64),
+                                        output_dtype=tf.int32)],
     "truncated_normal": lambda tf: [tf.random.stateless_truncated_normal([2, 2], seed=[3, 4], dtype=tf.float64),
                                     tf.random.stateless_truncated_normal([9], seed=[3, 5], stddev=0.5)],
 }
