@@ -4,7 +4,6 @@ values are those of the stateful random kernels for that key and counter (``numf
 
 import numpy as np
 
-from numflow_kernels import philox
 from numflow_kernels.reference_math import kernel
 
 _M32 = 0xFFFFFFFF
@@ -15,6 +14,8 @@ def key_and_counter(seed):
     """``(key, high 64 bits of the counter)`` of the Philox stream of a ``[2]`` seed (its low bits are 0)."""
     if seed.shape != (2,):
         raise ValueError(f"seed must have shape [2], not {list(seed.shape)}")
+    from numflow_kernels import philox  # Numba: loaded when a stateless op first runs
+
     s0, s1 = (int(s) & 0xFFFFFFFFFFFFFFFF for s in seed)
     words = (s0 & _M32, s0 >> 32, s1 & _M32, s1 >> 32, *_SCRAMBLE_KEY)
     m0, m1, m2, m3 = (int(w) for w in philox.philox4x32_10(*(np.uint64(w) for w in words)))
