@@ -20,6 +20,7 @@ import numpy as np
 
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
+from numflow_kernels import float_errors
 from numflow_kernels.handle import VariableHandle
 from numflow_kernels.registry import register
 
@@ -171,7 +172,8 @@ def _run_loop(ctx, *inputs):
 
     The condition's and the body's steps run in order over two slot lists made once per run (the
     captured values written in once); an iteration writes the loop variables into them, runs the
-    steps, and reads the next values and those to accumulate.
+    steps, and reads the next values and those to accumulate. The iterations run with numpy's
+    floating-point errors quiet, set once here rather than by each kernel that wants them so.
     """
     loop = ctx.subplans
     n = loop.num_vars
@@ -191,24 +193,25 @@ def _run_loop(ctx, *inputs):
     run_cond = executor.repeated_runner(loop.cond.plan.alone_steps)
     run_body = executor.repeated_runner(loop.body.plan.alone_steps)
     count = 0
-    while count != limit:
-        for i, slot in cond_vars:
-            cond_values[slot] = current[i]
-        run_cond(cond_values)
-        go = cond_values[cond_out]
-        if (go.__class__ is not np.ndarray or go.dtype is not _BOOL or go.shape) and go.__class__ is not np.bool_:
-            go = loop.cond.to_host([_value(go)])[0]
-            if np.ndim(go) != 0:
-                raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
-        if not go:
-            break
-        for i, slot in body_vars:
-            body_values[slot] = current[i]
-        run_body(body_values)
-        current = next_values(body_values)
-        if not plain:
-            current = _iteration_results(loop, list(current), appends)
-        count += 1
+    with float_errors.quiet():  # once, not per kernel per iteration
+        while count != limit:
+            for i, slot in cond_vars:
+                cond_values[slot] = current[i]
+            run_cond(cond_values)
+            go = cond_values[cond_out]
+            if (go.__class__ is not np.ndarray or go.dtype is not _BOOL or go.shape) and go.__class__ is not np.bool_:
+                go = loop.cond.to_host([_value(go)])[0]
+                if np.ndim(go) != 0:
+                    raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
+            if not go:
+                break
+            for i, slot in body_vars:
+                body_values[slot] = current[i]
+            run_body(body_values)
+            current = next_values(body_values)
+            if not plain:
+                current = _iteration_results(loop, list(current), appends)
+            count += 1
     outputs = [None] * loop.num_accumulators
     for j, values in zip(loop.accumulate, accumulated):
         outputs[j] = values
