@@ -293,10 +293,14 @@ _arg("ArgMin", np.argmin)
 def add_n(ctx, *inputs):
     if isinstance(inputs[0], variant_ops.TensorList):  # the gradients of a loop's TensorLists
         return variant_ops.add_lists(inputs)
-    out = np.array(inputs[0], copy=True)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for x in inputs[1:]:
-            out += x
+    first = np.asarray(inputs[0])
+    out = np.empty_like(first)
+    if len(inputs) == 1:
+        out[...] = first
+        return out
+    quiet_call(np.add, first, inputs[1], out=out)  # then each next one added in, in their order
+    for x in inputs[2:]:
+        quiet_call(np.add, out, x, out=out)
     return out
 
 
@@ -439,6 +443,14 @@ def squeeze(ctx, x):
 @kernel("ConcatV2")
 def concat(ctx, *inputs):
     values, axis = inputs[:-1], int(inputs[-1])
+    try:
+        return np.concatenate(values, axis=axis)
+    except (ValueError, IndexError, TypeError):
+        _check_concat(values, axis)  # numpy refuses what TensorFlow does: TensorFlow's message
+        raise
+
+
+def _check_concat(values, axis):
     first = np.shape(values[0])
     rank = len(first)
     if not -rank <= axis < rank:
@@ -459,7 +471,6 @@ def concat(ctx, *inputs):
                     f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {dims_text(first)} vs. "
                     f"shape[{i}] = {dims_text(shape)}"
                 )
-    return np.concatenate(values, axis=axis)
 
 
 @kernel("Pack")
@@ -485,7 +496,28 @@ def unpack(ctx, x):
 
 @kernel("StridedSlice")
 def strided_slice(ctx, x, begin, end, strides):
-    return np.array(x[strided_slice_key(x, begin, end, strides, ctx.attrs)])
+    return np.array(x[_cached_strided_slice_key(x, begin, end, strides, ctx.attrs)])
+
+
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+_slice_keys = {}  # (shape, begin, end, strides, masks) -> index: a loop body slices alike every iteration
+_MAX_SLICE_KEYS = 256
+
+
+def _cached_strided_slice_key(x, begin, end, strides, a):
+    """``strided_slice_key``, computed once per shape, bounds and masks."""
+    try:
+        cache_key = (x.shape, begin.tobytes(), end.tobytes(), strides.tobytes(), begin.dtype.char,
+                     *(a[m] for m in _MASKS))
+    except AttributeError:  # bounds given as lists
+        return strided_slice_key(x, begin, end, strides, a)
+    key = _slice_keys.get(cache_key)
+    if key is None:
+        key = strided_slice_key(x, begin, end, strides, a)
+        if len(_slice_keys) >= _MAX_SLICE_KEYS:
+            _slice_keys.clear()
+        _slice_keys[cache_key] = key
+    return key
 
 
 def strided_slice_key(x, begin, end, strides, a):

@@ -262,6 +262,18 @@ def test_iterating_a_tensor_of_known_first_dimension_slices_it():
     np.testing.assert_array_equal(_run(rows), [[0, 1], [2, 3], [4, 5]])
 
 
+def test_slices_of_the_same_bounds_index_by_their_own_masks_and_shapes_run_after_run():
+    x = _ph([None, None])
+    bounds = ([0, 1], [2, 3], [1, 1])
+    outs = [tf.strided_slice(x, *bounds), tf.strided_slice(x, *bounds, shrink_axis_mask=1),
+            tf.strided_slice(x, *bounds, end_mask=2), tf.strided_slice(x, *bounds, new_axis_mask=1)]
+    for shape in [(2, 4), (3, 5), (2, 4)]:
+        value = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+        got = _run(outs, {x: value})
+        for out, want in zip(got, [value[0:2, 1:3], value[0, 1:3], value[0:2, 1:], value[None, 1:3]]):
+            np.testing.assert_array_equal(out, want)
+
+
 def test_strided_slice_function():
     x = tf.reshape(tf.range(24), [2, 3, 4])
     out = tf.strided_slice(x, [0, 1], [2, 3], [1, 2], shrink_axis_mask=1)
