@@ -51,40 +51,31 @@ def _swapped(a, b):
             and b.flags.f_contiguous and not b.flags.c_contiguous)
 
 
-def _product(a, b, out=None):
-    """``a @ b`` by one BLAS call (``_swapped`` says which way round), into ``out`` when given, with
-    floating-point errors quiet."""
-    if not _swapped(a, b):
-        return quiet_call(np.matmul, a, b, out=out)
-    product = quiet_call(np.matmul, b.T, a.T).T
-    if out is None:
-        return np.ascontiguousarray(product)
-    out[...] = product
-    return out
-
-
 def matmul(a, b):
-    """``a @ b`` for 2-D arrays, by blocks when the product is large (see ``spans``).
+    """``a @ b`` for 2-D arrays, by blocks when the product is large (see ``spans``), the other way
+    round where that is faster (see ``_swapped``).
 
     >>> a = np.arange(6, dtype=np.float32).reshape(2, 3)
     >>> matmul(a, a.T).tolist()
     [[5.0, 14.0], [14.0, 50.0]]
     """
+    if _swapped(a, b):
+        return np.ascontiguousarray(matmul(b.T, a.T).T)
     m, k = a.shape
     n = b.shape[1]
     out_dtype = np.result_type(a, b)
     bounds = spans(m, k, n) if out_dtype in _BLAS_DTYPES else []
     if not bounds:
-        return _product(a, b)
+        return quiet_call(np.matmul, a, b)
     out = np.empty((m, n), out_dtype)
     by_rows = m >= n
 
     def block(i):
         lo, hi = bounds[i]
         if by_rows:
-            _product(a[lo:hi], b, out[lo:hi])
+            quiet_call(np.matmul, a[lo:hi], b, out=out[lo:hi])
         else:
-            _product(a, b[:, lo:hi], out[:, lo:hi])
+            quiet_call(np.matmul, a, b[:, lo:hi], out=out[:, lo:hi])
 
     cpu_threads.run_blocks(block, len(bounds))
     return out
