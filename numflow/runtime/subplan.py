@@ -20,7 +20,7 @@ import numpy as np
 
 from numflow.runtime import executor
 from numflow.runtime import plan as _plan
-from numflow_kernels import float_errors
+from numflow_kernels import control_flow, float_errors
 from numflow_kernels.handle import VariableHandle
 from numflow_kernels.registry import register
 
@@ -147,10 +147,13 @@ class _LoopPlans:
 
     ``may_hold_state``: the next values that may come out of the body as a variable's handle (a read of
     a captured variable passed on as it is), which the loop reads before the next iteration.
+    ``later_body_steps``: the body's steps for the iterations after the first, where the sums that carry
+    a loop variable from one iteration to the next (see ``_sums_in_place``) add into it in place; None
+    where there are none.
     """
 
     __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
-                 "calls_blas", "may_hold_state")
+                 "calls_blas", "may_hold_state", "later_body_steps")
 
     def __init__(self, op, session, needed):
         loop = op._attrs["loop"]
@@ -165,6 +168,46 @@ class _LoopPlans:
         self.body = _SubPlan(op, loop.body_context, fetches, [*loop.body_args, *captures], session)
         self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
         self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _plan.ALIASING or t in captures]
+        self.later_body_steps = _sums_in_place(self.body, n, self.may_hold_state)
+
+
+_SUMS = frozenset({"AddV2", "Add"})
+
+
+def _sums_in_place(body, num_vars, may_hold_state):
+    """``body``'s steps with each running sum of a loop variable (``total = total + value``, a
+    gradient's accumulator over the iterations) adding into ``total``'s array; None if it has none.
+
+    A sum of floats qualifies (a counter's add stays as it is: the loops of its scalars are cheaper
+    than a check) where it is the only reader of the variable's value in the body, which the body
+    does not pass on (as a value kept for the gradient, say), and its result is the variable's next
+    value and nothing else's (read by no other step, fetched once, on the host):
+    then from the second iteration on, the array it reads is the one it made the iteration before,
+    which nothing else holds. (The first iteration reads the loop's initial value, which may be
+    anyone's, and runs the steps as they are.) The add's result has the same bits either way.
+    """
+    steps = body.plan.alone_steps
+    readers = {}
+    for index, step in enumerate(steps):
+        for slot in step.in_slots:
+            readers.setdefault(slot, []).append(index)
+    fetch_counts = {}
+    for slot in body.fetch_slots:
+        fetch_counts[slot] = fetch_counts.get(slot, 0) + 1
+    changed = list(steps)
+    for i in range(num_vars):
+        feed, fetch = body.feed_slots[i], body.fetch_slots[i]
+        (index, *others) = readers.get(feed, [None])
+        if index is None or others or feed in fetch_counts or i in may_hold_state or i in body.off_host:
+            continue
+        step = steps[index]
+        if (step.op.type in _SUMS and step.out_slots == (fetch,) and fetch not in readers
+                and fetch_counts[fetch] == 1 and step.ctx.device is not None and step.ctx.device.is_host
+                and np.dtype(step.ctx.output_dtypes[0]).kind in "fc"):
+            position = step.in_slots.index(feed)
+            changed[index] = _plan.Step(step.op, control_flow.sum_into(step.kernel, position), step.ctx,
+                                        step.in_slots, step.out_slots)
+    return changed if changed != steps else None
 
 
 def _run_loop(ctx, *inputs):
@@ -192,6 +235,7 @@ def _run_loop(ctx, *inputs):
     plain = not (loop.may_hold_state or loop.body.off_host or appends)
     run_cond = executor.repeated_runner(loop.cond.plan.alone_steps)
     run_body = executor.repeated_runner(loop.body.plan.alone_steps)
+    run_later_body = run_body if loop.later_body_steps is None else executor.repeated_runner(loop.later_body_steps)
     count = 0
     with float_errors.quiet():  # once, not per kernel per iteration
         while count != limit:
@@ -207,7 +251,7 @@ def _run_loop(ctx, *inputs):
                 break
             for i, slot in body_vars:
                 body_values[slot] = current[i]
-            run_body(body_values)
+            (run_later_body if count else run_body)(body_values)
             current = next_values(body_values)
             if not plain:
                 current = _iteration_results(loop, list(current), appends)

@@ -214,3 +214,48 @@ def test_loop_results_keep_the_dtype_of_their_variables():
                                 [tf.constant(0, tf.int64), tf.constant(1.0, tf.float32)]))
     assert values[0] == 4 and np.asarray(values[0]).dtype == np.int64
     assert values[1] == np.float32(1.5) ** 4 and np.asarray(values[1]).dtype == np.float32
+
+
+def test_running_sums_add_in_place_from_the_second_iteration_and_leave_every_other_value_alone():
+    x = tf.placeholder(tf.float32, [3])
+    start = tf.placeholder(tf.float32, [3])
+    step = np.array([0.1, 1e8, -3.0], np.float32)
+
+    def body(i, total, shared, previous):
+        # total: a running sum (added in place); shared: a sum also read by a Mul (kept as it is);
+        # previous: the value of shared before this iteration, which shared's in-place add must not reach.
+        return i + 1, total + x, shared + x, shared * 1.0
+
+    loop = tf.while_loop(lambda i, *_: i < 4, body, [0, start, start, start])
+    initial = np.array([1.0, -2.0, 0.5], np.float32)
+    fed = initial.copy()
+    _, total, shared, previous = _run(loop, {x: step, start: fed})
+    want = initial
+    for _ in range(4):
+        want, before = want + step, want  # float32 sums in the loop's order
+    np.testing.assert_array_equal(total, want)
+    np.testing.assert_array_equal(shared, want)
+    np.testing.assert_array_equal(previous, before)
+    np.testing.assert_array_equal(fed, initial)  # the first iteration made a new array
+
+
+def test_a_loop_sums_into_its_accumulators_only_where_the_sum_alone_reads_them():
+    from numflow.runtime import subplan
+
+    x = tf.placeholder(tf.float32, [2])
+    loop = tf.while_loop(lambda i, *_: i < 3, lambda i, a, b: (i + 1, a + x, b + x + b), [0, x, x])
+    with tf.Session() as sess:
+        sess.run(loop, {x: [1.0, 2.0]})
+        (loop_plans,) = [s.ctx.subplans for p in sess._plans.values() for s in p.alone_steps
+                         if isinstance(s.ctx.subplans, subplan._LoopPlans)]
+    changed = [s.op.name for s, before in zip(loop_plans.later_body_steps, loop_plans.body.plan.alone_steps)
+               if s is not before]
+    assert changed == ["while/add_1"]  # a + x; not the counter (ints), nor b + x (b is read twice)
+
+
+def test_a_running_sum_whose_value_the_body_also_passes_on_is_not_added_in_place():
+    x = tf.placeholder(tf.float32, [2])
+    loop = tf.while_loop(lambda i, *_: i < 3, lambda i, total, before: (i + 1, total + x, total), [0, x, x])
+    _, total, before = _run(loop, {x: [1.0, 2.0]})
+    np.testing.assert_array_equal(total, [4.0, 8.0])
+    np.testing.assert_array_equal(before, [3.0, 6.0])
