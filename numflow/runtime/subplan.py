@@ -18,7 +18,8 @@ read when it enters or leaves.
 
 import numpy as np
 
-from numflow.runtime import executor
+from numflow.framework import registry
+from numflow.runtime import access_order, executor
 from numflow.runtime import plan as _plan
 from numflow_kernels import control_flow, float_errors
 from numflow_kernels.handle import VariableHandle
@@ -57,7 +58,7 @@ class _SubPlan:
     variable's handle), which the functional op, on the host, copies back before passing them on.
     """
 
-    __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host")
+    __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host", "on_host")
 
     def __init__(self, op, context, fetches, feeds, session):
         self.plan = _plan.build(op.graph, list(fetches), [], list(feeds), session,
@@ -66,6 +67,7 @@ class _SubPlan:
         self.fetch_slots = self.plan.fetch_slots
         devices = self.plan.placements
         on_devices = not all(d.is_host for d in set(devices.values()))
+        self.on_host = not on_devices
         self.off_host = [i for i, t in enumerate(fetches)
                          if on_devices and (t.op in devices and not devices[t.op].is_host or t not in devices)]
 
@@ -149,11 +151,12 @@ class _LoopPlans:
     a captured variable passed on as it is), which the loop reads before the next iteration.
     ``later_body_steps``: the body's steps for the iterations after the first, where the sums that carry
     a loop variable from one iteration to the next (see ``_sums_in_place``) add into it in place; None
-    where there are none.
+    where there are none. ``reads_once``: whether the captured variables may be read once per run of
+    the loop (see ``_writes_no_variable``) rather than by their readers in every iteration.
     """
 
     __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
-                 "calls_blas", "may_hold_state", "later_body_steps")
+                 "calls_blas", "may_hold_state", "later_body_steps", "reads_once")
 
     def __init__(self, op, session, needed):
         loop = op._attrs["loop"]
@@ -169,6 +172,22 @@ class _LoopPlans:
         self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
         self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _plan.ALIASING or t in captures]
         self.later_body_steps = _sums_in_place(self.body, n, self.may_hold_state)
+        self.reads_once = _writes_no_variable(self.cond) and _writes_no_variable(self.body)
+
+
+def _writes_no_variable(part):
+    """Whether ``part`` (a sub-plan, on the host) runs no op that could change a variable: no update
+    (an op writing through a reference, as ``access_order`` counts them), no cond or loop of its own.
+    Then a captured variable keeps its value through the loop's run (the run orders any update
+    outside the loop after the loop, which reads the variable), and a snapshot read once gives its
+    readers in every iteration the value they would read."""
+    if not part.on_host:
+        return False
+    for step in part.plan.alone_steps:
+        opdef = registry.get(step.op.type)
+        if opdef.ref_output or opdef.functional or step.op.type in access_order.WRITES_ITS_REFERENCES:
+            return False
+    return True
 
 
 _SUMS = frozenset({"AddV2", "Add"})
@@ -222,6 +241,8 @@ def _run_loop(ctx, *inputs):
     n = loop.num_vars
     current = [_value(v) for v in inputs[:n]]
     captures = inputs[n:n + loop.num_captures]
+    if loop.reads_once:  # read here what the body's readers would read each iteration
+        captures = [c.read() if isinstance(c, VariableHandle) and c.initialized else c for c in captures]
     limit = int(_value(inputs[-1])) if loop.has_limit else -1
     cond_values = loop.cond.values_with(captures, start=n)
     body_values = loop.body.values_with(captures, start=n)

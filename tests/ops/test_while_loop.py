@@ -145,6 +145,22 @@ def test_updates_in_the_body_are_seen_by_later_reads():
         assert sess.run(v) == 3.0
 
 
+def test_a_body_that_updates_no_variable_reads_the_value_the_loop_started_from_and_an_unset_one_fails_its_read():
+    v = tf.Variable(2.0)
+    w = tf.Variable(1.0)
+    loop = tf.while_loop(lambda i, acc: i < 3, lambda i, acc: (i + 1, acc * v + w), [0, 1.0])
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        unset = "(?s)uninitialized value Variable_1.*node Variable_1/read"
+        with pytest.raises(tf.errors.FailedPreconditionError, match=unset):
+            sess.run(loop)
+        sess.run(w.initializer)
+        assert sess.run(loop) == (3, 15.0)  # ((1 * 2 + 1) * 2 + 1) * 2 + 1
+        with tf.control_dependencies([loop[1]]):
+            after = tf.assign(v, 10.0)
+        assert sess.run([loop, after]) == [(3, 15.0), 10.0]  # the update waits for the loop
+
+
 def test_same_bits_whatever_parallel_iterations():
     x = tf.placeholder(tf.float32, [64])
 
