@@ -6,14 +6,16 @@ A sub-plan is a plan of ``runtime.plan``, built with the plan of the run that ho
 the loop variables; fetching the branch's results, or the condition, or the body's next values and
 the values accumulated for the gradient (only those the run reads). Running a branch costs one copy of
 its slot list and its steps; an iteration of a loop costs its condition's and body's steps and a few
-list operations, no graph work. The steps run in order on the thread running the functional op
-(``executor.steps_runner()``, which in a traced run also calls the run's hooks around each step), so
-a loop runs the same ops in the same order in every run.
+list operations, no graph work. Past its first iteration, a loop adds into its running sums (a
+gradient's accumulators) in place; a loop that updates no variable reads its captured variables once
+per run, and all of it runs with numpy's float errors quiet, set once. The steps run in order on the
+thread running the functional op (``executor.steps_runner()``, which in a traced run also calls the
+run's hooks around each step), so a loop runs the same ops in the same order in every run.
 
 A functional op receives its inputs as they are: a captured variable's read stays the variable's
 handle, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
-TensorFlow's). The loop variables, the selector and the results are values: a handle among them is
-read when it enters or leaves.
+TensorFlow's; a loop that updates no variable reads it once, as it starts). The loop variables, the
+selector and the results are values: a handle among them is read when it enters or leaves.
 """
 
 import numpy as np
