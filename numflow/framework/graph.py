@@ -34,7 +34,7 @@ import numpy as np
 
 from numflow.framework import dtypes as _dtypes
 from numflow.framework import registry as _registry
-from numflow.framework.shapes import Dimension, as_shape, dimension_value, dims_text
+from numflow.framework.shapes import Dimension, TensorShape, as_shape, dimension_value, dims_text
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -571,7 +571,7 @@ class Graph:
         """
         if self._finalized:
             self._check_not_finalized()
-        opdef = _registry.get(op_type)
+        opdef = _registry.OP_DEFS.get(op_type) or _registry.get(op_type)
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
@@ -579,7 +579,7 @@ class Graph:
                 raise ValueError(_other_graph_message(t, inputs, self, op_type))
         if name and name.endswith("/"):
             name = name[:-1]
-            valid = name == self._name_stack or _VALID_OP_NAME.match(name)  # the scope was checked on entry
+            valid = _VALID_OP_NAME.match(name) or name == self._name_stack  # the scope was checked on entry
         else:
             base = name or op_type
             # The name scope was checked when it was entered: checking the new part is enough.
@@ -605,15 +605,16 @@ class Graph:
             raise  # a dtype mismatch message is complete as TF words it ("Input 'y' of 'AddV2' Op has ...")
         except ValueError as e:
             raise ValueError(f"{e} for {_node_summary(op)}") from e
+        ref = opdef.ref_output
         op._outputs = [
-            Tensor(op, i, _output_dtype(dt, opdef.ref_output), _int64_dims(as_shape(sh), op))
+            Tensor(op, i, _output_dtype(dt, ref), _int64_dims(sh if type(sh) is TensorShape else as_shape(sh), op))
             for i, (dt, sh) in enumerate(specs)
         ]
         if self._colocation_stack:
             target = self._colocation_stack[-1]
             op._colocation = tuple(dict.fromkeys(g for c in self._colocation_stack for g in _groups(c)))
             op._device = target.device
-        else:
+        elif self._device_stack:
             self._apply_device_functions(op)
         op._traceback = _creation_stack() if creation_stack is None else creation_stack
         if context is not None:
@@ -748,8 +749,8 @@ def _forget_networkx_caches(nxg):
 
 
 def _output_dtype(dtype, is_ref):
-    dtype = _dtypes.as_dtype(dtype)
-    return dtype._as_ref if is_ref else dtype.base_dtype
+    base = (dtype if type(dtype) is _dtypes.DType else _dtypes.as_dtype(dtype))._base
+    return base._ref if is_ref else base
 
 
 _INT64_MAX = (1 << 63) - 1
@@ -758,13 +759,11 @@ _INT64_MAX = (1 << 63) - 1
 def _int_attrs(attrs):
     """``attrs`` with the Dimensions given for ints (a split count, strides) as ints, as TensorFlow's op
     builder reads them; TypeError for an unknown one."""
-    if not any(_holds_dimension(value) for value in attrs.values()):
-        return attrs
-    return {key: _int_attr(value) for key, value in attrs.items()}
-
-
-def _holds_dimension(value):
-    return type(value) is Dimension or type(value) in (list, tuple) and any(type(v) is Dimension for v in value)
+    for value in attrs.values():
+        kind = type(value)
+        if kind is Dimension or (kind is list or kind is tuple) and Dimension in map(type, value):
+            return {key: _int_attr(value) for key, value in attrs.items()}
+    return attrs
 
 
 def _int_attr(value):
@@ -778,11 +777,10 @@ def _int_attr(value):
 def _int64_dims(shape, op):
     """``shape``, after TensorFlow's check that every dimension fits int64 (a tile or reshape of huge
     sizes overflows it: an error when the graph is built, never a shape that wrapped around)."""
-    dims = shape._dims
-    if dims is not None and any(d is not None and d > _INT64_MAX for d in dims):
-        big = next(d for d in dims if d is not None and d > _INT64_MAX)
-        raise ValueError(f"Dimension size {big} overflows int64 (at most 2**63 - 1) in the shape {shape} computed "
-                         f"for {_node_summary(op)}")
+    for size in shape._dims or ():
+        if size is not None and size > _INT64_MAX:
+            raise ValueError(f"Dimension size {size} overflows int64 (at most 2**63 - 1) in the shape {shape} "
+                             f"computed for {_node_summary(op)}")
     return shape
 
 
