@@ -572,11 +572,14 @@ class Graph:
         if self._finalized:
             self._check_not_finalized()
         opdef = _registry.OP_DEFS.get(op_type) or _registry.get(op_type)
+        input_ops = []
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
-            if t._op._graph is not self:
+            producer = t._op
+            if producer._graph is not self:
                 raise ValueError(_other_graph_message(t, inputs, self, op_type))
+            input_ops.append(producer)
         if name and name.endswith("/"):
             name = name[:-1]
             valid = _VALID_OP_NAME.match(name) or name == self._name_stack  # the scope was checked on entry
@@ -593,7 +596,7 @@ class Graph:
         context = self._control_flow_context
         if self._resolve_inputs is not None:
             inputs = self._resolve_inputs(self, inputs, name)
-        input_ops = [t._op for t in inputs]
+            input_ops = [t._op for t in inputs]
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
             controls += [c for c in control_inputs if c not in controls]
@@ -605,11 +608,7 @@ class Graph:
             raise  # a dtype mismatch message is complete as TF words it ("Input 'y' of 'AddV2' Op has ...")
         except ValueError as e:
             raise ValueError(f"{e} for {_node_summary(op)}") from e
-        ref = opdef.ref_output
-        op._outputs = [
-            Tensor(op, i, _output_dtype(dt, ref), _int64_dims(sh if type(sh) is TensorShape else as_shape(sh), op))
-            for i, (dt, sh) in enumerate(specs)
-        ]
+        op._outputs = _output_tensors(op, specs, opdef.ref_output)
         if self._colocation_stack:
             target = self._colocation_stack[-1]
             op._colocation = tuple(dict.fromkeys(g for c in self._colocation_stack for g in _groups(c)))
@@ -748,12 +747,24 @@ def _forget_networkx_caches(nxg):
         cache.clear()
 
 
-def _output_dtype(dtype, is_ref):
-    base = (dtype if type(dtype) is _dtypes.DType else _dtypes.as_dtype(dtype))._base
-    return base._ref if is_ref else base
-
-
 _INT64_MAX = (1 << 63) - 1
+
+
+def _output_tensors(op, specs, is_ref):
+    """The Tensors of ``op``'s outputs from its ``(dtype, shape)`` specs: base dtypes (or references,
+    ``is_ref``), after TensorFlow's check that every size fits int64 (a tile or reshape of huge sizes
+    overflows it: an error when the graph is built, never a shape that wrapped around)."""
+    outputs = []
+    for i, (dtype, shape) in enumerate(specs):
+        base = (dtype if type(dtype) is _dtypes.DType else _dtypes.as_dtype(dtype))._base
+        if type(shape) is not TensorShape:
+            shape = as_shape(shape)
+        for size in shape._dims or ():
+            if size is not None and size > _INT64_MAX:
+                raise ValueError(f"Dimension size {size} overflows int64 (at most 2**63 - 1) in the shape {shape} "
+                                 f"computed for {_node_summary(op)}")
+        outputs.append(Tensor(op, i, base._ref if is_ref else base, shape))
+    return outputs
 
 
 def _int_attrs(attrs):
@@ -772,16 +783,6 @@ def _int_attr(value):
     if type(value) in (list, tuple):
         return type(value)(int(v) if type(v) is Dimension else v for v in value)
     return value
-
-
-def _int64_dims(shape, op):
-    """``shape``, after TensorFlow's check that every dimension fits int64 (a tile or reshape of huge
-    sizes overflows it: an error when the graph is built, never a shape that wrapped around)."""
-    for size in shape._dims or ():
-        if size is not None and size > _INT64_MAX:
-            raise ValueError(f"Dimension size {size} overflows int64 (at most 2**63 - 1) in the shape {shape} "
-                             f"computed for {_node_summary(op)}")
-    return shape
 
 
 def _other_graph_message(tensor, inputs, graph, op_type):
