@@ -183,7 +183,7 @@ class NodeWriter:
             if export is not None:
                 export(self, op)
                 continue
-            attrs, outputs, inputs = op._attrs, op._outputs, op._inputs
+            attrs, outputs = op._attrs, op._outputs
             # The key: the op type, device, colocation, one output's dtype and dims or None and every
             # output's, the inputs' dtypes, and, after a None, the attrs' names and values.
             if len(outputs) == 1:
@@ -191,26 +191,28 @@ class NodeWriter:
                 key = (op_type, op._device, op._colocation, out._dtype._enum, out._shape._dims)
             else:
                 key = (op_type, op._device, op._colocation, None, *map(dtype_enum, outputs), *map(dims, outputs))
-            for t in inputs:  # quicker than unpacking a map for an op's few inputs
+            names = []
+            for t in op._inputs:  # loops, not comprehensions or maps: quicker for an op's few inputs
                 key += (t._dtype._enum,)
+                names.append(t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}")
             if attrs:
                 key += (None, *attrs, *map(value_key, attrs.values()))
             template = templates.get(key)
             if template is None:
+                inputs = op._inputs
                 template = self._template(op_type, op._name, [t._dtype for t in inputs], attrs,
                                           [t._dtype for t in outputs],
                                           [t._shape for t in outputs] if self._add_shapes else (), op._device,
                                           op._colocation)
                 if not attrs or None not in key[-len(attrs):]:  # a value without a key may not repeat: not kept
                     templates[key] = template
+            for c in op._control_inputs:
+                names.append(f"^{c._name}")
             # self._emit(template, op._name, names), inline: this loop runs once per op of the graph
             node = new_node()
             node.CopyFrom(template)
             node.name = op._name
-            node.input.extend([t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}"
-                               for t in inputs])
-            if op._control_inputs:
-                node.input.extend([f"^{c._name}" for c in op._control_inputs])
+            node.input.extend(names)
 
     def _template(self, op_type, name, input_dtypes, attrs, output_dtypes, shapes, device, colocation):
         """A NodeDef with all but the name and inputs: the op type, device and attrs."""
@@ -265,7 +267,7 @@ def write_nodes(graph, graph_def, add_shapes=False, ops=None):
     graph_def.versions.producer = op_defs.GRAPH_DEF_VERSION
     with graph._lock:
         writer = NodeWriter(graph_def, graph, add_shapes)
-        ops = [data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops
+        ops = list(map(operator.itemgetter("op"), graph.nx_graph._node.values())) if ops is None else ops
         writer.add_ops(outside_control_flow(writer, graph, ops), EXPORTS)
     return writer.op_types
 
