@@ -1,7 +1,7 @@
 """Graph, Operation and Tensor: the dataflow graph users build and sessions run.
 
 A :class:`Graph` owns one ``networkx.DiGraph`` whose nodes are operation names; the node attribute
-``op`` holds the :class:`Operation`. An edge producer -> consumer carries ``data``, a list of
+``op`` holds the :class:`Operation`. An edge producer -> consumer carries ``data``, a tuple of
 ``(output_index, input_slot)`` pairs, and ``control``, True when the consumer has the producer as a
 control input. The graph also owns the construction state that TensorFlow keeps per graph: the name
 stack and used names, the device, control-dependency and colocation stacks, collections, the graph
@@ -173,7 +173,7 @@ class Operation:
         self._name = name
         self._inputs = tuple(inputs)
         self._attrs = dict(attrs)
-        self._control_inputs = list(control_inputs)
+        self._control_inputs = tuple(control_inputs)  # a tuple: most ops have none, and () is one object
         self._outputs = []
         self._device = ""
         self._id = op_id
@@ -231,7 +231,7 @@ class Operation:
 
     def _add_control_input(self, op):
         if op not in self._control_inputs:
-            self._control_inputs.append(op)
+            self._control_inputs += (op,)
             self._graph._add_control_edge(op, self)
 
     def run(self, feed_dict=None, session=None):
@@ -622,8 +622,9 @@ class Graph:
         self._next_id += 1
         with self._lock:  # sessions of this graph may be building run plans on other threads
             # What DiGraph.add_node and add_edge do, written into its dicts: a node attribute dict
-            # {"op": op}, and one dict {"data": [(output, slot)...], "control": bool} per edge, shared
-            # by the producer's successors and the consumer's predecessors.
+            # {"op": op}, and one dict {"data": ((output, slot)...), "control": bool} per edge, shared
+            # by the producer's successors and the consumer's predecessors. Tuples, not lists: the
+            # garbage collector stops tracking tuples of ints, and walks a large graph's lists every time.
             succ, pred = nxg._succ, nxg._pred
             nxg._node[name] = {"op": op}
             succ[name] = {}
@@ -631,10 +632,10 @@ class Graph:
             for slot, (t, producer) in enumerate(zip(inputs, input_ops)):
                 edge = preds.get(producer._name)
                 if edge is None:
-                    preds[producer._name] = succ[producer._name][name] = {"data": [(t._value_index, slot)],
+                    preds[producer._name] = succ[producer._name][name] = {"data": ((t._value_index, slot),),
                                                                           "control": False}
                 else:
-                    edge["data"].append((t._value_index, slot))
+                    edge["data"] += ((t._value_index, slot),)
             _forget_networkx_caches(nxg)
             for c in op._control_inputs:
                 self._add_control_edge(c, op)
@@ -648,7 +649,7 @@ class Graph:
             nxg = self._nx
             edge = nxg._pred[dst._name].get(src._name)  # as in create_op: the DiGraph's dicts directly
             if edge is None:
-                nxg._pred[dst._name][src._name] = nxg._succ[src._name][dst._name] = {"data": [], "control": True}
+                nxg._pred[dst._name][src._name] = nxg._succ[src._name][dst._name] = {"data": (), "control": True}
                 _forget_networkx_caches(nxg)
             else:
                 edge["control"] = True
