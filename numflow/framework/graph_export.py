@@ -212,7 +212,8 @@ class NodeWriter:
             node = new_node()
             node.CopyFrom(template)
             node.name = op._name
-            node.input.extend(names)
+            if names:  # none for a constant or a placeholder: the field is not touched
+                node.input.extend(names)
 
     def _template(self, op_type, name, input_dtypes, attrs, output_dtypes, shapes, device, colocation):
         """A NodeDef with all but the name and inputs: the op type, device and attrs."""
