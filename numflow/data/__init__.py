@@ -1,9 +1,10 @@
 """``tf.data`` as TensorFlow 1.x programs use it in graph mode: datasets, their transformations and
 iterators (``numflow.data.dataset_ops``, ``iterator_ops``); loaded when ``tf.data`` is first used."""
 
-from types import SimpleNamespace
-
-from numflow.data import graph_export  # noqa: F401  (GraphDef forms of the ops with functions)
+from numflow.data import (
+    experimental,
+    graph_export,  # noqa: F401  (GraphDef forms of the ops with functions)
+)
 from numflow.data.dataset_ops import AUTOTUNE, Dataset, DatasetV1
 from numflow.data.iterator_ops import (
     Iterator,
@@ -14,8 +15,6 @@ from numflow.data.iterator_ops import (
     make_one_shot_iterator,
 )
 from numflow.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
-
-experimental = SimpleNamespace(AUTOTUNE=AUTOTUNE)
 
 __all__ = [
     "AUTOTUNE", "Dataset", "DatasetV1", "FixedLengthRecordDataset", "Iterator", "TFRecordDataset", "TextLineDataset",

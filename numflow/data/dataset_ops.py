@@ -19,8 +19,10 @@ import numpy as np
 
 from numflow.data import datasets as _datasets  # noqa: F401  (the dataset kernels, registered by import)
 from numflow.data import function as _function
-from numflow.data import structure
+from numflow.data import op_types, structure
+from numflow.data import regrouping as _regrouping  # noqa: F401  (their kernels, registered by import)
 from numflow.data.structure import Spec
+from numflow.data.transformations import Transformations
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.registry import declare
@@ -38,13 +40,10 @@ def _variant_infer(op):
 
 
 # Dataset ops are stateful, as TensorFlow's: each run makes a new dataset (a new shuffle seed, cache).
-for _op_type in ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
-                 "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
-                 "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
-                 "TextLineDataset", "FixedLengthRecordDatasetV2"):
+for _op_type in op_types.PLAIN:
     declare(_op_type, stateful=True)(_variant_infer)
 # Ops with functions run them as sub-plans (``numflow.data.function``).
-for _op_type in ("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset"):
+for _op_type in op_types.FUNCTION_ATTRS:
     declare(_op_type, stateful=True, functional=True)(_variant_infer)
 
 
@@ -69,7 +68,7 @@ def _seeds(seed):
     return seed_t, seed2_t
 
 
-class Dataset(structure.Described):
+class Dataset(Transformations, structure.Described):
     """A dataset of elements, each a structure of tensors (TensorFlow's ``DatasetV1``).
 
     Built from tensors (``from_tensor_slices``, ``from_tensors``, ``range``, ``from_generator``,

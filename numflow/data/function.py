@@ -17,7 +17,7 @@ does; a function without any shares one plan per session.
 
 import threading
 
-from numflow.data import structure
+from numflow.data import op_types, structure
 from numflow.framework import registry
 from numflow.framework.graph import Graph, Tensor, get_default_graph
 from numflow.ops.constant_op import convert_to_tensor
@@ -124,7 +124,7 @@ class _SessionView:
         return getattr(self._session, name)
 
 
-@subplan.builds("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset")
+@subplan.builds(*op_types.FUNCTION_ATTRS)
 class FunctionPlans:
     """What a dataset op with functions receives as ``ctx.subplans``: per function, its instances."""
 

@@ -1,0 +1,21 @@
+"""The dataset ops by kind, in one table for their declaration (``dataset_ops``), their sub-plans
+(``function``) and their GraphDef forms (``graph_export``, ``graph_import``).
+
+An op with functions takes, after its input dataset, the inputs of ``LEADING_ATTR`` (a scan's initial
+state), then the tensors each of its functions captured (its ``other_arguments``, function by
+function), then ``TRAILING_INPUTS`` more.
+"""
+
+# Ops making a dataset from their inputs alone.
+PLAIN = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
+         "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
+         "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
+         "TextLineDataset", "FixedLengthRecordDatasetV2", "ShardDataset", "UnbatchDataset",
+         "ShuffleAndRepeatDataset")
+# Ops with functions -> the func attrs naming them, in the order of the op's ``functions``.
+FUNCTION_ATTRS = {"MapDataset": ("f",), "ParallelMapDatasetV2": ("f",), "FilterDataset": ("predicate",),
+                  "FlatMapDataset": ("f",), "InterleaveDataset": ("f",), "MapAndBatchDataset": ("f",),
+                  "LegacyParallelInterleaveDatasetV2": ("f",)}
+TRAILING_INPUTS = {"ParallelMapDatasetV2": 1, "InterleaveDataset": 2, "MapAndBatchDataset": 3,
+                   "LegacyParallelInterleaveDatasetV2": 4}
+LEADING_ATTR = {}

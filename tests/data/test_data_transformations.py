@@ -1,0 +1,97 @@
+"""The transformations of ``numflow.data.transformations`` and ``tf.data.experimental`` beyond their
+golden pipelines (``transformation_cases.py``): bad arguments with TensorFlow's error classes and
+messages, and their GraphDef forms, read back."""
+
+import numpy as np
+import pytest
+from pipeline_cases import encode
+
+import numflow as tf
+
+
+def _drain(sess, element):
+    out = []
+    try:
+        while True:
+            out.append(encode(sess.run(element)))
+    except tf.errors.OutOfRangeError:
+        return out
+
+
+def _initializer_error(dataset, feed):
+    iterator = tf.data.make_initializable_iterator(dataset)
+    with tf.Session() as sess:
+        sess.run(iterator.initializer, feed)
+        sess.run(iterator.get_next())
+
+
+@pytest.mark.parametrize("shards, index, message", [
+    (0, 0, r"Number of shards must be greater than zero \(currently num_shards = 0\)."),
+    (2, 3, r"Index must be between 0 and 1 \(currently index = 3\)."),
+    (2, -1, r"Index must be between 0 and 1 \(currently index = -1\).")])
+def test_shard_refuses_bad_shards(shards, index, message):
+    n, i = tf.placeholder(tf.int64, []), tf.placeholder(tf.int64, [])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        _initializer_error(tf.data.Dataset.range(4).shard(n, i), {n: shards, i: index})
+
+
+def test_unbatch_checks_the_leading_dimensions():
+    with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components."):
+        tf.data.Dataset.range(3).unbatch()
+    with pytest.raises(ValueError, match="matching leading dimension. Encountered both 3 and 2."):
+        tf.data.Dataset.from_tensors((np.zeros(3), np.zeros(2))).unbatch()
+    x, y = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.float32, [None])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input element must have the same batch size in each "
+                                                             "component. Component 0 had size 3 but component 1 had "
+                                                             "size, 2."):
+        _initializer_error(tf.data.Dataset.from_tensors((x, y)).unbatch(), {x: [1, 2, 3], y: [1, 2]})
+
+
+@pytest.mark.parametrize("cycle, block, message", [(0, 1, "`cycle_length` must be > 0"),
+                                                   (1, 0, "`block_length` must be > 0")])
+def test_parallel_interleave_refuses_a_cycle_or_block_not_above_zero(cycle, block, message):
+    c, b = tf.placeholder(tf.int64, []), tf.placeholder(tf.int64, [])
+    ds = tf.data.Dataset.range(3).apply(tf.data.experimental.parallel_interleave(
+        tf.data.Dataset.from_tensors, c, b, buffer_output_elements=2, prefetch_input_elements=2))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        _initializer_error(ds, {c: cycle, b: block})
+
+
+@pytest.mark.parametrize("size, calls, message", [(0, 1, "batch_size must be greater than zero."),
+                                                  (2, 0, "num_parallel_calls must be greater than zero."),
+                                                  (2, -2, "num_parallel_calls must be greater than zero.")])
+def test_map_and_batch_refuses_bad_sizes(size, calls, message):
+    s, c = tf.placeholder(tf.int64, []), tf.placeholder(tf.int64, [])
+    ds = tf.data.Dataset.range(3).apply(tf.data.experimental.map_and_batch(lambda x: x, s, num_parallel_calls=c))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        _initializer_error(ds, {s: size, c: calls})
+    with pytest.raises(ValueError, match="allows only one of `num_parallel_batches` and `num_parallel_calls`"):
+        tf.data.experimental.map_and_batch(lambda x: x, 2, num_parallel_batches=1, num_parallel_calls=2)
+
+
+def _regrouped(tf):
+    offset = tf.constant(100, tf.int64, name="offset")
+    sharded = tf.data.Dataset.range(10).shard(3, 2).batch(2).unbatch()
+    fused = tf.data.Dataset.range(6).apply(tf.data.experimental.shuffle_and_repeat(4, 2, seed=1)).apply(
+        tf.data.experimental.map_and_batch(lambda x: x + offset, 5))
+    interleaved = tf.data.Dataset.range(1, 5).apply(tf.data.experimental.parallel_interleave(
+        lambda x: tf.data.Dataset.range(x).map(lambda y: y + offset * x), cycle_length=2, block_length=2))
+    return [tf.data.make_one_shot_iterator(ds).get_next() for ds in (sharded, fused, interleaved)]
+
+
+def test_regrouping_ops_go_into_a_graph_def_and_read_back_the_same():
+    with tf.Graph().as_default():
+        elements = _regrouped(tf)
+        with tf.Session() as sess:
+            want = [_drain(sess, e) for e in elements]
+        graph_def = tf.get_default_graph().as_graph_def()
+    nodes = {n.name: n for n in graph_def.node}
+    assert nodes["MapAndBatchDataset"].attr["f"].func.name.startswith("__inference_tf_data_experimental_map_and_batch")
+    assert list(nodes["MapAndBatchDataset"].input) == ["ShuffleAndRepeatDataset", "offset", "batch_size_1",
+                                                       "num_parallel_calls", "drop_remainder_1"]
+    assert nodes["LegacyParallelInterleaveDatasetV2"].attr["deterministic"].s == b"true"
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            got = [_drain(sess, f"{e.name}") for e in elements]
+    assert got == want and [len(w) for w in want] == [3, 3, 10]
