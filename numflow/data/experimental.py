@@ -12,12 +12,19 @@ the experimental sources, with TensorFlow's ops and names.
 
 from numflow.data import function as _function
 from numflow.data import structure
+from numflow.data.csv import CsvDataset, make_csv_dataset
 from numflow.data.dataset_ops import AUTOTUNE, _batched, _fn_name, _int64, _returned_dataset, _seeds
 from numflow.data.structure import Spec
 from numflow.framework import dtypes
 from numflow.ops.constant_op import constant, convert_to_tensor
 
-__all__ = ["AUTOTUNE", "map_and_batch", "parallel_interleave", "shuffle_and_repeat", "unbatch"]
+__all__ = ["AUTOTUNE", "CsvDataset", "ignore_errors", "make_csv_dataset", "map_and_batch", "parallel_interleave",
+           "shuffle_and_repeat", "unbatch"]
+
+
+def ignore_errors(log_warning=False):
+    """``Dataset.ignore_errors`` as a transformation for ``apply``."""
+    return lambda dataset: dataset.ignore_errors(log_warning)
 
 
 def unbatch():

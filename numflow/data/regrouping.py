@@ -1,6 +1,7 @@
 """The kernels of the dataset ops that regroup their input's elements: ``ShardDataset``,
-``UnbatchDataset``, the fused ``ShuffleAndRepeatDataset`` and ``MapAndBatchDataset`` (the elements
-of the shuffle then repeat, or map then batch, they stand for) and ``LegacyParallelInterleaveDatasetV2``.
+``UnbatchDataset``, ``IgnoreErrorsDataset`` (the elements that do not fail), the fused
+``ShuffleAndRepeatDataset`` and ``MapAndBatchDataset`` (the elements of the shuffle then repeat, or
+map then batch, they stand for) and ``LegacyParallelInterleaveDatasetV2``.
 
 ``parallel_interleave`` gives its elements in the order of TensorFlow's deterministic
 (``sloppy=False``) legacy interleave, whatever its threads' timing: ``cycle_length`` datasets in the
@@ -16,6 +17,7 @@ import numpy as np
 from numflow.data.datasets import (
     BatchDataset,
     Dataset,
+    FunctionDataset,
     MapDataset,
     RepeatDataset,
     ShuffleDataset,
@@ -52,7 +54,7 @@ class UnbatchDataset(Dataset):
                 yield tuple(c[row] for c in element)
 
 
-class LegacyInterleaveDataset(MapDataset):
+class LegacyInterleaveDataset(FunctionDataset):
     def __init__(self, source, fn, cycle_length, block_length, prefetch):
         super().__init__(source, fn)
         self.cycle_length, self.block_length, self.prefetch = cycle_length, block_length, prefetch
@@ -126,6 +128,19 @@ def _shard(ctx, source, num_shards, index):
 @register("UnbatchDataset")
 def _unbatch(ctx, source):
     return UnbatchDataset(source)
+
+
+class IgnoreErrorsDataset(Dataset):
+    def __init__(self, source):
+        self.source = source
+
+    def elements(self):
+        return self.source.elements_skipping_errors()
+
+
+@register("IgnoreErrorsDataset")
+def _ignore_errors(ctx, source):
+    return IgnoreErrorsDataset(source)
 
 
 @register("ShuffleAndRepeatDataset")

@@ -87,6 +87,11 @@ class Transformations:
         normalized = self._map_flat("normalize")
         return normalized._make("UnbatchDataset", [], specs, name)
 
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements, less those whose computation fails (a map's or filter's function, a CSV
+        record's parsing), as TensorFlow's ``IgnoreErrorsDataset`` leaves them out."""
+        return self._make("IgnoreErrorsDataset", [], self._specs, name, log_warning=log_warning)
+
     def _map_flat(self, kind):
         """A ``MapDataset`` giving each element's components as a flat tuple (TensorFlow's
         ``normalize_to_dense``, which its ``unbatch`` runs first)."""

@@ -95,3 +95,50 @@ def test_regrouping_ops_go_into_a_graph_def_and_read_back_the_same():
         with tf.Session() as sess:
             got = [_drain(sess, f"{e.name}") for e in elements]
     assert got == want and [len(w) for w in want] == [3, 3, 10]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"field_delim": ";;"}, "field_delim should be only 1 char"),
+    ({"select_cols": [1, 0]}, "select_cols should be strictly increasing indices"),
+    ({"select_cols": [0]}, "select_cols should match output size"),
+    ({"select_cols": [-1, 0]}, "select_cols should be non-negative indices"),
+    ({"compression_type": "LZ4"}, "Unsupported compression_type: LZ4."),
+])
+def test_csv_dataset_refuses_bad_arguments_when_made(tmp_path, kwargs, message):
+    path = tmp_path / "a.csv"
+    path.write_text("1,2\n")
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        _initializer_error(tf.data.experimental.CsvDataset(str(path), [tf.int32, tf.int32], **kwargs), None)
+
+
+def test_make_csv_dataset_checks_its_files_and_columns(tmp_path):
+    (tmp_path / "a.csv").write_text("x,y\n1,2\n")
+    (tmp_path / "b.csv").write_text("x,z\n1,2\n")
+    make = tf.data.experimental.make_csv_dataset
+    with pytest.raises(ValueError, match="No files match `file_pattern`"):
+        make(str(tmp_path / "*.none"), 2)
+    with pytest.raises(ValueError, match="All input CSV files should have the same column names in the header row"):
+        make(str(tmp_path / "*.csv"), 2)
+    with pytest.raises(ValueError, match="Expected `column_names` or `header` arguments. Neither is provided."):
+        make(str(tmp_path / "a.csv"), 2, header=False)
+    with pytest.raises(ValueError, match="`label_name` provided must be one of the columns"):
+        make(str(tmp_path / "a.csv"), 2, label_name="w")
+    with pytest.raises(ValueError, match="contains duplicate column names: {'x'}"):
+        make(str(tmp_path / "a.csv"), 2, column_names=["x", "x"])
+    with pytest.raises(ValueError, match="Column w specified in `select_columns` must be of one of the columns"):
+        make(str(tmp_path / "a.csv"), 2, select_columns=["w"])
+
+
+def test_csv_and_ignore_errors_go_into_a_graph_def_and_read_back_the_same(tmp_path):
+    path = tmp_path / "a.csv"
+    path.write_text('n,s\n1,"a,b"\nx,c\n3,\n')
+    with tf.Graph().as_default():
+        ds = tf.data.experimental.CsvDataset(str(path), [tf.int64, tf.constant(["?"])], header=True).ignore_errors()
+        element = tf.data.make_one_shot_iterator(ds).get_next()
+        graph_def = tf.get_default_graph().as_graph_def()
+    assert [n.op for n in graph_def.node if "Dataset" in n.op] == ["CSVDatasetV2", "IgnoreErrorsDataset"]
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            got = _drain(sess, [e.name for e in element])
+    assert got == [[["int64", 1], ["string", ["a,b"], []]], [["int64", 3], ["string", ["?"], []]]]

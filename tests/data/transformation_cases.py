@@ -3,11 +3,57 @@
 ``pipeline_cases.py`` (TensorFlow's compat.v1 writes the golden file, numflow is tested against it).
 """
 
+import functools
 import os
 import tempfile
 
 import numpy as np
-from pipeline_cases import _run_one_shot
+from pipeline_cases import _describe, _text, encode
+
+CSV_FILES = {
+    "a.csv": 'n,x,s,k\n1,2.5,plain,7\n"3",,"q""uo,te",8\r\n-4, 1e3 ,"multi\nline",\n5,-0.5,,9',
+    "b.csv": "n,x,s,k\n6,7,x,10\n\n7,NA,NA,11\n",
+    "bad.csv": 'n,x,s,k\n8,1.5,ok,1\n9,zz,bad,2\n11,3.5,x,4,5\n12,4.5,a"b,6\n13,,,\n14,5.5,end,7\n15,1,"open,3\n',
+    "people_1.csv": 'name,age,score,label\nann,31,2.5,1\nbob,,3.5,0\n"c,d",40,,1\nkim,3000000000,1e40,0\n',
+    "people_2.csv": "name,age,score,label\neve,22,1.0,0\nfay,50,9.5,1\ngus,7,0.25,1\n",
+}
+
+
+def _csv_folder():
+    folder = tempfile.mkdtemp()
+    for name, text in CSV_FILES.items():
+        with open(os.path.join(folder, name), "w", newline="") as f:
+            f.write(text)
+    return folder
+
+
+def _drain_to_error(tf, sess, element, limit=100):
+    """The elements until the end of the sequence or an error: ``[elements, error class, message]``."""
+    out = []
+    try:
+        for _ in range(limit):
+            out.append(encode(sess.run(element)))
+    except tf.errors.OpError as e:
+        lines = [line for line in e.message.splitlines() if line.strip() and "[[" not in line]
+        return [out, type(e).__name__, lines[-1]]
+    return [out, None, None]
+
+
+def _run(tf, datasets):
+    """Each of ``datasets`` read by a one-shot iterator to its end or first error, with the
+    elements' dtypes and shapes and the graph's ops."""
+    elements = [tf.data.make_one_shot_iterator(d).get_next() for d in datasets]
+    result = {f"describe{i}": {"element": _text(e), **_describe(tf, d, e)}
+              for i, (d, e) in enumerate(zip(datasets, elements))}
+    with tf.Session() as sess:
+        for i, element in enumerate(elements):
+            result[f"run{i}"] = _drain_to_error(tf, sess, element)
+    result["ops"] = [f"{op.name}:{op.type}" for op in tf.get_default_graph().get_operations()]
+    return result
+
+
+def _run_one_shot(tf, dataset):
+    return _run(tf, [dataset])
 
 
 def shard_unbatch(tf):
@@ -72,6 +118,47 @@ def list_files(tf):
     return result
 
 
+def csv_dataset(tf):
+    folder = _csv_folder()
+    path = functools.partial(os.path.join, folder)
+    defaults = [tf.int32, tf.constant([-1.0]), tf.constant(["?"]), tf.constant([0], tf.int64)]
+    return _run(tf, [
+        tf.data.experimental.CsvDataset([path("a.csv"), path("b.csv")], defaults, header=True),
+        tf.data.experimental.CsvDataset(path("a.csv"), [tf.constant(["-"]), [0]], header=True, select_cols=[2, 3]),
+        tf.data.experimental.CsvDataset(path("b.csv"), [tf.int64, tf.float64, "?", tf.int32], na_value="NA",
+                                        header=True),
+        tf.data.experimental.CsvDataset(path("a.csv"), [tf.string] * 4, use_quote_delim=False, field_delim=";"),
+        tf.data.experimental.CsvDataset(path("bad.csv"), [tf.int32, tf.float32, tf.string, tf.int32],
+                                        header=True),
+        tf.data.experimental.CsvDataset(path("bad.csv"), [tf.int32, [0.0], ["?"], [0]], header=True).apply(
+            tf.data.experimental.ignore_errors()),
+    ])
+
+
+def ignore_errors(tf):
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 2.0, 0.0, 4.0, -1.0, 5.0])
+    checked = ds.map(lambda x: tf.debugging.check_numerics(1.0 / x, "inverse")).ignore_errors()
+    filtered = ds.filter(lambda x: tf.debugging.check_numerics(x, "x") > 1.0).map(
+        lambda x: tf.debugging.check_numerics(tf.math.log(x - 4.0), "log")).ignore_errors()
+    return _run(tf, [checked, filtered])
+
+
+def make_csv_dataset(tf):
+    folder = _csv_folder()
+    pattern = os.path.join(folder, "people_*.csv")
+    make = tf.data.experimental.make_csv_dataset
+    return _run(tf, [
+        make(pattern, 3, label_name="label", num_epochs=2, shuffle_seed=5, shuffle_buffer_size=4),
+        make(pattern, 2, select_columns=["score", "name"], num_epochs=1, shuffle=False,
+             column_defaults=[tf.string, tf.constant([-1.0], tf.float64)]),
+        make([os.path.join(folder, "people_2.csv")], 2, column_names=["who", "years", "points", "y"], header=True,
+             num_parallel_reads=2, shuffle_seed=7).take(3),
+        make(pattern, 4, label_name="name", select_columns=[0, 1], num_epochs=1, shuffle=False,
+             num_rows_for_inference=2),
+    ])
+
+
 CASES = {f.__name__: f for f in (
     shard_unbatch, unbatch_of_a_structure, shuffle_and_repeat, map_and_batch, parallel_interleave, list_files,
+    csv_dataset, ignore_errors, make_csv_dataset,
 )}
