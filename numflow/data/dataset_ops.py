@@ -39,12 +39,15 @@ def _variant_infer(op):
     return [(dtypes.variant, _SCALAR)]
 
 
+def _element_infer(op):
+    return list(zip(op._attrs["output_types"], op._attrs["output_shapes"]))
+
+
 # Dataset ops are stateful, as TensorFlow's: each run makes a new dataset (a new shuffle seed, cache).
-for _op_type in op_types.PLAIN:
-    declare(_op_type, stateful=True)(_variant_infer)
 # Ops with functions run them as sub-plans (``numflow.data.function``).
-for _op_type in op_types.FUNCTION_ATTRS:
-    declare(_op_type, stateful=True, functional=True)(_variant_infer)
+for _op_type in (*op_types.PLAIN, *op_types.FUNCTION_ATTRS):
+    declare(_op_type, stateful=True, functional=_op_type in op_types.FUNCTION_ATTRS)(
+        _element_infer if _op_type in op_types.ELEMENT_OUTPUTS else _variant_infer)
 
 
 def _int64(value, name):

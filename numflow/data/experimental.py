@@ -18,8 +18,13 @@ from numflow.data.structure import Spec
 from numflow.framework import dtypes
 from numflow.ops.constant_op import constant, convert_to_tensor
 
-__all__ = ["AUTOTUNE", "CsvDataset", "ignore_errors", "make_csv_dataset", "map_and_batch", "parallel_interleave",
-           "shuffle_and_repeat", "unbatch"]
+__all__ = ["AUTOTUNE", "CsvDataset", "get_single_element", "ignore_errors", "make_csv_dataset", "map_and_batch",
+           "parallel_interleave", "shuffle_and_repeat", "unbatch"]
+
+
+def get_single_element(dataset):
+    """``dataset.get_single_element()``: its one element, as tensors."""
+    return dataset.get_single_element()
 
 
 def ignore_errors(log_warning=False):

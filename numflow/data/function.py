@@ -96,7 +96,7 @@ def trace(fn, input_specs, name, returns=None):
     with graph.as_default():
         args = [graph.create_op("Placeholder", [], {"dtype": s.dtype, "shape": s.shape}, name=f"args_{i}").outputs[0]
                 for i, s in enumerate(structure.flatten(input_specs))]
-        element = structure.pack(input_specs, args)
+        element = structure.pack(input_specs, [_argument(t, s) for t, s in zip(args, structure.flatten(input_specs))])
         raw = fn(*element) if type(element) is tuple else fn(element)
         if returns is not None:
             outputs, specs = returns(raw)
@@ -107,6 +107,15 @@ def trace(fn, input_specs, name, returns=None):
             outputs = leaves
             specs = structure.pack(raw, [structure.Spec(t.dtype, t.shape) for t in leaves])
     return Function(graph, args, outputs, specs)
+
+
+def _argument(tensor, spec):
+    """An argument as the function sees it: a dataset (a window) where the component is one."""
+    if isinstance(spec, structure.DatasetSpec):
+        from numflow.data.dataset_ops import Dataset
+
+        return Dataset(tensor, spec.element)
+    return tensor
 
 
 class _SessionView:

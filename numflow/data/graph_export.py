@@ -23,7 +23,8 @@ _DATA_FUNCTION = {"_tf_data_function": True}
 def _export(writer, op):
     op_def = op_defs.get(op.type)
     known = {a.name for a in op_def.attr}
-    derived = {a.type_list_attr for a in op_def.input_arg if a.type_list_attr}
+    # A state's dtypes stay: they tell how many inputs are the state and how many its captured tensors.
+    derived = {a.type_list_attr for a in op_def.input_arg if a.type_list_attr} - {op_types.LEADING_ATTR.get(op.type)}
     attrs = {k: v for k, v in op._attrs.items()
              if k in known and k not in derived and not (k.startswith("T") and k[1:] in op._attrs)}
     if op.type in op_types.FUNCTION_ATTRS:

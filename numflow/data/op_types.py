@@ -11,11 +11,13 @@ PLAIN = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "C
          "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
          "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
          "TextLineDataset", "FixedLengthRecordDatasetV2", "ShardDataset", "UnbatchDataset",
-         "ShuffleAndRepeatDataset", "IgnoreErrorsDataset", "CSVDatasetV2")
+         "ShuffleAndRepeatDataset", "IgnoreErrorsDataset", "CSVDatasetV2", "WindowDataset", "DatasetToSingleElement")
 # Ops with functions -> the func attrs naming them, in the order of the op's ``functions``.
 FUNCTION_ATTRS = {"MapDataset": ("f",), "ParallelMapDatasetV2": ("f",), "FilterDataset": ("predicate",),
                   "FlatMapDataset": ("f",), "InterleaveDataset": ("f",), "MapAndBatchDataset": ("f",),
-                  "LegacyParallelInterleaveDatasetV2": ("f",)}
+                  "LegacyParallelInterleaveDatasetV2": ("f",), "ReduceDataset": ("f",)}
 TRAILING_INPUTS = {"ParallelMapDatasetV2": 1, "InterleaveDataset": 2, "MapAndBatchDataset": 3,
                    "LegacyParallelInterleaveDatasetV2": 4}
-LEADING_ATTR = {}
+LEADING_ATTR = {"ReduceDataset": "Tstate"}
+# Ops giving an element's tensors (their ``output_types`` and ``output_shapes``), not a dataset.
+ELEMENT_OUTPUTS = ("ReduceDataset", "DatasetToSingleElement")

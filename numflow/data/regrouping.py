@@ -120,6 +120,78 @@ class _Peeking:
         return head
 
 
+class ElementsDataset(Dataset):
+    """The elements of a list (a window's components, a group's elements)."""
+
+    def __init__(self, elements):
+        self.stored = elements
+
+    def elements(self):
+        return iter(self.stored)
+
+
+class WindowDataset(Dataset):
+    """Windows of ``size`` elements, every ``stride``-th, starting every ``shift`` elements (TensorFlow's
+    ``window_dataset_op.cc``); each element of the dataset is one dataset per component."""
+
+    def __init__(self, source, size, shift, stride, drop_remainder):
+        for what, value in (("size", size), ("shift", shift), ("stride", stride)):
+            if value <= 0:
+                raise ValueError(f"Window {what} must be greater than zero.")
+        self.source, self.size, self.shift, self.stride = source, size, shift, stride
+        self.drop_remainder = drop_remainder
+
+    def elements(self):
+        inputs = self.source.elements()
+        target = (self.size - 1) * self.stride + 1
+        buffer = collections.deque()
+        while True:
+            while inputs is not None and len(buffer) < target:
+                element = next(inputs, None)
+                if element is None:
+                    inputs = None
+                else:
+                    buffer.append(element)
+            if not buffer or self.drop_remainder and len(buffer) < target:
+                return
+            window = list(itertools.islice(buffer, 0, None, self.stride))
+            if self.shift >= len(buffer):
+                for _ in range(self.shift - len(buffer)):
+                    if inputs is not None and next(inputs, None) is None:
+                        inputs = None
+                buffer.clear()
+            else:
+                for _ in range(self.shift):
+                    buffer.popleft()
+            yield tuple(ElementsDataset([(e[i],) for e in window]) for i in range(len(window[0])))
+
+
+@register("WindowDataset")
+def _window(ctx, source, size, shift, stride, drop_remainder):
+    return WindowDataset(source, _scalar(size, "size"), _scalar(shift, "shift"), _scalar(stride, "stride"),
+                         bool(_scalar(drop_remainder, "drop_remainder")))
+
+
+@register("ReduceDataset")
+def _reduce(ctx, source, *inputs):
+    count = len(ctx.attrs["output_types"])
+    state, reduce_fn = tuple(inputs[:count]), _bound(ctx, inputs[count:])
+    for element in source.elements():
+        state = reduce_fn(state + element)
+    return state if count > 1 else state[0]
+
+
+@register("DatasetToSingleElement")
+def _single_element(ctx, source):
+    elements = source.elements()
+    first = next(elements, None)
+    if first is None:
+        raise ValueError("Dataset was empty.")
+    if next(elements, None) is not None:
+        raise ValueError("Dataset had more than one element.")
+    return first if len(first) > 1 else first[0]
+
+
 @register("ShardDataset")
 def _shard(ctx, source, num_shards, index):
     return ShardDataset(source, _scalar(num_shards, "num_shards"), _scalar(index, "index"))

@@ -17,6 +17,7 @@ from numflow.data.structure import Spec
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.shapes import Dimension, TensorShape
+from numflow.ops import control_flow_util as cfu
 from numflow.ops.constant_op import convert_to_tensor
 
 
@@ -92,6 +93,57 @@ class Transformations:
         record's parsing), as TensorFlow's ``IgnoreErrorsDataset`` leaves them out."""
         return self._make("IgnoreErrorsDataset", [], self._specs, name, log_warning=log_warning)
 
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """A dataset of windows: each of ``size`` elements (fewer at the end unless
+        ``drop_remainder``), every ``stride``-th, a new window every ``shift`` elements (``size`` by
+        default). A window is a structure of datasets, one per component; read it with ``flat_map``."""
+        inputs = [_int64(size, "size"), _int64(size if shift is None else shift, "shift"), _int64(stride, "stride"),
+                  convert_to_tensor(drop_remainder, dtype=dtypes.bool, name="drop_remainder")]
+        specs = structure.map_structure(lambda s: structure.DatasetSpec(s), self._specs)
+        return self._make("WindowDataset", inputs, specs, name)
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """The state after ``reduce_func(state, element)`` over every element, from ``initial_state``:
+        a structure of tensors of the state's structure and dtypes (shapes relaxed where they change).
+
+        Raises
+        ------
+        TypeError
+            ``reduce_func`` returns another structure or other dtypes than the state's.
+        """
+        from numflow.data.dataset_ops import _normalize
+
+        graph = get_default_graph()
+        with graph.name_scope("initial_state"):
+            initial_state = _normalize(initial_state)
+        state_specs = structure.map_structure(lambda t: Spec(t.dtype, t.shape), initial_state)
+        while True:
+            fn = _function.trace(reduce_func, (state_specs, self._specs), "reduce_" + _name_of(reduce_func))
+            state, new = structure.flatten(state_specs), structure.flatten(fn.output_specs)
+            if not structure.same_structure(state_specs, fn.output_specs) or \
+                    [s.dtype for s in state] != [s.dtype for s in new]:
+                raise TypeError(f"The element types for the new state must match the initial state. Expected "
+                                f"{structure.types_of(state_specs)} but got {structure.types_of(fn.output_specs)}.")
+            relaxed = [Spec(s.dtype, cfu.most_specific_compatible_shape(s.shape, n.shape)) for s, n in zip(state, new)]
+            if all(r.shape.as_list() == s.shape.as_list() if s.shape.ndims is not None else True
+                   for r, s in zip(relaxed, state)):
+                break
+            state_specs = structure.pack(state_specs, relaxed)
+        flat_state = structure.flatten(state_specs)
+        attrs = {"output_types": [s.dtype for s in flat_state], "output_shapes": [s.shape for s in flat_state],
+                 "Tstate": [s.dtype for s in flat_state], "functions": [fn], "use_inter_op_parallelism": True}
+        op = graph.create_op("ReduceDataset", [self._variant_tensor, *structure.flatten(initial_state), *fn.captured],
+                             attrs, name=name or "ReduceDataset")
+        return structure.pack(state_specs, op.outputs)
+
+    def get_single_element(self, name=None):
+        """The one element of the dataset, as tensors (InvalidArgumentError when it has none or more)."""
+        flat = self._flat_specs()
+        attrs = {"output_types": [s.dtype for s in flat], "output_shapes": [s.shape for s in flat]}
+        op = get_default_graph().create_op("DatasetToSingleElement", [self._variant_tensor], attrs,
+                                           name=name or "DatasetToSingleElement")
+        return structure.pack(self._specs, op.outputs)
+
     def _map_flat(self, kind):
         """A ``MapDataset`` giving each element's components as a flat tuple (TensorFlow's
         ``normalize_to_dense``, which its ``unbatch`` runs first)."""
@@ -102,6 +154,10 @@ class Transformations:
         specs = tuple(self._flat_specs())
         fn = _function.trace(flat, specs, f"Dataset_map_{kind}")
         return self._make("MapDataset", fn.captured, fn.output_specs, None, functions=[fn])
+
+
+def _name_of(fn):
+    return getattr(fn, "__name__", "fn").replace("<", "").replace(">", "")
 
 
 def _rows(shape):

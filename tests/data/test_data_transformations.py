@@ -142,3 +142,46 @@ def test_csv_and_ignore_errors_go_into_a_graph_def_and_read_back_the_same(tmp_pa
         with tf.Session() as sess:
             got = _drain(sess, [e.name for e in element])
     assert got == [[["int64", 1], ["string", ["a,b"], []]], [["int64", 3], ["string", ["?"], []]]]
+
+
+@pytest.mark.parametrize("position, message", [(0, "Window size must be greater than zero."),
+                                               (1, "Window shift must be greater than zero."),
+                                               (2, "Window stride must be greater than zero.")])
+def test_window_refuses_sizes_not_above_zero(position, message):
+    zero = tf.placeholder(tf.int64, [])
+    args = [1, 1, 1]
+    args[position] = zero
+    ds = tf.data.Dataset.range(3).window(*args).flat_map(lambda w: w)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        _initializer_error(ds, {zero: 0})
+
+
+def test_reduce_keeps_the_states_structure_and_dtypes():
+    ds = tf.data.Dataset.range(3)
+    with pytest.raises(TypeError, match="The element types for the new state must match the initial state. "
+                                        "Expected <dtype: 'int64'> but got <dtype: 'float32'>."):
+        ds.reduce(np.int64(0), lambda s, x: tf.cast(s + x, tf.float32))
+    with pytest.raises(TypeError, match="must match the initial state"):
+        ds.reduce((np.int64(0), np.int64(0)), lambda s, x: s[0] + x)
+
+
+def test_windows_reductions_and_single_elements_go_into_a_graph_def_and_read_back_the_same():
+    with tf.Graph().as_default():
+        offset = tf.constant(100, tf.int64, name="offset")
+        windows = tf.data.Dataset.range(11).window(3, 2, 2).flat_map(lambda w: w.batch(3).map(lambda b: b + offset))
+        sums = tf.data.Dataset.range(7).window(3, 2).flat_map(
+            lambda w: tf.data.Dataset.from_tensors(w.reduce(np.int64(0), lambda s, x: s * 10 + x)))
+        state = tf.data.Dataset.range(1, 4).reduce((np.int64(0), tf.zeros([0], tf.int64)),
+                                                   lambda s, x: (s[0] + x + offset, tf.concat([s[1], [x]], 0)))
+        single = tf.data.Dataset.range(3, 4).get_single_element()
+        elements = [tf.data.make_one_shot_iterator(d).get_next() for d in (windows, sums)]
+        fetches = [*elements, *state, single]
+        with tf.Session() as sess:
+            want = [encode(sess.run(fetches)) for _ in range(3)]
+        graph_def = tf.get_default_graph().as_graph_def()
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            got = [encode(sess.run([t.name for t in fetches])) for _ in range(3)]
+    assert got == want
+    assert want[2] == [["int64", [104, 106, 108]], ["int64", 456], ["int64", 306], ["int64", [1, 2, 3]], ["int64", 3]]

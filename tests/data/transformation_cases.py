@@ -158,7 +158,43 @@ def make_csv_dataset(tf):
     ])
 
 
+def window(tf):
+    ds = tf.data.Dataset.range(11)
+    d = tf.data.Dataset.from_tensor_slices(({"a": np.arange(5)}, np.arange(10.0).reshape(5, 2)))
+    windows = tf.data.Dataset.range(7).window(3, 2)
+    return _run(tf, [
+        ds.window(3, 2, 2).flat_map(lambda w: w.batch(3)),
+        ds.window(4, 5, 1, drop_remainder=True).flat_map(lambda w: w.batch(4)),
+        ds.window(2, 4).flat_map(lambda w: w.map(lambda x: x * 10)),
+        d.window(2).flat_map(lambda x, y: tf.data.Dataset.zip((x["a"].batch(2), y.padded_batch(3, [2])))),
+        windows.flat_map(lambda w: tf.data.Dataset.from_tensors(w.reduce(np.int64(0), lambda s, x: s * 10 + x))),
+    ]) | {"window_spec": [_text(tf.data.get_output_types(windows)), _text(tf.data.get_output_shapes(windows))]}
+
+
+def reduce_and_single_element(tf):
+    mean = tf.data.Dataset.range(1, 5).map(lambda x: tf.cast(x, tf.float32)).reduce(
+        (0.0, np.int64(0)), lambda s, x: (s[0] + x, s[1] + 1))
+    grown = tf.data.Dataset.range(1, 4).reduce(tf.zeros([0], tf.int64), lambda s, x: tf.concat([s, [x] * x], 0))
+    keyed = tf.data.Dataset.range(3).reduce({"max": np.int64(-1), "seen": tf.constant([0, 0, 0], tf.int64)},
+                                            lambda s, x: {"max": tf.maximum(s["max"], x),
+                                                          "seen": s["seen"] + tf.one_hot(x, 3, dtype=tf.int64)})
+    single = tf.data.experimental.get_single_element(tf.data.Dataset.range(3, 4).map(lambda x: (x, {"k": x * 2})))
+    batched = tf.data.Dataset.range(5).batch(5).get_single_element()
+    empty = tf.data.Dataset.range(0).get_single_element()
+    several = tf.data.experimental.get_single_element(tf.data.Dataset.range(2))
+    result = {"shapes": _text(tf.nest.map_structure(lambda t: t.shape, [mean, grown, keyed, single, batched]))}
+    with tf.Session() as sess:
+        result["values"] = encode(sess.run([mean, grown, keyed, single, batched]))
+        for i, tensor in enumerate((empty, several)):
+            try:
+                sess.run(tensor)
+            except tf.errors.InvalidArgumentError as e:
+                result[f"error{i}"] = [line for line in e.message.splitlines() if line.strip() and "[[" not in line][-1]
+    result["ops"] = [f"{op.name}:{op.type}" for op in tf.get_default_graph().get_operations()]
+    return result
+
+
 CASES = {f.__name__: f for f in (
     shard_unbatch, unbatch_of_a_structure, shuffle_and_repeat, map_and_batch, parallel_interleave, list_files,
-    csv_dataset, ignore_errors, make_csv_dataset,
+    csv_dataset, ignore_errors, make_csv_dataset, window, reduce_and_single_element,
 )}
