@@ -16,8 +16,8 @@ column types from the first rows, in Python, when the graph is built, as TensorF
 ...     ds = tf.data.experimental.CsvDataset(path, [tf.int32, tf.constant(["?"])], header=True)
 ...     x, y = tf.data.make_one_shot_iterator(ds).get_next()
 ...     with tf.Session() as sess:
-...         [sess.run([x, y]) for _ in range(2)]
-[[1, b'a,b'], [2, b'?']]
+...         [(int(a), b) for a, b in (sess.run([x, y]) for _ in range(2))]
+[(1, b'a,b'), (2, b'?')]
 """
 
 import collections

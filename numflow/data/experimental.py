@@ -18,8 +18,31 @@ from numflow.data.structure import Spec
 from numflow.framework import dtypes
 from numflow.ops.constant_op import constant, convert_to_tensor
 
-__all__ = ["AUTOTUNE", "CsvDataset", "get_single_element", "ignore_errors", "make_csv_dataset", "map_and_batch",
-           "parallel_interleave", "shuffle_and_repeat", "unbatch"]
+__all__ = ["AUTOTUNE", "CsvDataset", "RandomDataset", "choose_from_datasets", "get_single_element", "ignore_errors",
+           "make_csv_dataset", "map_and_batch", "parallel_interleave", "sample_from_datasets", "shuffle_and_repeat",
+           "unbatch"]
+
+
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=False):
+    """See :func:`numflow.data.sampling.choose_from_datasets` (here an ended input is skipped by
+    default, as in TensorFlow's ``tf.data.experimental``)."""
+    from numflow.data.sampling import choose_from_datasets as choose
+
+    return choose(datasets, choice_dataset, stop_on_empty_dataset)
+
+
+def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
+    """See :func:`numflow.data.sampling.sample_from_datasets`."""
+    from numflow.data.sampling import sample_from_datasets as sample
+
+    return sample(datasets, weights, seed, stop_on_empty_dataset)
+
+
+def RandomDataset(seed=None):  # noqa: N802  (TensorFlow's class name)
+    """``Dataset.random(seed)``."""
+    from numflow.data.sampling import random
+
+    return random(seed)
 
 
 def get_single_element(dataset):

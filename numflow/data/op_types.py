@@ -11,7 +11,8 @@ PLAIN = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "C
          "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
          "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
          "TextLineDataset", "FixedLengthRecordDatasetV2", "ShardDataset", "UnbatchDataset",
-         "ShuffleAndRepeatDataset", "IgnoreErrorsDataset", "CSVDatasetV2", "WindowDataset", "DatasetToSingleElement")
+         "ShuffleAndRepeatDataset", "IgnoreErrorsDataset", "CSVDatasetV2", "WindowDataset", "DatasetToSingleElement",
+         "RandomDataset", "DirectedInterleaveDataset")
 # Ops with functions -> the func attrs naming them, in the order of the op's ``functions``.
 FUNCTION_ATTRS = {"MapDataset": ("f",), "ParallelMapDatasetV2": ("f",), "FilterDataset": ("predicate",),
                   "FlatMapDataset": ("f",), "InterleaveDataset": ("f",), "MapAndBatchDataset": ("f",),

@@ -59,6 +59,29 @@ class Transformations:
                 dataset = dataset.shuffle(size, seed=seed, name=name)
         return dataset
 
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """See :func:`numflow.data.sampling.random`."""
+        from numflow.data import sampling
+
+        return sampling.random(seed, rerandomize_each_iteration, name)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """See :func:`numflow.data.sampling.choose_from_datasets`."""
+        from numflow.data import sampling
+
+        return sampling.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        """See :func:`numflow.data.sampling.sample_from_datasets`."""
+        from numflow.data import sampling
+
+        return sampling.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
+                                             rerandomize_each_iteration)
+
     def shard(self, num_shards, index, name=None):
         """Every ``num_shards``-th element, from the ``index``-th (``0 <= index < num_shards``)."""
         inputs = [_int64(num_shards, "num_shards"), _int64(index, "index")]

@@ -185,3 +185,36 @@ def test_windows_reductions_and_single_elements_go_into_a_graph_def_and_read_bac
             got = [encode(sess.run([t.name for t in fetches])) for _ in range(3)]
     assert got == want
     assert want[2] == [["int64", [104, 106, 108]], ["int64", 456], ["int64", 306], ["int64", [1, 2, 3]], ["int64", 3]]
+
+
+def test_sample_and_choose_check_their_datasets_and_weights():
+    a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(3)
+    with pytest.raises(ValueError, match="Invalid `datasets`. `datasets` should not be empty."):
+        tf.data.experimental.sample_from_datasets([])
+    with pytest.raises(ValueError, match=r"`weights` should have the same length as `datasets` but got "
+                                         r"`len\(weights\)=1` vs. `len\(datasets\)=2`."):
+        tf.data.experimental.sample_from_datasets([a, b], weights=[1.0])
+    with pytest.raises(TypeError, match="`weights` type must be either `tf.float32` or `tf.float64`"):
+        tf.data.experimental.sample_from_datasets([a, b], weights=tf.constant([1, 2]))
+    with pytest.raises(TypeError, match="Elements of `choice_dataset` must be scalar `tf.int64` tensors"):
+        tf.data.experimental.choose_from_datasets([a, b], tf.data.Dataset.range(2).map(tf.to_int32))
+    with pytest.raises(TypeError, match="`datasets` must have compatible element specs"):
+        tf.data.experimental.choose_from_datasets([a, tf.data.Dataset.from_tensors(1.0)], tf.data.Dataset.range(2))
+
+
+def test_sampled_datasets_go_into_a_graph_def_and_read_back_the_same():
+    with tf.Graph().as_default():
+        a, b = tf.data.Dataset.range(0, 5), tf.data.Dataset.range(100, 103)
+        sampled = tf.data.experimental.sample_from_datasets([a, b], weights=[0.4, 0.6], seed=7)
+        chosen = tf.data.Dataset.choose_from_datasets([a, b], tf.data.Dataset.range(4).map(lambda x: x % 2))
+        elements = [tf.data.make_one_shot_iterator(d).get_next() for d in (sampled, chosen)]
+        with tf.Session() as sess:
+            want = [_drain(sess, e) for e in elements]
+        graph_def = tf.get_default_graph().as_graph_def()
+    functions = {f.signature.name: f for f in graph_def.library.function}
+    assert any("StatelessMultinomial" in [n.op for n in f.node_def] for f in functions.values())
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            got = [_drain(sess, e.name) for e in elements]
+    assert got == want and [len(w) for w in want] == [8, 4]

@@ -194,7 +194,26 @@ def reduce_and_single_element(tf):
     return result
 
 
+def sample_and_choose(tf):
+    a, b, c = tf.data.Dataset.range(0, 5), tf.data.Dataset.range(100, 103), tf.data.Dataset.range(200, 210)
+    pairs = tf.data.Dataset.from_tensor_slices((np.arange(6.0), np.arange(6))), tf.data.Dataset.from_tensors(
+        (np.float64(-1.0), np.int64(-1))).repeat(4)
+    choices = tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1, 0, 1, 1, 0], np.int64))
+    return _run(tf, [
+        tf.data.experimental.sample_from_datasets([a, b, c], seed=3),
+        tf.data.experimental.sample_from_datasets([a, b], weights=[0.2, 0.8], seed=7),
+        tf.data.Dataset.sample_from_datasets([a, b, c], weights=[0.5, 0.0, 0.5], seed=1, stop_on_empty_dataset=True),
+        tf.data.Dataset.sample_from_datasets(list(pairs), weights=tf.constant([0.3, 0.7], tf.float64), seed=11),
+        tf.data.experimental.choose_from_datasets([a, b], choices),
+        tf.data.Dataset.choose_from_datasets([a, b], choices),
+        tf.data.experimental.choose_from_datasets([a, b], tf.data.Dataset.from_tensor_slices(tf.constant([0, 2],
+                                                                                                          tf.int64))),
+        tf.data.Dataset.random(seed=4).take(5),
+        tf.data.experimental.RandomDataset(seed=5).batch(3).take(2),
+    ])
+
+
 CASES = {f.__name__: f for f in (
     shard_unbatch, unbatch_of_a_structure, shuffle_and_repeat, map_and_batch, parallel_interleave, list_files,
-    csv_dataset, ignore_errors, make_csv_dataset, window, reduce_and_single_element,
+    csv_dataset, ignore_errors, make_csv_dataset, window, reduce_and_single_element, sample_and_choose,
 )}
