@@ -18,7 +18,8 @@ from numflow.data.structure import Spec
 from numflow.framework import dtypes
 from numflow.ops.constant_op import constant, convert_to_tensor
 
-__all__ = ["AUTOTUNE", "CsvDataset", "RandomDataset", "choose_from_datasets", "get_single_element", "ignore_errors",
+__all__ = ["AUTOTUNE", "CsvDataset", "RandomDataset", "bucket_by_sequence_length", "choose_from_datasets",
+           "get_single_element", "group_by_window", "ignore_errors",
            "make_csv_dataset", "map_and_batch", "parallel_interleave", "sample_from_datasets", "shuffle_and_repeat",
            "unbatch"]
 
@@ -43,6 +44,20 @@ def RandomDataset(seed=None):  # noqa: N802  (TensorFlow's class name)
     from numflow.data.sampling import random
 
     return random(seed)
+
+
+def group_by_window(key_func, reduce_func, window_size=None, window_size_func=None):
+    """``Dataset.group_by_window`` as a transformation for ``apply``."""
+    return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
+
+
+def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes=None,
+                              padding_values=None, pad_to_bucket_boundary=False, no_padding=False,
+                              drop_remainder=False):
+    """``Dataset.bucket_by_sequence_length`` as a transformation for ``apply``."""
+    return lambda dataset: dataset.bucket_by_sequence_length(
+        element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes, padding_values,
+        pad_to_bucket_boundary, no_padding, drop_remainder)
 
 
 def get_single_element(dataset):

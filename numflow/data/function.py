@@ -106,6 +106,7 @@ def trace(fn, input_specs, name, returns=None):
             leaves = [convert_to_tensor(leaf, name=f"component_{i}") for i, leaf in enumerate(structure.flatten(raw))]
             outputs = leaves
             specs = structure.pack(raw, [structure.Spec(t.dtype, t.shape) for t in leaves])
+        outputs = [graph.capture(t) for t in outputs]  # a tensor of the enclosing graph returned as it is
     return Function(graph, args, outputs, specs)
 
 

@@ -23,10 +23,9 @@ _DATA_FUNCTION = {"_tf_data_function": True}
 def _export(writer, op):
     op_def = op_defs.get(op.type)
     known = {a.name for a in op_def.attr}
-    # A state's dtypes stay: they tell how many inputs are the state and how many its captured tensors.
-    derived = {a.type_list_attr for a in op_def.input_arg if a.type_list_attr} - {op_types.LEADING_ATTR.get(op.type)}
-    attrs = {k: v for k, v in op._attrs.items()
-             if k in known and k not in derived and not (k.startswith("T") and k[1:] in op._attrs)}
+    # The dtypes of an op's lists of inputs are derived from its inputs; those it holds stay, to tell
+    # how many inputs each list takes (a scan's state, each function's captured tensors).
+    attrs = {k: v for k, v in op._attrs.items() if k in known and not (k.startswith("T") and k[1:] in op._attrs)}
     if op.type in op_types.FUNCTION_ATTRS:
         if op._attrs.get("generator") is not None:
             raise AttrError(f"node '{op.name}' ({op.type}) is Dataset.from_generator, which runs Python code: it "

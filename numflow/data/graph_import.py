@@ -10,6 +10,7 @@ from numflow.data import (
 )
 from numflow.data import function as _function
 from numflow.data.structure import Spec
+from numflow.framework import dtypes
 from numflow.framework.function_import import instantiate
 from numflow.framework.graph import Graph
 from numflow.framework.graph_import import BUILDERS
@@ -22,16 +23,24 @@ def _build_dataset_op(importer, node, inputs, controls, attrs, name, graph):
     names = [attrs.pop(attr) for attr in function_attrs]
     leading = len(attrs.get(op_types.LEADING_ATTR.get(node.op), ()))
     captured = inputs[1 + leading:len(inputs) - op_types.TRAILING_INPUTS.get(node.op, 0)]
-    sizes = [len(captured)] if len(names) == 1 else [len(attrs.pop(f"T{a}_other_arguments")) for a in function_attrs]
+    sizes = [len(captured)] if len(names) == 1 else [len(attrs[f"T{a}_other_arguments"]) for a in function_attrs]
     attrs.pop("Targuments", None)
-    known = [(t.dtype.base_dtype, t.shape) for t in inputs[1:1 + leading]] + _element_of(inputs[0])
+    state = [(t.dtype.base_dtype, t.shape) for t in inputs[1:1 + leading]]
     functions, start = [], 0
-    for function_name, size in zip(names, sizes):
+    for function_name, size, known in zip(names, sizes, _arguments(node.op, state, _element_of(inputs[0]))):
         functions.append(_read_function(importer, function_name, known, captured[start:start + size], graph))
         start += size
     op = graph.create_op(node.op, inputs, {**attrs, "functions": functions}, name=f"{name}/",
                          control_inputs=controls)
     return op, op._outputs
+
+
+def _arguments(op_type, state, element):
+    """The dtypes and shapes of the first arguments of each function of an op of ``op_type``."""
+    if op_type == "GroupByWindowDataset":  # key_func(element), reduce_func(key, group), window_size_func(key)
+        key = (dtypes.int64, TensorShape([]))
+        return [element, [key, (dtypes.variant, TensorShape([]))], [key]]
+    return [state + element]
 
 
 def _read_function(importer, name, known, captured, graph):
@@ -64,8 +73,6 @@ def _element_of(dataset):
 
 
 def _dtype_of(arg):
-    from numflow.framework import dtypes
-
     return dtypes.as_dtype(arg.type)
 
 

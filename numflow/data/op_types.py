@@ -16,7 +16,8 @@ PLAIN = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "C
 # Ops with functions -> the func attrs naming them, in the order of the op's ``functions``.
 FUNCTION_ATTRS = {"MapDataset": ("f",), "ParallelMapDatasetV2": ("f",), "FilterDataset": ("predicate",),
                   "FlatMapDataset": ("f",), "InterleaveDataset": ("f",), "MapAndBatchDataset": ("f",),
-                  "LegacyParallelInterleaveDatasetV2": ("f",), "ReduceDataset": ("f",)}
+                  "LegacyParallelInterleaveDatasetV2": ("f",), "ReduceDataset": ("f",),
+                  "GroupByWindowDataset": ("key_func", "reduce_func", "window_size_func")}
 TRAILING_INPUTS = {"ParallelMapDatasetV2": 1, "InterleaveDataset": 2, "MapAndBatchDataset": 3,
                    "LegacyParallelInterleaveDatasetV2": 4}
 LEADING_ATTR = {"ReduceDataset": "Tstate"}

@@ -23,6 +23,7 @@ from numflow.data.datasets import (
     ShuffleDataset,
     _bound,
     _scalar,
+    _value,
 )
 from numflow_kernels.registry import register
 
@@ -164,6 +165,53 @@ class WindowDataset(Dataset):
                 for _ in range(self.shift):
                     buffer.popleft()
             yield tuple(ElementsDataset([(e[i],) for e in window]) for i in range(len(window[0])))
+
+
+class GroupByWindowDataset(Dataset):
+    """TensorFlow's ``GroupByWindowDataset``: elements gathered by key until a group holds its
+    key's window size, then the dataset ``reduce`` makes of ``(key, group)``; at the end of the
+    input the groups left are flushed in the order of their keys."""
+
+    def __init__(self, source, key, reduce, window_size):
+        self.source, self.key, self.reduce, self.window_size = source, key, reduce, window_size
+
+    def elements(self):
+        sizes, groups = {}, {}
+        for element in self.source.elements():
+            key = self._scalar_int64(self.key(element), "`key_func` must return a scalar int64.")
+            if key not in sizes:
+                size = self._scalar_int64(self.window_size((np.array(key, np.int64),)),
+                                          "`window_size_func` must return a scalar int64.")
+                if size <= 0:
+                    raise ValueError(f"Window size must be greater than zero, but got {size}.")
+                sizes[key] = size
+            group = groups.setdefault(key, [])
+            group.append(element)
+            if len(group) == sizes[key]:
+                yield from self._flush(groups, key)
+        while groups:
+            yield from self._flush(groups, min(groups))
+
+    def _flush(self, groups, key):
+        group = groups.pop(key)
+        return self.reduce((np.array(key, np.int64), ElementsDataset(group)))[0].elements()
+
+    @staticmethod
+    def _scalar_int64(outputs, message):
+        if len(outputs) != 1 or np.asarray(outputs[0]).dtype != np.int64 or np.size(outputs[0]) != 1:
+            raise ValueError(message)
+        return int(np.asarray(outputs[0]).reshape(()))
+
+
+@register("GroupByWindowDataset")
+def _group_by_window(ctx, source, *captured):
+    attrs, bound, start = ctx.attrs, [], 0
+    instances = ctx.subplans.instances()
+    for name, instance in zip(("key_func", "reduce_func", "window_size_func"), instances):
+        size = len(attrs[f"T{name}_other_arguments"])
+        bound.append(instance.bind([_value(c) for c in captured[start:start + size]]))
+        start += size
+    return GroupByWindowDataset(source, *bound)
 
 
 @register("WindowDataset")

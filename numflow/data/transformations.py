@@ -15,7 +15,7 @@ from numflow.data import function as _function
 from numflow.data import structure
 from numflow.data.structure import Spec
 from numflow.framework import dtypes
-from numflow.framework.graph import get_default_graph
+from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.shapes import Dimension, TensorShape
 from numflow.ops import control_flow_util as cfu
 from numflow.ops.constant_op import convert_to_tensor
@@ -167,6 +167,58 @@ class Transformations:
                                            name=name or "DatasetToSingleElement")
         return structure.pack(self._specs, op.outputs)
 
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        """The datasets ``reduce_func(key, group)`` makes of the elements grouped by ``key_func``
+        (an int64 scalar), each group as soon as it holds ``window_size`` elements (or
+        ``window_size_func(key)``), the groups left at the end of the input in the order of their keys.
+
+        Raises
+        ------
+        ValueError
+            Both or neither of ``window_size`` and ``window_size_func``; a key or window size that
+            is no int64 scalar.
+        TypeError
+            ``reduce_func`` returns no dataset.
+        """
+        if (window_size is not None and window_size_func) or not (window_size is not None or window_size_func):
+            raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be specified.")
+        if window_size is not None:
+            def constant_window_func(unused_key):
+                return convert_to_tensor(window_size, dtype=dtypes.int64)
+
+            window_size_func = constant_window_func
+
+        def key_func_wrapper(*args):
+            return convert_to_tensor(key_func(*args), dtype=dtypes.int64)
+
+        def window_size_func_wrapper(key):
+            return convert_to_tensor(window_size_func(key), dtype=dtypes.int64)
+
+        scalar = Spec(dtypes.int64, TensorShape([]))
+        key = _function.trace(key_func_wrapper, self._specs, "Dataset_group_by_window_key_func_wrapper")
+        _check_scalar_int64(key, "key_func")
+        reduce = _function.trace(reduce_func, (scalar, structure.DatasetSpec(self._specs)),
+                                 f"Dataset_group_by_window_{_name_of(reduce_func)}", returns=_returned_window)
+        size = _function.trace(window_size_func_wrapper, scalar, "Dataset_group_by_window_window_size_func_wrapper")
+        _check_scalar_int64(size, "window_size_func")
+        functions = [key, reduce, size]
+        attrs = {f"T{kind}_other_arguments": [t.dtype for t in fn.captured]
+                 for kind, fn in zip(("key_func", "reduce_func", "window_size_func"), functions)}
+        captured = [t for fn in functions for t in fn.captured]
+        return self._make("GroupByWindowDataset", captured, reduce.output_specs, name, functions=functions, **attrs)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False, name=None):
+        """Batches of elements of similar lengths: ``element_length_func``'s value picks the
+        bucket (the boundaries split the lengths), each bucket batched by its size of
+        ``bucket_batch_sizes`` and padded (to the batch's longest, or to the bucket's boundary)."""
+        from numflow.data.bucketing import bucket_by_sequence_length
+
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                         drop_remainder, name)
+
     def _map_flat(self, kind):
         """A ``MapDataset`` giving each element's components as a flat tuple (TensorFlow's
         ``normalize_to_dense``, which its ``unbatch`` runs first)."""
@@ -177,6 +229,25 @@ class Transformations:
         specs = tuple(self._flat_specs())
         fn = _function.trace(flat, specs, f"Dataset_map_{kind}")
         return self._make("MapDataset", fn.captured, fn.output_specs, None, functions=[fn])
+
+
+def _returned_window(raw):
+    """A ``group_by_window`` reduction's result: a dataset, traced as its variant tensor."""
+    from numflow.data.dataset_ops import _returned_dataset
+
+    if not isinstance(raw, _dataset_class()):
+        specs = structure.map_structure(lambda t: Spec(t.dtype, t.shape) if isinstance(t, Tensor) else t, raw)
+        raise TypeError(f"Invalid `reduce_func`. `reduce_func` must return a single `tf.data.Dataset` object but "
+                        f"its return type is {specs}.")
+    return _returned_dataset(raw)
+
+
+def _check_scalar_int64(fn, kind):
+    out = structure.flatten(fn.output_specs)
+    if structure.is_nested(fn.output_specs) or out[0].dtype != dtypes.int64 or \
+            not out[0].shape.is_compatible_with([]):
+        raise ValueError(f"Invalid `{kind}`. `{kind}` must return a single `tf.int64` scalar tensor but its return "
+                         f"type is {fn.output_specs}.")
 
 
 def _name_of(fn):

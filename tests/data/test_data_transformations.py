@@ -218,3 +218,45 @@ def test_sampled_datasets_go_into_a_graph_def_and_read_back_the_same():
         with tf.Session() as sess:
             got = [_drain(sess, e.name) for e in elements]
     assert got == want and [len(w) for w in want] == [8, 4]
+
+
+def test_group_by_window_checks_its_functions():
+    a = tf.data.Dataset.range(5)
+    with pytest.raises(ValueError, match="Either the `window_size` argument or the `window_size_func` argument"):
+        a.group_by_window(lambda x: x, lambda k, w: w)
+    with pytest.raises(ValueError, match="Either the `window_size` argument or the `window_size_func` argument"):
+        a.group_by_window(lambda x: x, lambda k, w: w, 2, lambda k: k)
+    with pytest.raises(ValueError, match=r"Invalid `key_func`. `key_func` must return a single `tf.int64` scalar "
+                                         r"tensor but its return type is TensorSpec\(shape=\(2,\)"):
+        a.group_by_window(lambda x: tf.stack([x, x]), lambda k, w: w, 2)
+    with pytest.raises(TypeError, match="Invalid `reduce_func`. `reduce_func` must return a single `tf.data.Dataset` "
+                                        "object but its return type is TensorSpec"):
+        a.group_by_window(lambda x: x, lambda k, w: k, 2)
+    with pytest.raises(ValueError, match=r"`len\(bucket_batch_sizes\)` must equal `len\(bucket_boundaries\) \+ 1`"):
+        a.bucket_by_sequence_length(lambda x: x, [3], [1, 2, 3])
+    size = tf.placeholder(tf.int64, [])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Window size must be greater than zero, but got 0."):
+        _initializer_error(a.group_by_window(lambda x: x % 2, lambda k, w: w.batch(2), window_size=size), {size: 0})
+
+
+def test_grouped_datasets_go_into_a_graph_def_and_read_back_the_same():
+    with tf.Graph().as_default():
+        scale = tf.constant(100, tf.int64, name="scale")
+        grouped = tf.data.Dataset.range(13).group_by_window(
+            lambda x: x % 4 + scale * 0, lambda k, w: w.map(lambda x: x + scale * k).batch(5),
+            window_size_func=lambda k: k % 3 + 2 + scale * 0)
+        buckets = tf.data.Dataset.range(1, 9).map(lambda x: tf.fill([x % 5 + 1], x)).bucket_by_sequence_length(
+            tf.size, [3, 6], [2, 3, 1], pad_to_bucket_boundary=True)
+        elements = [tf.data.make_one_shot_iterator(d).get_next() for d in (grouped, buckets)]
+        with tf.Session() as sess:
+            want = [_drain(sess, e) for e in elements]
+        graph_def = tf.get_default_graph().as_graph_def()
+    node = next(n for n in graph_def.node if n.name == "GroupByWindowDataset")
+    assert list(node.input) == ["RangeDataset", "scale", "scale", "scale"]
+    assert [len(node.attr[f"T{f}_other_arguments"].list.type) for f in ("key_func", "reduce_func",
+                                                                        "window_size_func")] == [1, 1, 1]
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            got = [_drain(sess, e.name) for e in elements]
+    assert got == want and [len(w) for w in want] == [6, 4]

@@ -213,7 +213,28 @@ def sample_and_choose(tf):
     ])
 
 
+def group_by_window_and_buckets(tf):
+    a = tf.data.Dataset.range(13)
+    d = tf.data.Dataset.range(1, 12).map(lambda x: (tf.fill([x % 7 + 1], x), x))
+    scale = tf.constant(100, tf.int64, name="scale")
+    return _run(tf, [
+        a.group_by_window(lambda x: x % 3, lambda k, w: w.batch(10), window_size=4),
+        a.apply(tf.data.experimental.group_by_window(
+            lambda x: x % 4 * 7 - 5, lambda k, w: w.map(lambda x: x + scale * k).batch(5),
+            window_size_func=lambda k: k % 3 + 2)),
+        d.bucket_by_sequence_length(lambda v, x: tf.shape(v)[0], [3, 5], [2, 3, 2]),
+        d.apply(tf.data.experimental.bucket_by_sequence_length(
+            lambda v, x: tf.size(v), [3, 8], [3, 2, 2], pad_to_bucket_boundary=True,
+            padding_values=(np.int64(-1), np.int64(0)))),
+        d.bucket_by_sequence_length(lambda v, x: tf.size(v), [4], [2, 3], drop_remainder=True,
+                                    padded_shapes=([9], [])),
+        d.map(lambda v, x: {"v": v, "n": x}).bucket_by_sequence_length(lambda e: tf.size(e["v"]), [5], [4, 1],
+                                                                       no_padding=True),
+    ])
+
+
 CASES = {f.__name__: f for f in (
     shard_unbatch, unbatch_of_a_structure, shuffle_and_repeat, map_and_batch, parallel_interleave, list_files,
     csv_dataset, ignore_errors, make_csv_dataset, window, reduce_and_single_element, sample_and_choose,
+    group_by_window_and_buckets,
 )}
