@@ -14,11 +14,14 @@ from numflow.data.iterator_ops import (
     make_initializable_iterator,
     make_one_shot_iterator,
 )
+from numflow.data.options import INFINITE as INFINITE_CARDINALITY
+from numflow.data.options import UNKNOWN as UNKNOWN_CARDINALITY
+from numflow.data.options import Options, ThreadingOptions
 from numflow.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
 __all__ = [
-    "AUTOTUNE", "Dataset", "DatasetV1", "FixedLengthRecordDataset", "Iterator", "TFRecordDataset", "TextLineDataset",
-    "experimental",
+    "AUTOTUNE", "Dataset", "DatasetV1", "FixedLengthRecordDataset", "INFINITE_CARDINALITY", "Iterator", "Options",
+    "TFRecordDataset", "TextLineDataset", "ThreadingOptions", "UNKNOWN_CARDINALITY", "experimental",
     "get_output_classes", "get_output_shapes", "get_output_types", "make_initializable_iterator",
     "make_one_shot_iterator",
 ]

@@ -20,7 +20,9 @@ import numpy as np
 from numflow.data import datasets as _datasets  # noqa: F401  (the dataset kernels, registered by import)
 from numflow.data import function as _function
 from numflow.data import op_types, structure
+from numflow.data import options as _options  # noqa: F401  (their kernels, registered by import)
 from numflow.data import regrouping as _regrouping  # noqa: F401  (their kernels, registered by import)
+from numflow.data import scanning as _scanning  # noqa: F401  (their kernels, registered by import)
 from numflow.data.structure import Spec
 from numflow.data.transformations import Transformations
 from numflow.framework import dtypes
@@ -56,7 +58,8 @@ def _int64(value, name):
 
 def _seeds(seed):
     """The ``seed`` and ``seed2`` tensors of a shuffle, as TensorFlow's ``random_seed.get_seed``
-    builds them: (0, 0) becomes (0, 2**31 - 1) unless both come from the graph."""
+    builds them: (0, 0) becomes (0, 2**31 - 1) unless both come from the graph; no seed at all
+    gives two zero constants."""
     from numflow.framework.seeds import get_seed
     from numflow.ops.math_ops import equal, logical_and
     from numflow.ops.selection_ops import where_v2
@@ -64,8 +67,10 @@ def _seeds(seed):
     graph = get_default_graph()
     seed, seed2 = get_seed(seed)
     seed_t = constant(0 if seed is None else seed, dtypes.int64, name="seed")
+    if seed2 is None:  # no seed at all: (0, 0), fresh seeds in each run
+        return seed_t, constant(0, dtypes.int64, name="seed2")
     with graph.name_scope("seed2") as scope:
-        seed2_t = constant(0 if seed2 is None else seed2, dtypes.int64)
+        seed2_t = constant(seed2, dtypes.int64)
         both_zero = logical_and(equal(seed_t, 0), equal(seed2_t, 0))
         seed2_t = where_v2(both_zero, constant(2**31 - 1, dtypes.int64), seed2_t, name=scope)
     return seed_t, seed2_t

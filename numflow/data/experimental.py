@@ -14,14 +14,19 @@ from numflow.data import function as _function
 from numflow.data import structure
 from numflow.data.csv import CsvDataset, make_csv_dataset
 from numflow.data.dataset_ops import AUTOTUNE, _batched, _fn_name, _int64, _returned_dataset, _seeds
+from numflow.data.options import INFINITE as INFINITE_CARDINALITY
+from numflow.data.options import UNKNOWN as UNKNOWN_CARDINALITY
+from numflow.data.options import AutotuneOptions, DistributeOptions, OptimizationOptions, ThreadingOptions
 from numflow.data.structure import Spec
 from numflow.framework import dtypes
 from numflow.ops.constant_op import constant, convert_to_tensor
 
-__all__ = ["AUTOTUNE", "CsvDataset", "RandomDataset", "bucket_by_sequence_length", "choose_from_datasets",
-           "get_single_element", "group_by_window", "ignore_errors",
-           "make_csv_dataset", "map_and_batch", "parallel_interleave", "sample_from_datasets", "shuffle_and_repeat",
-           "unbatch"]
+__all__ = ["AUTOTUNE", "AutotuneOptions", "Counter", "CsvDataset", "DistributeOptions", "INFINITE_CARDINALITY",
+           "OptimizationOptions", "RandomDataset", "ThreadingOptions", "UNKNOWN_CARDINALITY",
+           "bucket_by_sequence_length", "cardinality", "choose_from_datasets", "enumerate_dataset",
+           "get_single_element", "group_by_window", "ignore_errors", "make_csv_dataset", "map_and_batch",
+           "parallel_interleave", "prefetch_to_device", "sample_from_datasets", "scan", "shuffle_and_repeat",
+           "take_while", "unbatch", "unique"]
 
 
 def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=False):
@@ -58,6 +63,43 @@ def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_bat
     return lambda dataset: dataset.bucket_by_sequence_length(
         element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes, padding_values,
         pad_to_bucket_boundary, no_padding, drop_remainder)
+
+
+def scan(initial_state, scan_func):
+    """``Dataset.scan`` as a transformation for ``apply``."""
+    return lambda dataset: dataset.scan(initial_state, scan_func)
+
+
+def take_while(predicate):
+    """``Dataset.take_while`` as a transformation for ``apply``."""
+    return lambda dataset: dataset.take_while(predicate)
+
+
+def unique():
+    """``Dataset.unique`` as a transformation for ``apply``."""
+    return lambda dataset: dataset.unique()
+
+
+def enumerate_dataset(start=0):
+    """``Dataset.enumerate(start)`` as a transformation for ``apply``."""
+    return lambda dataset: dataset.enumerate(start)
+
+
+def prefetch_to_device(device, buffer_size=None):
+    """``Dataset.prefetch(buffer_size)`` (numflow's datasets live on the host: nothing to copy)."""
+    return lambda dataset: dataset.prefetch(AUTOTUNE if buffer_size is None else buffer_size)
+
+
+def Counter(start=0, step=1, dtype=dtypes.int64):  # noqa: N802  (TensorFlow's name)
+    """``Dataset.counter(start, step, dtype)``."""
+    from numflow.data.scanning import counter
+
+    return counter(start, step, dtype)
+
+
+def cardinality(dataset):
+    """``dataset.cardinality()``."""
+    return dataset.cardinality()
 
 
 def get_single_element(dataset):

@@ -12,14 +12,15 @@ PLAIN = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "C
          "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
          "TextLineDataset", "FixedLengthRecordDatasetV2", "ShardDataset", "UnbatchDataset",
          "ShuffleAndRepeatDataset", "IgnoreErrorsDataset", "CSVDatasetV2", "WindowDataset", "DatasetToSingleElement",
-         "RandomDataset", "DirectedInterleaveDataset")
+         "RandomDataset", "DirectedInterleaveDataset", "UniqueDataset", "OptionsDataset")
 # Ops with functions -> the func attrs naming them, in the order of the op's ``functions``.
 FUNCTION_ATTRS = {"MapDataset": ("f",), "ParallelMapDatasetV2": ("f",), "FilterDataset": ("predicate",),
                   "FlatMapDataset": ("f",), "InterleaveDataset": ("f",), "MapAndBatchDataset": ("f",),
                   "LegacyParallelInterleaveDatasetV2": ("f",), "ReduceDataset": ("f",),
-                  "GroupByWindowDataset": ("key_func", "reduce_func", "window_size_func")}
+                  "GroupByWindowDataset": ("key_func", "reduce_func", "window_size_func"), "ScanDataset": ("f",),
+                  "TakeWhileDataset": ("predicate",)}
 TRAILING_INPUTS = {"ParallelMapDatasetV2": 1, "InterleaveDataset": 2, "MapAndBatchDataset": 3,
                    "LegacyParallelInterleaveDatasetV2": 4}
-LEADING_ATTR = {"ReduceDataset": "Tstate"}
+LEADING_ATTR = {"ReduceDataset": "Tstate", "ScanDataset": "Tstate"}
 # Ops giving an element's tensors (their ``output_types`` and ``output_shapes``), not a dataset.
 ELEMENT_OUTPUTS = ("ReduceDataset", "DatasetToSingleElement")

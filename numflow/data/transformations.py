@@ -82,6 +82,55 @@ class Transformations:
         return sampling.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
                                              rerandomize_each_iteration)
 
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        """A dataset without end of ``start``, ``start + step``... (a ``scan``, as TensorFlow builds it)."""
+        from numflow.data import scanning
+
+        return scanning.counter(start, step, dtype)
+
+    def scan(self, initial_state, scan_func, name=None):
+        """The second values of ``scan_func(state, element)``, which also gives each next state
+        (from ``initial_state``; its shapes relaxed where they change)."""
+        from numflow.data import scanning
+
+        return scanning.scan(self, initial_state, scan_func, name)
+
+    def take_while(self, predicate, name=None):
+        """The elements up to the first for which ``predicate`` (a bool scalar) is false."""
+        from numflow.data import scanning
+
+        return scanning.take_while(self, predicate, name)
+
+    def unique(self, name=None):
+        """The elements (single int32, int64 or string components) without repeats, first seen first."""
+        from numflow.data import scanning
+
+        return scanning.unique(self, name)
+
+    def with_options(self, options, name=None):
+        """The same elements, with ``options`` (a ``tf.data.Options``) over those of the input."""
+        from numflow.data import options as _options
+
+        return _options.with_options(self, options, name)
+
+    def options(self):
+        """The options of this dataset: those given to ``with_options`` along its inputs, merged."""
+        from numflow.data import options as _options
+
+        return _options.options_of(self)
+
+    def cardinality(self):
+        """An int64 scalar tensor: the number of elements, ``INFINITE_CARDINALITY`` (-1) or
+        ``UNKNOWN_CARDINALITY`` (-2) where it depends on the elements (a filter)."""
+        from numflow.data import options as _options
+
+        return _options.cardinality_of(self)
+
+    def as_numpy_iterator(self):
+        """Only in eager mode, which ``tf.compat.v1`` graphs are not: RuntimeError, as in TensorFlow."""
+        raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
+
     def shard(self, num_shards, index, name=None):
         """Every ``num_shards``-th element, from the ``index``-th (``0 <= index < num_shards``)."""
         inputs = [_int64(num_shards, "num_shards"), _int64(index, "index")]

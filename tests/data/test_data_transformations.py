@@ -260,3 +260,60 @@ def test_grouped_datasets_go_into_a_graph_def_and_read_back_the_same():
         with tf.Session() as sess:
             got = [_drain(sess, e.name) for e in elements]
     assert got == want and [len(w) for w in want] == [6, 4]
+
+
+def test_scan_take_while_and_unique_check_their_functions_and_types():
+    a = tf.data.Dataset.range(3)
+    with pytest.raises(TypeError, match="Invalid `scan_func`. `scan_func` should return a pair"):
+        a.scan(np.int64(0), lambda s, x: s + x)
+    with pytest.raises(TypeError, match="Invalid `scan_func`. The element types for the new state must match the "
+                                        "initial state. Expected <dtype: 'int64'>, got <dtype: 'float32'>."):
+        a.scan(np.int64(0), lambda s, x: (tf.cast(s, tf.float32), x))
+    with pytest.raises(ValueError, match="Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor"):
+        a.take_while(lambda x: x)
+    with pytest.raises(TypeError, match="`tf.data.Dataset.unique` does not support type <dtype: 'float32'>"):
+        tf.data.Dataset.from_tensors(1.0).unique()
+    with pytest.raises(RuntimeError, match=r"`tf.data.Dataset.as_numpy_iterator\(\)` is only supported in eager mode."):
+        a.as_numpy_iterator()
+
+
+def test_options_merge_along_the_pipeline_and_refuse_unknown_fields():
+    first, second = tf.data.Options(), tf.data.Options()
+    first.experimental_deterministic = False
+    first.threading.private_threadpool_size = 4
+    second.threading.private_threadpool_size = 2
+    second.experimental_optimization.map_parallelization = True
+    ds = tf.data.Dataset.range(3).with_options(first).map(lambda x: x + 1).with_options(second)
+    merged = ds.options()
+    assert (merged.deterministic, merged.threading.private_threadpool_size,
+            merged.experimental_optimization.map_parallelization) == (False, 2, True)
+    assert tf.data.Dataset.range(3).options() == tf.data.Options()
+    with pytest.raises(AttributeError, match="Cannot set the property threads on Options."):
+        first.threads = 2
+    with tf.Session() as sess:
+        assert _drain(sess, tf.data.make_one_shot_iterator(ds).get_next()) == [["int64", v] for v in (1, 2, 3)]
+    prefetched = tf.data.Dataset.range(3).apply(tf.data.experimental.prefetch_to_device("/cpu:0", 2))
+    with tf.Session() as sess:
+        assert _drain(sess, tf.data.make_one_shot_iterator(prefetched).get_next()) == [["int64", v] for v in range(3)]
+
+
+def test_scans_and_options_go_into_a_graph_def_and_read_back_the_same():
+    with tf.Graph().as_default():
+        offset = tf.constant(3, tf.int64, name="offset")
+        ds = (tf.data.Dataset.from_tensor_slices(np.array([4, 1, 4, 2, 7, 1], np.int64)).unique()
+              .with_options(tf.data.Options())
+              .scan((np.int64(0), tf.zeros([0], tf.int64)),
+                    lambda s, x: ((s[0] + x + offset, tf.concat([s[1], [x]], 0)), s[0]))
+              .take_while(lambda x: x < 30 + offset))
+        element = tf.data.make_one_shot_iterator(ds).get_next()
+        count = tf.data.Dataset.range(7).batch(2).cardinality()
+        with tf.Session() as sess:
+            want = [_drain(sess, element), encode(sess.run(count))]
+        graph_def = tf.get_default_graph().as_graph_def()
+    scan = next(n for n in graph_def.node if n.op == "ScanDataset")
+    assert [len(scan.attr[k].list.type) for k in ("Tstate", "Targuments")] == [2, 1]
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            got = [_drain(sess, element.name), encode(sess.run(count.name))]
+    assert got == want == [[["int64", 0], ["int64", 7], ["int64", 11], ["int64", 16]], ["int64", 4]]

@@ -233,8 +233,41 @@ def group_by_window_and_buckets(tf):
     ])
 
 
+def scan_take_while_unique(tf):
+    a = tf.data.Dataset.range(10)
+    offset = tf.constant(3, tf.int64, name="offset")
+    return _run(tf, [
+        a.take_while(lambda x: x < 4),
+        a.apply(tf.data.experimental.take_while(lambda x: x * x < 30 + offset)),
+        tf.data.Dataset.from_tensor_slices([3, 1, 3, 2, 1, 5]).unique(),
+        tf.data.Dataset.from_tensor_slices(["a", "b", "a", "c"]).apply(tf.data.experimental.unique()),
+        a.scan(np.int64(0), lambda s, x: (s + x, s * 10)),
+        a.apply(tf.data.experimental.scan((np.int64(1), 0.5), lambda s, x: ((s[0] * 2, s[1] + 1.0),
+                                                                              {"p": s[0] + x, "h": s[1]}))),
+        a.take(4).scan(tf.zeros([0], tf.int64), lambda s, x: (tf.concat([s, [x]], 0), tf.reduce_sum(s))),
+        tf.data.Dataset.range(3).apply(tf.data.experimental.enumerate_dataset(5)),
+        tf.data.experimental.Counter(3, 2).take(3),
+        tf.data.Dataset.counter(-1, -3, tf.int32).take(3),
+    ])
+
+
+def cardinality(tf):
+    a = tf.data.Dataset.range(10)
+    datasets = [a, a.repeat(), a.filter(lambda x: x > 2), a.batch(3), a.batch(3, drop_remainder=True),
+                a.take(4).skip(1), a.shard(3, 1), a.repeat(2).map(lambda x: x * 2), a.repeat().take(7),
+                tf.data.Dataset.zip((a, a.repeat())), a.concatenate(a.take(2)), a.skip(-1), a.take(0).repeat(),
+                tf.data.Dataset.from_tensors(1).shuffle(4).prefetch(1).cache()]
+    counts = [tf.data.experimental.cardinality(d) for d in datasets[:-1]] + [datasets[-1].cardinality()]
+    with tf.Session() as sess:
+        values = sess.run(counts)
+    ops = [f"{op.name}:{op.type}" for op in tf.get_default_graph().get_operations()]
+    return {"counts": [int(v) for v in values], "ops": ops,
+            "constants": [tf.data.experimental.INFINITE_CARDINALITY, tf.data.experimental.UNKNOWN_CARDINALITY,
+                          tf.data.INFINITE_CARDINALITY, tf.data.UNKNOWN_CARDINALITY]}
+
+
 CASES = {f.__name__: f for f in (
     shard_unbatch, unbatch_of_a_structure, shuffle_and_repeat, map_and_batch, parallel_interleave, list_files,
     csv_dataset, ignore_errors, make_csv_dataset, window, reduce_and_single_element, sample_and_choose,
-    group_by_window_and_buckets,
+    group_by_window_and_buckets, scan_take_while_unique, cardinality,
 )}
