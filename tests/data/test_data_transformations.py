@@ -18,6 +18,21 @@ def _drain(sess, element):
         return out
 
 
+def _through_a_graph_def(build):
+    """The elements of each iterator element ``build()`` makes, read in a session, then again in a
+    graph imported from the first one's GraphDef: ``(first reads, second reads, GraphDef)``."""
+    with tf.Graph().as_default():
+        elements = build()
+        with tf.Session() as sess:
+            want = [_drain(sess, e) for e in elements]
+        graph_def = tf.get_default_graph().as_graph_def()
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            got = [_drain(sess, tf.nest.map_structure(lambda t: t.name, e)) for e in elements]
+    return want, got, graph_def
+
+
 def _initializer_error(dataset, feed):
     iterator = tf.data.make_initializable_iterator(dataset)
     with tf.Session() as sess:
@@ -80,20 +95,12 @@ def _regrouped(tf):
 
 
 def test_regrouping_ops_go_into_a_graph_def_and_read_back_the_same():
-    with tf.Graph().as_default():
-        elements = _regrouped(tf)
-        with tf.Session() as sess:
-            want = [_drain(sess, e) for e in elements]
-        graph_def = tf.get_default_graph().as_graph_def()
+    want, got, graph_def = _through_a_graph_def(lambda: _regrouped(tf))
     nodes = {n.name: n for n in graph_def.node}
     assert nodes["MapAndBatchDataset"].attr["f"].func.name.startswith("__inference_tf_data_experimental_map_and_batch")
     assert list(nodes["MapAndBatchDataset"].input) == ["ShuffleAndRepeatDataset", "offset", "batch_size_1",
                                                        "num_parallel_calls", "drop_remainder_1"]
     assert nodes["LegacyParallelInterleaveDatasetV2"].attr["deterministic"].s == b"true"
-    with tf.Graph().as_default():
-        tf.import_graph_def(graph_def, name="")
-        with tf.Session() as sess:
-            got = [_drain(sess, f"{e.name}") for e in elements]
     assert got == want and [len(w) for w in want] == [3, 3, 10]
 
 
@@ -132,16 +139,14 @@ def test_make_csv_dataset_checks_its_files_and_columns(tmp_path):
 def test_csv_and_ignore_errors_go_into_a_graph_def_and_read_back_the_same(tmp_path):
     path = tmp_path / "a.csv"
     path.write_text('n,s\n1,"a,b"\nx,c\n3,\n')
-    with tf.Graph().as_default():
+
+    def build():
         ds = tf.data.experimental.CsvDataset(str(path), [tf.int64, tf.constant(["?"])], header=True).ignore_errors()
-        element = tf.data.make_one_shot_iterator(ds).get_next()
-        graph_def = tf.get_default_graph().as_graph_def()
+        return [tf.data.make_one_shot_iterator(ds).get_next()]
+
+    want, got, graph_def = _through_a_graph_def(build)
     assert [n.op for n in graph_def.node if "Dataset" in n.op] == ["CSVDatasetV2", "IgnoreErrorsDataset"]
-    with tf.Graph().as_default():
-        tf.import_graph_def(graph_def, name="")
-        with tf.Session() as sess:
-            got = _drain(sess, [e.name for e in element])
-    assert got == [[["int64", 1], ["string", ["a,b"], []]], [["int64", 3], ["string", ["?"], []]]]
+    assert got == want == [[[["int64", 1], ["string", ["a,b"], []]], [["int64", 3], ["string", ["?"], []]]]]
 
 
 @pytest.mark.parametrize("position, message", [(0, "Window size must be greater than zero."),
@@ -203,20 +208,15 @@ def test_sample_and_choose_check_their_datasets_and_weights():
 
 
 def test_sampled_datasets_go_into_a_graph_def_and_read_back_the_same():
-    with tf.Graph().as_default():
+    def build():
         a, b = tf.data.Dataset.range(0, 5), tf.data.Dataset.range(100, 103)
         sampled = tf.data.experimental.sample_from_datasets([a, b], weights=[0.4, 0.6], seed=7)
         chosen = tf.data.Dataset.choose_from_datasets([a, b], tf.data.Dataset.range(4).map(lambda x: x % 2))
-        elements = [tf.data.make_one_shot_iterator(d).get_next() for d in (sampled, chosen)]
-        with tf.Session() as sess:
-            want = [_drain(sess, e) for e in elements]
-        graph_def = tf.get_default_graph().as_graph_def()
+        return [tf.data.make_one_shot_iterator(d).get_next() for d in (sampled, chosen)]
+
+    want, got, graph_def = _through_a_graph_def(build)
     functions = {f.signature.name: f for f in graph_def.library.function}
     assert any("StatelessMultinomial" in [n.op for n in f.node_def] for f in functions.values())
-    with tf.Graph().as_default():
-        tf.import_graph_def(graph_def, name="")
-        with tf.Session() as sess:
-            got = [_drain(sess, e.name) for e in elements]
     assert got == want and [len(w) for w in want] == [8, 4]
 
 
@@ -240,25 +240,20 @@ def test_group_by_window_checks_its_functions():
 
 
 def test_grouped_datasets_go_into_a_graph_def_and_read_back_the_same():
-    with tf.Graph().as_default():
+    def build():
         scale = tf.constant(100, tf.int64, name="scale")
         grouped = tf.data.Dataset.range(13).group_by_window(
             lambda x: x % 4 + scale * 0, lambda k, w: w.map(lambda x: x + scale * k).batch(5),
             window_size_func=lambda k: k % 3 + 2 + scale * 0)
         buckets = tf.data.Dataset.range(1, 9).map(lambda x: tf.fill([x % 5 + 1], x)).bucket_by_sequence_length(
             tf.size, [3, 6], [2, 3, 1], pad_to_bucket_boundary=True)
-        elements = [tf.data.make_one_shot_iterator(d).get_next() for d in (grouped, buckets)]
-        with tf.Session() as sess:
-            want = [_drain(sess, e) for e in elements]
-        graph_def = tf.get_default_graph().as_graph_def()
+        return [tf.data.make_one_shot_iterator(d).get_next() for d in (grouped, buckets)]
+
+    want, got, graph_def = _through_a_graph_def(build)
     node = next(n for n in graph_def.node if n.name == "GroupByWindowDataset")
     assert list(node.input) == ["RangeDataset", "scale", "scale", "scale"]
     assert [len(node.attr[f"T{f}_other_arguments"].list.type) for f in ("key_func", "reduce_func",
                                                                         "window_size_func")] == [1, 1, 1]
-    with tf.Graph().as_default():
-        tf.import_graph_def(graph_def, name="")
-        with tf.Session() as sess:
-            got = [_drain(sess, e.name) for e in elements]
     assert got == want and [len(w) for w in want] == [6, 4]
 
 
