@@ -1,5 +1,7 @@
 """``tf.data`` as TensorFlow 1.x programs use it in graph mode: datasets, their transformations and
-iterators (``numflow.data.dataset_ops``, ``iterator_ops``); loaded when ``tf.data`` is first used."""
+iterators (``numflow.data.dataset_ops``, ``transformations``, ``iterator_ops``), the file readers
+(``readers``, ``csv``) and ``tf.data.experimental`` (``experimental``); loaded when ``tf.data`` is
+first used."""
 
 from numflow.data import (
     experimental,

@@ -73,7 +73,8 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                          rerandomize_each_iteration=None):
     """A dataset of the elements of ``datasets``, each from an input drawn with probabilities
-    ``weights`` (uniform when None), from ``seed``; an ended input is skipped when drawn.
+    ``weights`` (uniform when None; a dataset of them gives each draw its own), from ``seed``; an
+    ended input is skipped when drawn.
 
     Raises
     ------
@@ -84,8 +85,15 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
 
     if not datasets:
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
-    if isinstance(weights, Dataset):
-        raise NotImplementedError("numflow's sample_from_datasets takes fixed weights, not a dataset of them.")
+    if isinstance(weights, Dataset):  # each element of `weights`: the weights of one draw
+        logits = weights.map(lambda *p: math_ops.log(p, name="logits"))
+
+        def select_dataset_varying_logits(logits, seed):
+            return array_ops.squeeze(sampling_ops.stateless_multinomial(logits, 1, seed=seed), axis=[0, 1])
+
+        seeds = random(seed, rerandomize_each_iteration).batch(2)
+        selector = Dataset.zip((logits, seeds)).map(select_dataset_varying_logits)
+        return _directed_interleave(selector, datasets, stop_on_empty_dataset)
     if weights is None:
         logits = [[1.0] * len(datasets)]
     else:

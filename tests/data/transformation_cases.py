@@ -208,6 +208,8 @@ def sample_and_choose(tf):
         tf.data.Dataset.choose_from_datasets([a, b], choices),
         tf.data.experimental.choose_from_datasets([a, b], tf.data.Dataset.from_tensor_slices(tf.constant([0, 2],
                                                                                                           tf.int64))),
+        tf.data.experimental.sample_from_datasets([a, b], seed=2, weights=tf.data.Dataset.from_tensor_slices(
+            np.array([[0.9, 0.1], [0.1, 0.9], [0.5, 0.5]] * 4, np.float32))),
         tf.data.Dataset.random(seed=4).take(5),
         tf.data.experimental.RandomDataset(seed=5).batch(3).take(2),
     ])
