@@ -22,8 +22,8 @@ column types from the first rows, in Python, when the graph is built, as TensorF
 
 import collections
 import csv
-import glob
 import gzip
+import io
 import zlib
 
 import numpy as np
@@ -143,19 +143,28 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
 
 
 def _file_names(file_pattern):
-    patterns = file_pattern if isinstance(file_pattern, list) else [file_pattern]
-    if not patterns:
+    from numflow.io.gfile import glob
+
+    if isinstance(file_pattern, list) and not file_pattern:
         raise ValueError("Argument `file_pattern` should not be empty.")
-    names = [name for pattern in patterns for name in glob.glob(pattern)]
+    names = glob(file_pattern)
     if not names:
         raise ValueError(f"No files match `file_pattern` {file_pattern}.")
-    return sorted(names)
+    return names
 
 
 def _opener(compression_type, encoding):
-    if compression_type == "GZIP":
-        return lambda name: gzip.open(name, "rt", encoding=encoding)
-    return lambda name: open(name, encoding=encoding)
+    """How to open a CSV file (local or at an fsspec URL) as text, to read its header and first rows."""
+    from numflow.io.gfile import GFile
+
+    def open_text(name):
+        with GFile(name, "rb") as file:
+            data = file.read()
+        if compression_type == "GZIP":
+            data = gzip.decompress(data)
+        return io.StringIO(data.decode(encoding), newline="")
+
+    return open_text
 
 
 def _reader(file, delim, quoted):

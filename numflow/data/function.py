@@ -1,5 +1,6 @@
-"""The functions of tf.data (``map``, ``filter``, ``flat_map``, ``interleave``): traced once into a graph of their own,
-run as a sub-plan per element.
+"""The functions of tf.data (``map``, ``filter``, ``flat_map``, ``interleave``, ``scan``, ``reduce``,
+``group_by_window``...): traced once into a graph of their own, run as a sub-plan per element. An
+argument that is a dataset (a window, a group) is a ``Dataset`` in the function.
 
 As in TensorFlow, a dataset function is not part of the graph that uses it: ``ds.map(lambda x: x * 2)``
 adds no ``mul`` to the default graph (so the user's next ``mul`` keeps its name). It is traced into

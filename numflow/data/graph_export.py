@@ -2,9 +2,10 @@
 only (``Toutput_types``, ``Targuments``, ``N`` derived from the inputs), and numflow's own attrs (the
 traced functions, a one-shot iterator's dataset) written as TensorFlow writes them.
 
-A ``map``, ``filter``, ``flat_map`` or ``interleave`` function becomes a FunctionDef of the library, named in the op's
-func attr (``f``, ``predicate``): its arguments are the element's components (``args_0``...) then the
-tensors it captured (the op's ``other_arguments``). A one-shot iterator's ``dataset_factory`` is a
+Each function of a dataset op (``map``, ``filter``, ``scan``, ``group_by_window``'s three...) becomes a
+FunctionDef of the library, named in the op's func attr (``f``, ``predicate``, ``key_func``...; table
+``op_types.FUNCTION_ATTRS``): its arguments are the element's components (``args_0``...; a scan's
+state first) then the tensors it captured (the op's ``other_arguments``). A one-shot iterator's ``dataset_factory`` is a
 function without arguments making its dataset: a copy of the ops its dataset is made of, as
 TensorFlow copies them. ``from_generator`` runs Python code, which no graph file can hold: a graph
 holding one has no GraphDef form.

@@ -1,7 +1,7 @@
-"""Dataset ops with functions read from a GraphDef: each function of the library that a ``map``,
-``filter``, ``flat_map`` or ``interleave`` names is traced again, from its nodes, into a dataset function's graph of
-its own (``numflow.data.function``), and a one-shot iterator's ``dataset_factory`` is built as the ops
-its dataset is made of."""
+"""Dataset ops with functions read from a GraphDef: each function of the library that a dataset op
+names (``map``, ``filter``, ``scan``, ``group_by_window``...) is traced again, from its nodes, into a
+dataset function's graph of its own (``numflow.data.function``), and a one-shot iterator's
+``dataset_factory`` is built as the ops its dataset is made of."""
 
 from numflow.data import (
     dataset_ops,  # noqa: F401  (the dataset ops, declared by import)

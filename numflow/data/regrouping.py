@@ -1,7 +1,9 @@
 """The kernels of the dataset ops that regroup their input's elements: ``ShardDataset``,
 ``UnbatchDataset``, ``IgnoreErrorsDataset`` (the elements that do not fail), the fused
 ``ShuffleAndRepeatDataset`` and ``MapAndBatchDataset`` (the elements of the shuffle then repeat, or
-map then batch, they stand for) and ``LegacyParallelInterleaveDatasetV2``.
+map then batch, they stand for), ``LegacyParallelInterleaveDatasetV2``, ``WindowDataset`` and
+``GroupByWindowDataset`` (windows and groups as datasets of their elements), and the ops giving
+tensors: ``ReduceDataset`` and ``DatasetToSingleElement``.
 
 ``parallel_interleave`` gives its elements in the order of TensorFlow's deterministic
 (``sloppy=False``) legacy interleave, whatever its threads' timing: ``cycle_length`` datasets in the
