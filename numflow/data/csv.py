@@ -24,6 +24,7 @@ import collections
 import csv
 import gzip
 import io
+import re
 import zlib
 
 import numpy as np
@@ -287,6 +288,7 @@ class CsvRecords(_DatasetValue):
         self.filenames = [f.decode() if isinstance(f, bytes) else str(f) for f in np.ravel(filenames).tolist()]
         self.compression, self.header, self.quoted = compression, header, quoted
         self.delim, self.na_value = delim, na_value
+        self.stops = re.compile(b"[" + re.escape(delim) + (b'\n\r"]' if quoted else b"\n\r]"))
         self.select = select
         self.defaults = [np.ravel(d) for d in defaults]
         self.types = [d.dtype for d in self.defaults]
@@ -348,12 +350,10 @@ class CsvRecords(_DatasetValue):
         if self.quoted and data[pos:pos + 1] == b'"':
             start, pos = pos, pos + 1
             while True:
-                if pos >= n:
-                    return pos, True, "Reached end of file without closing quoted field in record"
-                if data[pos:pos + 1] != b'"':
-                    pos += 1
-                    continue
-                pos += 1
+                quote = data.find(b'"', pos)
+                if quote < 0:
+                    return n, True, "Reached end of file without closing quoted field in record"
+                pos = quote + 1
                 if pos >= n:
                     field, end = data[start:pos], True
                     break
@@ -371,12 +371,12 @@ class CsvRecords(_DatasetValue):
                 error = error or self._output(field[1:-1].replace(b'""', b'"'), out)
             return pos, end, error
         start = pos
-        while pos < n:
-            char = data[pos:pos + 1]
-            if char == delim or char in (b"\n", b"\r"):
+        while True:  # to the delimiter or line end (past the quotes, each an error)
+            stop = self.stops.search(data, pos)
+            pos = n if stop is None else stop.start()
+            if stop is None or data[pos:pos + 1] != b'"':
                 break
-            if self.quoted and char == b'"':
-                error = error or "Unquoted fields cannot have quotes inside"
+            error = error or "Unquoted fields cannot have quotes inside"
             pos += 1
         field, end = data[start:pos], pos >= n or data[pos:pos + 1] != delim
         if include:
