@@ -171,9 +171,9 @@ from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queu
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
-    (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io", "data", "saved_model"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data``, ``tf.keras`` and TensorFlow's message
+    classes (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data", "saved_model", "keras"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")
