@@ -117,12 +117,21 @@ def clear_session():
 
 
 def _initialize_variables(session):
-    variables = [v for v in _keras_variables.get(session.graph, []) if not getattr(v, "_keras_initialized", False)]
+    """Initialize the graph's global variables and the Keras-made ones that are not yet (once each, as Keras)."""
+    from numflow.variables.variable import global_variables
+
+    with session.graph.as_default():
+        candidates = global_variables() + _keras_variables.get(session.graph, [])
+    seen = set()
+    variables = [v for v in candidates if not getattr(v, "_keras_initialized", False)
+                 and not (id(v) in seen or seen.add(id(v)))]
     if not variables:
         return
     from numflow.variables.variable import is_variable_initialized
 
-    flags = session.run([is_variable_initialized(v) for v in variables])
+    with session.graph.as_default():
+        checks = [is_variable_initialized(v) for v in variables]
+    flags = session.run(checks)
     pending = [v for v, done in zip(variables, flags) if not done]
     if pending:
         session.run([v.initializer for v in pending])

@@ -14,10 +14,11 @@ _history = weakref.WeakKeyDictionary()  # graph -> {tensor name: Node}
 class Node:
     """One call of ``layer``: ``inputs`` in, ``outputs`` out (each a flat list of tensors)."""
 
-    __slots__ = ("layer", "inputs", "outputs")
+    __slots__ = ("layer", "call_inputs", "inputs", "outputs")
 
     def __init__(self, layer, inputs, outputs):
         self.layer = layer
+        self.call_inputs = inputs
         self.inputs = [t for t in nest.flatten(inputs) if hasattr(t, "graph")]
         self.outputs = nest.flatten(outputs)
 
@@ -26,8 +27,8 @@ def record(layer, inputs, outputs):
     """Note that ``layer`` turned ``inputs`` into ``outputs``."""
     node = Node(layer, inputs, outputs)
     for tensor in node.outputs:
-        if hasattr(tensor, "graph"):
-            _history.setdefault(tensor.graph, {})[tensor.name] = node
+        if hasattr(tensor, "graph"):  # the innermost call that made it: a layer's, not the model's around it
+            _history.setdefault(tensor.graph, {}).setdefault(tensor.name, node)
     layer._inbound_nodes.append(node)
     return node
 
@@ -40,29 +41,26 @@ def history_of(tensor):
     return _history.get(graph, {}).get(tensor.name)
 
 
-def layers_between(inputs, outputs):
-    """The layers on the paths from ``inputs`` to ``outputs``, each once, in the order they were called (the
-    input layers first); a ValueError names an output not reached from the inputs."""
+def nodes_between(inputs, outputs):
+    """The calls on the paths from ``inputs`` to ``outputs``, each once, each after the calls it depends on (the
+    inputs' layers first); a ValueError names an output that the inputs do not reach."""
     input_names = {t.name for t in inputs}
-    found, order, visiting = {}, [], set()
+    order, seen = [], set()
 
     def visit(tensor):
         node = history_of(tensor)
+        if tensor.name in input_names and (node is None or node.inputs):
+            return  # a model input that no Input layer made
         if node is None:
-            if tensor.name in input_names:
-                return
             raise ValueError(f"Graph disconnected: cannot obtain value for tensor {tensor} at layer "
                              f'"{tensor.op.name}". The following previous layers were accessed without issue: '
-                             f"{[layer.name for layer in order]}")
-        if id(node) in visiting:
+                             f"{[n.layer.name for n in order]}")
+        if id(node) in seen:
             return
-        visiting.add(id(node))
-        if tensor.name not in input_names:
-            for source in node.inputs:
-                visit(source)
-        if id(node.layer) not in found:
-            found[id(node.layer)] = node.layer
-            order.append(node.layer)
+        seen.add(id(node))
+        for source in node.inputs:
+            visit(source)
+        order.append(node)
 
     for tensor in outputs:
         visit(tensor)

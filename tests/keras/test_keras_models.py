@@ -1,0 +1,79 @@
+"""Keras models beyond the golden cases, against hand expectations: the progress bar, callbacks, a functional
+model called again on new inputs, several inputs and outputs, ``validation_split``."""
+
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+import numflow as tf
+
+keras = tf.keras
+
+
+def _model(units=2):
+    inputs = keras.Input(shape=(3,))
+    return keras.Model(inputs, keras.layers.Dense(units, kernel_initializer="ones")(inputs))
+
+
+def test_verbose_1_draws_a_progress_bar():
+    model = _model()
+    model.compile("sgd", "mse")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        model.fit(np.ones((10, 3)), np.zeros((10, 2)), batch_size=4, verbose=1)
+    text = printed.getvalue()
+    assert text.startswith("Train on 10 samples\nEpoch 1/1\n")
+    assert "\r10/10 [==============================] - " in text and " - loss: " in text
+
+
+def test_callbacks_see_each_epoch_and_can_stop_training():
+    model = _model()
+    model.compile("sgd", "mse")
+    seen = []
+
+    def on_epoch_end(epoch, logs):
+        seen.append((epoch, sorted(logs)))
+        model.stop_training = epoch == 1
+
+    history = model.fit(np.ones((4, 3)), np.zeros((4, 2)), epochs=5, verbose=0,
+                        callbacks=[keras.callbacks.LambdaCallback(on_epoch_end=on_epoch_end)])
+    assert seen == [(0, ["loss"]), (1, ["loss"])] and history.epoch == [0, 1]
+
+
+def test_a_functional_model_called_on_new_inputs_shares_its_weights():
+    model = _model()
+    other = keras.Input(shape=(3,))
+    again = model(other)
+    assert again.name == "model/dense/BiasAdd:0"
+    x = np.arange(6.0).reshape(2, 3)
+    session = keras.backend.get_session()
+    np.testing.assert_allclose(session.run(again, {other: x}), x.sum(axis=1, keepdims=True) * np.ones((1, 2)))
+
+
+def test_two_inputs_and_two_outputs():
+    a, b = keras.Input(shape=(2,), name="a"), keras.Input(shape=(1,), name="b")
+    joined = keras.layers.Concatenate()([a, b])
+    first = keras.layers.Dense(1, name="first", kernel_initializer="zeros")(joined)
+    second = keras.layers.Dense(2, name="second", kernel_initializer="zeros")(joined)
+    model = keras.Model([a, b], [first, second])
+    model.compile("sgd", ["mse", "mae"], loss_weights=[1.0, 0.5])
+    assert model.metrics_names == ["loss", "first_loss", "second_loss"]
+    x, y = [np.ones((3, 2)), np.ones((3, 1))], [np.full((3, 1), 2.0), np.full((3, 2), 4.0)]
+    loss, first_loss, second_loss = model.evaluate(x, y, verbose=0)
+    assert (first_loss, second_loss) == (pytest.approx(4.0), pytest.approx(4.0))  # zero outputs
+    assert loss == pytest.approx(4.0 + 0.5 * 4.0)
+    predicted = model.predict(x)
+    assert [p.shape for p in predicted] == [(3, 1), (3, 2)]
+
+
+def test_validation_split_takes_the_last_samples():
+    model = _model(1)
+    model.compile("sgd", "mse")
+    x = np.ones((10, 3))
+    y = np.concatenate([np.full((8, 1), 3.0), np.full((2, 1), 5.0)])
+    history = model.fit(x, y, epochs=1, batch_size=10, validation_split=0.2, verbose=0)
+    assert history.params["samples"] == 8
+    assert history.history["loss"][0] == pytest.approx(0.0)  # the ones kernel gives 3
+    assert history.history["val_loss"][0] > 0.0
