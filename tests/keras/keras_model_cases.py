@@ -137,3 +137,16 @@ def run_case(tf, name):
     return {"printed": mask_times(printed.getvalue()), "history": history.history, "epoch": history.epoch,
             "params": {k: v for k, v in history.params.items() if k != "metrics"}, **_facts(tf, model),
             **{k: _plain(v) for k, v in results.items()}}
+
+
+def saved_weights(tf, directory):
+    """A model trained one step and its weights saved to ``directory/weights``: ``(model, inputs)``."""
+    keras = tf.keras
+    tf.set_random_seed(3)
+    model = keras.Sequential([keras.layers.Dense(3, activation="relu", input_shape=(4,)),
+                              keras.layers.BatchNormalization(), keras.layers.Dense(2)])
+    model.compile("adam", "mse")
+    x = np.linspace(-1.0, 1.0, 16, dtype=np.float32).reshape(4, 4)
+    model.fit(x, np.ones((4, 2)), verbose=0)
+    model.save_weights(str(directory / "weights"))
+    return model, x

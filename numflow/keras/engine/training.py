@@ -81,7 +81,9 @@ class Model(Layer):
 
     @property
     def weights(self):
-        return self.trainable_weights + self.non_trainable_weights
+        """The layers' weights, layer by layer (then the model's own), as Keras orders them."""
+        return _unique([w for layer in self.layers for w in layer.weights] + self._trainable_weights
+                       + self._non_trainable_weights)
 
     variables = weights
     trainable_variables = trainable_weights
@@ -265,6 +267,26 @@ class Model(Layer):
     def predict_on_batch(self, x):
         """The outputs for the batch ``x``."""
         return training_loops.predict(self, x, batch_size=None, verbose=0)
+
+
+    # -- weights ---------------------------------------------------------------------------------------------
+    def save_weights(self, filepath, overwrite=True, save_format=None):
+        """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
+        tf-keras keys them (see ``engine/saving.py``)."""
+        from numflow.keras.engine.saving import save_weights
+
+        del overwrite
+        save_weights(self, filepath, save_format)
+
+    def load_weights(self, filepath, by_name=False, skip_mismatch=False):
+        """Read the weights from the TensorFlow checkpoint ``filepath`` (numflow's or tf-keras' ``save_weights``)."""
+        from numflow.keras.engine.saving import load_weights
+
+        del by_name, skip_mismatch
+        load_weights(self, filepath)
+
+    def get_weights(self):
+        return backend.batch_get_value(self.weights)
 
 
 def _unique(items):
