@@ -1,6 +1,8 @@
-"""``tf.keras.utils``: ``to_categorical`` and ``normalize`` (numpy, as Keras computes them)."""
+"""``tf.keras.utils``: ``to_categorical`` and ``normalize`` (numpy, as Keras computes them), and ``get_file``."""
 
 import numpy as np
+
+from numflow.keras.data_utils import get_file, validate_file  # noqa: F401  (tf.keras.utils' names)
 
 
 def to_categorical(y, num_classes=None, dtype="float32"):
