@@ -1,5 +1,6 @@
-"""``tf.keras.backend`` in TensorFlow 1.x mode: the Keras session, the learning phase, the float settings, and
-the few tensor helpers TF1 programs call (``placeholder``, ``variable``, ``get_value``...).
+"""``tf.keras.backend`` in TensorFlow 1.x mode: the Keras session, the learning phase, the float settings,
+variables and placeholders (``placeholder``, ``variable``, ``get_value``...), and the tensor functions of
+``backend_math.py``.
 
 The Keras session is the default session when one is open (``with tf.Session() as sess``), else one session
 of the default graph that Keras makes and keeps (``get_session``); before handing it out, Keras initializes
@@ -243,3 +244,21 @@ def is_keras_tensor(x):
 
 def name_scope(name):
     return get_default_graph().name_scope(name)
+
+
+def zeros(shape, dtype=None, name=None):
+    """A variable of zeros (initialized by the Keras session)."""
+    return variable(np.zeros(shape), dtype=dtype, name=name)
+
+
+def ones(shape, dtype=None, name=None):
+    """A variable of ones (initialized by the Keras session)."""
+    return variable(np.ones(shape), dtype=dtype, name=name)
+
+
+from numflow.keras.backend_math import (  # noqa: E402, F401, I001  (the tensor functions, re-exported)
+    Function, abs, argmax, binary_crossentropy, cast, categorical_crossentropy, clip, concatenate, dot, equal, exp,
+    expand_dims, function, gradients, l2_normalize, log, max, maximum, mean, min, minimum, ones_like, pow, prod,
+    random_normal, random_uniform, reshape, sigmoid, sign, softmax, sparse_categorical_crossentropy, sqrt, square,
+    squeeze, stop_gradient, sum, tanh, transpose, zeros_like,
+)

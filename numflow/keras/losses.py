@@ -1,31 +1,17 @@
 """``tf.keras.losses``: Keras' loss functions (one value per example) and classes (reduced over the batch), on
-the ops Keras' backend builds. A probability computed by a ``Softmax`` (or ``Sigmoid``) op is taken back to its
-logits, and the cross entropy computed from them, as Keras does."""
+the ops Keras' backend builds (the cross entropies are the backend's)."""
 
-from numflow.framework import dtypes
 from numflow.keras import backend
 from numflow.layers import utils
 from numflow.ops import array_ops, math_ops
 from numflow.ops.clip_ops import clip_by_value
-from numflow.ops.constant_op import constant, convert_to_tensor
+from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.sequence_ops import size
 
 
 def _pair(y_true, y_pred):
     y_pred = convert_to_tensor(y_pred)
     return math_ops.cast(y_true, y_pred.dtype.base_dtype), y_pred
-
-
-def _logits(output, from_logits, op_type):
-    """``(logits, True)`` when ``output`` is the output of an ``op_type`` op; else as given."""
-    if not from_logits and output.op.type == op_type:
-        return output.op.inputs[0], True
-    return output, from_logits
-
-
-def _clip(output):
-    epsilon_ = constant(backend.epsilon(), dtype=output.dtype.base_dtype)
-    return clip_by_value(output, epsilon_, 1.0 - epsilon_)
 
 
 def mean_squared_error(y_true, y_pred):
@@ -56,65 +42,27 @@ def mean_squared_logarithmic_error(y_true, y_pred):
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    """``-sum(y_true * log(y_pred))`` over ``axis``, ``y_pred`` scaled to sum to 1 and clipped at epsilon (from
-    the logits, when it is a softmax or ``from_logits``)."""
-    from numflow import nn
-
+    """``-sum(y_true * log(y_pred))`` over ``axis`` (``backend.categorical_crossentropy``), the labels smoothed
+    towards uniform by ``label_smoothing``."""
     y_true, y_pred = _pair(y_true, y_pred)
     if label_smoothing:
         classes = math_ops.cast(array_ops.shape(y_true)[-1], y_pred.dtype.base_dtype)
         y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / classes)
-    y_true.shape.assert_is_compatible_with(y_pred.shape)
-    output, from_logits = _logits(y_pred, from_logits, "Softmax")
-    if from_logits:
-        return nn.softmax_cross_entropy_with_logits_v2(labels=y_true, logits=output, axis=axis)
-    output = output / math_ops.reduce_sum(output, axis, True)
-    return -math_ops.reduce_sum(y_true * math_ops.log(_clip(output)), axis)
+    return backend.categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
-    """The categorical cross entropy of integer labels ``y_true`` (``tf.nn.sparse_softmax_cross_entropy_with_logits``
-    of the logits, or of the clipped probabilities' logarithm)."""
-    from numflow import nn
-
-    output = convert_to_tensor(y_pred)
-    target = math_ops.cast(y_true, dtypes.int64)
-    output, from_logits = _logits(output, from_logits, "Softmax")
-    if not from_logits:
-        output = math_ops.log(_clip(output))
-    output_rank = output.shape.ndims
-    if output_rank is not None and axis % output_rank != output_rank - 1:
-        perm = [*range(axis % output_rank), *range(axis % output_rank + 1, output_rank), axis % output_rank]
-        output = array_ops.transpose(output, perm=perm)
-    output_shape = array_ops.shape(output)
-    target_rank = target.shape.ndims
-    update_shape = target_rank is not None and output_rank is not None and target_rank != output_rank - 1
-    if update_shape:
-        target = array_ops.reshape(target, [-1])
-        output = array_ops.reshape(output, [-1, output_shape[-1]])
-    result = nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=output)
-    if update_shape and output_rank >= 3:
-        result = array_ops.reshape(result, output_shape[:-1])
-    return result
+    """The categorical cross entropy of integer labels ``y_true`` (``backend.sparse_categorical_crossentropy``)."""
+    return backend.sparse_categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    """The mean over ``axis`` of ``-(y log(p + eps) + (1 - y) log(1 - p + eps))``, ``p`` clipped at epsilon (from
-    the logits, when ``y_pred`` is a sigmoid or ``from_logits``)."""
-    from numflow import nn
-
+    """The mean over ``axis`` of ``backend.binary_crossentropy``, the labels smoothed towards 0.5 by
+    ``label_smoothing``."""
     y_true, y_pred = _pair(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
-    output, from_logits = _logits(y_pred, from_logits, "Sigmoid")
-    if from_logits:
-        losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=output)
-    else:
-        output = _clip(output)
-        losses = y_true * math_ops.log(output + backend.epsilon())
-        losses += (1 - y_true) * math_ops.log(1 - output + backend.epsilon())
-        losses = -losses
-    return math_ops.reduce_mean(losses, axis=axis)
+    return math_ops.reduce_mean(backend.binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=axis)
 
 
 def hinge(y_true, y_pred):

@@ -134,7 +134,24 @@ def losses(tf, x):
     return out, {}
 
 
-CASES = {f.__name__: f for f in (dense, convolutions, normalization, structure, losses)}
+def backend_functions(tf, x):
+    K = tf.keras.backend
+    vec, seq = x["vec"], x["seq"]
+    probs = K.softmax(vec)
+    out = {"mean": K.mean(vec, axis=1), "mean_bool": K.mean(K.equal(K.argmax(vec), 2)), "sum": K.sum(seq, 1, True),
+           "max": K.max(vec), "sqrt": K.sqrt(vec), "clip": K.clip(vec, 0.5, 0.2), "square": K.square(vec),
+           "dot": K.dot(vec, K.transpose(vec)), "dot3": K.dot(seq, K.reshape(vec[:3, :2], (3, 2))),
+           "concat": K.concatenate([vec, vec * 2.0]), "normalized": K.l2_normalize(vec, axis=1),
+           "cce": K.categorical_crossentropy(tf.one_hot([1, 0, 4, 2], 5), probs),
+           "cce_logits": K.categorical_crossentropy(tf.one_hot([1, 0, 4, 2], 5), vec, from_logits=True),
+           "scce": K.sparse_categorical_crossentropy(tf.constant([[1], [0], [4], [2]]), probs * 1.0),
+           "bce": K.binary_crossentropy(tf.round(vec * 0.5 + 0.5), K.sigmoid(vec)),
+           "bce_probs": K.binary_crossentropy(tf.round(vec * 0.5 + 0.5), K.clip(K.sigmoid(vec), 0.0, 1.0)),
+           "pow": K.pow(K.abs(vec), 3), "expanded": K.expand_dims(K.exp(vec), 1), "log": K.log(K.abs(vec) + 1.0)}
+    return out, {}
+
+
+CASES = {f.__name__: f for f in (dense, convolutions, normalization, structure, losses, backend_functions)}
 
 
 def run_case(tf, name, a):

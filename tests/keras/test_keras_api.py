@@ -90,3 +90,15 @@ def test_to_categorical_and_normalize():
 def test_keras_is_imported_when_first_used():
     code = "import sys, numflow; assert 'numflow.keras' not in sys.modules; numflow.keras.layers; print('ok')"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout == "ok\n"
+
+
+def test_backend_function_runs_its_outputs_and_updates_in_the_keras_session():
+    x = K.placeholder(shape=(None, 2))
+    counter = K.zeros((), name="counter")
+    step = K.function([x], [K.sum(x, axis=1), K.mean(x)], updates=[counter.assign_add(1.0)])
+    total, average = step([np.array([[1.0, 2.0], [3.0, 5.0]])])
+    np.testing.assert_array_equal(total, [3.0, 8.0])
+    assert average == pytest.approx(2.75)
+    step([np.ones((1, 2))])
+    assert K.get_value(counter) == 2.0
+    assert K.get_value(K.ones((2, 3))).tolist() == [[1.0] * 3] * 2
