@@ -109,8 +109,22 @@ def batch_norm_conv(tf):
                             "moving": keras.backend.batch_get_value(moving)}
 
 
+def weighted(tf):
+    keras = tf.keras
+    x, labels = _data(12, 3)
+    y = keras.utils.to_categorical(labels, 3)
+    model = keras.Sequential([keras.layers.Dense(3, activation="softmax", input_shape=(3,))])
+    model.compile(keras.optimizers.SGD(0.5), "categorical_crossentropy", metrics=["accuracy"])
+    history = model.fit(x, y, epochs=2, batch_size=5, verbose=2, class_weight={0: 0.5, 1: 2.0, 2: 1.0})
+    weights = np.linspace(0.0, 2.0, 12)
+    history2 = model.fit(x, labels[:, None] * 0 + y, epochs=1, batch_size=6, verbose=0, sample_weight=weights)
+    return model, history, {"evaluate": model.evaluate(x, y, sample_weight=weights[::-1], verbose=1),
+                            "second_fit": history2.history["loss"],
+                            "train_on_batch": model.train_on_batch(x[:4], y[:4], sample_weight=weights[:4])}
+
+
 CASES = {f.__name__: f for f in (sequential_sgd, functional_adam, deferred_rmsprop_sparse, momentum_binary,
-                                 tf_train_optimizer, batch_norm_conv)}
+                                 tf_train_optimizer, batch_norm_conv, weighted)}
 
 _TIMES = re.compile(r" - \d+m?u?s(/(epoch|sample|step))?")
 

@@ -24,8 +24,21 @@ def test_verbose_1_draws_a_progress_bar():
     with contextlib.redirect_stdout(printed):
         model.fit(np.ones((10, 3)), np.zeros((10, 2)), batch_size=4, verbose=1)
     text = printed.getvalue()
-    assert text.startswith("Train on 10 samples\nEpoch 1/1\n")
-    assert "\r10/10 [==============================] - " in text and " - loss: " in text
+    assert text.startswith("Train on 10 samples\n")  # no "Epoch 1/1" line for one epoch, as in TensorFlow
+    assert "\r10/10 [==============================] - " in text and "/sample - loss: " in text
+
+
+def test_class_and_sample_weights_weigh_each_examples_loss():
+    model = _model(1)
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 3)), np.array([[3.0], [3.0], [5.0], [1.0]])  # the ones kernel gives 3: errors 0, 0, 4, 4
+    assert model.evaluate(x, y, sample_weight=np.array([1.0, 1.0, 2.0, 0.0]), verbose=0) == pytest.approx(8 / 4)
+    assert model.test_on_batch(x, y) == pytest.approx(8 / 4)
+    with pytest.raises(ValueError, match=r"`class_weight` must contain all classes in the data. The classes "
+                                         r"\{np.int64\(5\)\} exist"):
+        model.fit(x, y, class_weight={1: 1.0, 3: 1.0}, verbose=0)
+    with pytest.raises(NotImplementedError, match="numpy arrays"):
+        model.fit(x, y, steps_per_epoch=2)
 
 
 def test_callbacks_see_each_epoch_and_can_stop_training():

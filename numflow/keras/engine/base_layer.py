@@ -34,7 +34,6 @@ from numflow.keras import backend
 from numflow.keras.engine import node as node_module
 from numflow.layers import base as legacy
 from numflow.layers.input_spec import assert_input_compatibility
-from numflow.ops import init_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.variables.variable import Variable, VariableSynchronization
 
@@ -172,17 +171,10 @@ class Layer(legacy.Layer):
 
 
 def _initializer(identifier, dtype, name, layer_name):
+    """``identifier`` resolved by Keras' names, else the default for ``dtype`` (``tf.layers``' rule)."""
     from numflow.keras import initializers
 
-    initializer = initializers.get(identifier)
-    if initializer is not None:
-        return initializer
-    if dtype.is_floating:
-        return init_ops.glorot_uniform_initializer()
-    if dtype.is_integer or dtype.is_bool:
-        return init_ops.zeros_initializer()
-    raise ValueError(f"An initializer for variable {name} of type {legacy.dtype_text(dtype)} is required for "
-                     f"layer {layer_name}")
+    return legacy._default_initializer(initializers.get(identifier), dtype, name, layer_name)
 
 
 def _regularizer(identifier):

@@ -17,6 +17,7 @@ from numflow.keras import metrics as metrics_module
 from numflow.keras.engine import node as node_module
 from numflow.keras.engine import training_loops
 from numflow.keras.engine.base_layer import Layer
+from numflow.layers.base import _dedup as _unique
 
 
 class Model(Layer):
@@ -174,20 +175,22 @@ class Model(Layer):
     def _build_compiled(self):
         """Targets, total loss and metrics, once per compile (see the module docstring)."""
         graph = get_default_graph()
-        targets, weighted = [], []
+        targets, sample_weights, weighted = [], [], []
         with graph.name_scope(None):
             for output, name in zip(self.outputs, self.output_names):
                 targets.append(backend.placeholder(ndim=output.shape.ndims, dtype=output.dtype.base_dtype,
                                                    name=f"{name}_target"))
+                sample_weights.append(backend.placeholder(shape=(None,), name=f"{name}_sample_weights"))
         total, output_losses = None, []
         with graph.name_scope("loss"):
-            for output, target, loss_fn, weight, name in zip(self.outputs, targets, self._loss_functions,
-                                                             self._loss_weights, self.output_names):
+            for output, target, sample_weight, loss_fn, weight, name in zip(
+                    self.outputs, targets, sample_weights, self._loss_functions, self._loss_weights,
+                    self.output_names):
                 with graph.name_scope(f"{name}_loss"):
                     loss_reduction = loss_fn.reduction
                     loss_fn.reduction = losses.Reduction.NONE
                     try:
-                        per_example = loss_fn(target, output)
+                        per_example = loss_fn(target, output, sample_weight=sample_weight)
                     finally:
                         loss_fn.reduction = loss_reduction
                     reduction = (losses.Reduction.SUM_OVER_BATCH_SIZE if loss_reduction == losses.Reduction.AUTO
@@ -210,7 +213,8 @@ class Model(Layer):
                     metric_objects.append(made)
                     metric_results.append(made(target, output))
         extra = output_losses if len(self.outputs) > 1 else []
-        self._compiled_graph = {"targets": targets, "total_loss": total, "metrics": metric_objects,
+        self._compiled_graph = {"targets": targets, "sample_weights": sample_weights, "total_loss": total,
+                                "metrics": metric_objects,
                                 "fetches": [total, *extra, *metric_results], "train": None}
 
     def _train_fetches(self):
@@ -238,31 +242,34 @@ class Model(Layer):
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
             steps_per_epoch=None, validation_steps=None, **kwargs):
         """Train for ``epochs`` passes over ``x`` and ``y`` in batches of ``batch_size`` (32), shuffled with numpy's
-        generator when ``shuffle``; print as ``verbose`` says; a ``History`` of the epochs' losses and metrics."""
-        del class_weight, sample_weight, steps_per_epoch, validation_steps, kwargs
+        generator when ``shuffle``; each example's loss weighted by ``sample_weight`` or by ``class_weight`` of its
+        class; print as ``verbose`` says; a ``History`` of the epochs' losses and metrics."""
+        _numpy_only(steps_per_epoch, validation_steps, kwargs)
         return training_loops.fit(self, x, y, batch_size=batch_size or 32, epochs=epochs, verbose=verbose,
                                   callbacks=callbacks, validation_split=validation_split,
-                                  validation_data=validation_data, shuffle=shuffle, initial_epoch=initial_epoch)
+                                  validation_data=validation_data, shuffle=shuffle, initial_epoch=initial_epoch,
+                                  sample_weight=sample_weight, class_weight=class_weight)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None, steps=None, **kwargs):
         """The loss (and metrics) over ``x`` and ``y``: a scalar, or a list in ``metrics_names`` order."""
-        del sample_weight, steps, kwargs
-        return training_loops.evaluate(self, x, y, batch_size=batch_size or 32, verbose=verbose)
+        _numpy_only(steps, None, kwargs)
+        return training_loops.evaluate(self, x, y, batch_size=batch_size or 32, verbose=verbose,
+                                       sample_weight=sample_weight)
 
     def predict(self, x, batch_size=None, verbose=0, steps=None, **kwargs):
         """The outputs for ``x``, computed in batches of ``batch_size`` (32)."""
-        del steps, kwargs
+        _numpy_only(steps, None, kwargs)
         return training_loops.predict(self, x, batch_size=batch_size or 32, verbose=verbose)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, reset_metrics=True):
         """One training step on the batch; its loss (and metrics, which then reset if ``reset_metrics``)."""
-        del sample_weight, class_weight
-        return training_loops.on_batch(self, x, y, train=True, reset_metrics=reset_metrics)
+        return training_loops.on_batch(self, x, y, train=True, reset_metrics=reset_metrics, sample_weight=sample_weight,
+                                       class_weight=class_weight)
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True):
         """The loss (and metrics) of the batch, without training."""
-        del sample_weight
-        return training_loops.on_batch(self, x, y, train=False, reset_metrics=reset_metrics)
+        return training_loops.on_batch(self, x, y, train=False, reset_metrics=reset_metrics,
+                                       sample_weight=sample_weight)
 
     def predict_on_batch(self, x):
         """The outputs for the batch ``x``."""
@@ -289,13 +296,14 @@ class Model(Layer):
         return backend.batch_get_value(self.weights)
 
 
-def _unique(items):
-    seen, out = set(), []
-    for item in items:
-        if id(item) not in seen:
-            seen.add(id(item))
-            out.append(item)
-    return out
+def _numpy_only(steps, validation_steps, kwargs):
+    """numflow's loops take numpy data: steps (for datasets and iterators) and other options are refused."""
+    if steps is not None or validation_steps is not None:
+        raise NotImplementedError("numflow's Keras loops run on numpy arrays: `steps_per_epoch`, `steps` and "
+                                  "`validation_steps` (for datasets and iterators) are not supported.")
+    unused = sorted(k for k in kwargs if k not in ("max_queue_size", "workers", "use_multiprocessing"))
+    if unused:
+        raise TypeError(f"Invalid keyword argument(s): {unused}")
 
 
 def _loss_function(identifier):

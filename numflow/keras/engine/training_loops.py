@@ -63,6 +63,30 @@ def _targets(model, y):
     return _arrays(y, model.output_names, shapes, "target")
 
 
+def _weights(targets, sample_weight, class_weight):
+    """One weight per example and output: ``sample_weight``, else ``class_weight`` of each example's class (the
+    argmax of a one-hot target), else ones; TensorFlow's errors for a class without a weight."""
+    weights = []
+    given = sample_weight if isinstance(sample_weight, list | tuple) else [sample_weight] * len(targets)
+    for target, weight in zip(targets, given):
+        if weight is not None:
+            weight = np.asarray(weight, dtype=np.float32)
+            if weight.shape != target.shape[:1]:
+                raise ValueError(f"Found a sample_weight array with shape {weight.shape} for an input with shape "
+                                 f"{target.shape}. sample_weight cannot be broadcast.")
+        elif class_weight is not None:
+            classes = np.argmax(target, axis=1) if target.ndim > 1 and target.shape[1] > 1 else target.reshape(-1)
+            missing = set(classes.tolist()) - set(class_weight)
+            if missing:
+                raise ValueError(f"`class_weight` must contain all classes in the data. The classes "
+                                 f"{ {np.int64(c) for c in missing} } exist in the data but not in `class_weight`.")
+            weight = np.asarray([class_weight[c] for c in classes.tolist()], dtype=np.float32)
+        else:
+            weight = np.ones(target.shape[0], dtype=np.float32)
+        weights.append(weight)
+    return weights
+
+
 def _build_from_data(model, x):
     """A model without inputs (a Sequential without an input shape) gets them from the data's shapes."""
     first = nest.flatten(x)[0] if isinstance(x, list | tuple) and x and hasattr(x[0], "shape") else x
@@ -78,10 +102,13 @@ def _ensure_compiled(model):
     return model._compiled_graph
 
 
-def _feed(model, inputs, targets, phase):
+def _feed(model, arrays, phase):
+    """The feed of one run: ``arrays`` is (inputs, targets, weights), the last two empty to predict."""
+    inputs, targets, weights = arrays
     feed = dict(zip(model.inputs, inputs))
     if targets:
         feed.update(zip(model._compiled_graph["targets"], targets))
+        feed.update(zip(model._compiled_graph["sample_weights"], weights))
     graph = model.inputs[0].graph
     if graph in _core._learning_phases:
         feed[_core._learning_phases[graph]] = phase
@@ -115,45 +142,45 @@ class _Aggregator:
 
 
 def _run_epoch(model, session, fetches, arrays, batch_size, phase, shuffle, on_batch=None):
-    """One pass over ``arrays`` (inputs then targets): the aggregated ``fetches`` values."""
-    inputs, targets = arrays
-    size = inputs[0].shape[0]
+    """One pass over ``arrays`` (inputs, targets, weights): the aggregated ``fetches`` values."""
+    size = arrays[0][0].shape[0]
     index_array = np.arange(size)
     if shuffle:
         np.random.shuffle(index_array)
     batches = _batches(size, batch_size)
     aggregator = _Aggregator(size)
     for batch_index, (start, end) in enumerate(batches):
-        if len(batches) == 1:
-            batch_inputs, batch_targets = inputs, targets
-        else:
-            ids = index_array[start:end]
-            batch_inputs, batch_targets = _slice(inputs, ids), _slice(targets, ids)
-        outs = session.run(fetches, feed_dict=_feed(model, batch_inputs, batch_targets, phase))[0]
+        batch = arrays if len(batches) == 1 else [_slice(part, index_array[start:end]) for part in arrays]
+        outs = session.run(fetches, feed_dict=_feed(model, batch, phase))[0]
         aggregator.aggregate(outs, start, end)
         if on_batch is not None:
             on_batch(batch_index, end - start, outs)
     return aggregator.finalize()
 
 
-def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-        initial_epoch):
+def _data(model, x, y, sample_weight=None, class_weight=None):
     inputs = _inputs(model, x)
-    compiled = _ensure_compiled(model)
+    _ensure_compiled(model)
     targets = _targets(model, y)
+    return [inputs, targets, _weights(targets, sample_weight, class_weight)]
+
+
+def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
+        initial_epoch, sample_weight=None, class_weight=None):
+    data = _data(model, x, y, sample_weight, class_weight)
+    compiled = model._compiled_graph
     val = None
     if validation_data is not None:
-        val_x, val_y = validation_data[0], validation_data[1]
-        val = (_inputs(model, val_x), _targets(model, val_y))
+        val = _data(model, *validation_data[:3])
     elif validation_split and 0.0 < validation_split < 1.0:
-        split_at = int(inputs[0].shape[0] * (1.0 - validation_split))
-        val = ([a[split_at:] for a in inputs], [a[split_at:] for a in targets])
-        inputs, targets = [a[:split_at] for a in inputs], [a[:split_at] for a in targets]
+        split_at = int(data[0][0].shape[0] * (1.0 - validation_split))
+        val = [[a[split_at:] for a in part] for part in data]
+        data = [[a[:split_at] for a in part] for part in data]
     train_ops = model._train_fetches()
     session = backend.get_session()
     fetches = [compiled["fetches"], train_ops]
     names = model.metrics_names
-    samples = inputs[0].shape[0]
+    samples = data[0][0].shape[0]
     out_labels = names + [f"val_{n}" for n in names] if val else list(names)
     history = callbacks_module.History()
     cbks = callbacks_module.CallbackList([history, *(callbacks or [])], model)
@@ -168,10 +195,10 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
         model.reset_metrics()
         cbks.on_epoch_begin(epoch)
         progbar = Progbar(samples, verbose=verbose, stateful_metrics=names[1:]) if verbose else None
-        if verbose:
+        if verbose and epochs > 1:
             print(f"Epoch {epoch + 1}/{epochs}")
         on_batch = _BatchEnd(cbks, progbar, names)
-        results = _run_epoch(model, session, fetches, (inputs, targets), batch_size, True, shuffle, on_batch)
+        results = _run_epoch(model, session, fetches, data, batch_size, True, shuffle, on_batch)
         epoch_logs = dict(zip(names, (float(r) for r in results)))
         if val is not None:
             val_results = _test_loop(model, session, val, batch_size, shuffle=True)
@@ -213,15 +240,10 @@ def _scalar_or_list(results):
     return results[0] if len(results) == 1 else list(results)
 
 
-def evaluate(model, x, y, batch_size, verbose):
-    inputs = _inputs(model, x)
-    _ensure_compiled(model)
-    targets = _targets(model, y)
-    results = _test_loop(model, backend.get_session(), (inputs, targets), batch_size)
-    if verbose:
-        names = model.metrics_names
-        print(f"{inputs[0].shape[0]}/{inputs[0].shape[0]} - " + " - ".join(
-            f"{n}: {r:.4f}" for n, r in zip(names, results)))
+def evaluate(model, x, y, batch_size, verbose, sample_weight=None):
+    """The loss and metrics over the data (``verbose`` prints nothing, as in TensorFlow's v1 loop)."""
+    del verbose
+    results = _test_loop(model, backend.get_session(), _data(model, x, y, sample_weight), batch_size)
     return _scalar_or_list(results)
 
 
@@ -233,18 +255,17 @@ def predict(model, x, batch_size, verbose):
     parts = []
     for start, end in _batches(size, batch_size or size):
         batch = [a[start:end] for a in inputs]
-        parts.append(session.run(model.outputs, feed_dict=_feed(model, batch, None, False)))
+        parts.append(session.run(model.outputs, feed_dict=_feed(model, (batch, [], []), False)))
     outputs = [np.concatenate([p[i] for p in parts]) for i in range(len(model.outputs))]
     return outputs[0] if len(outputs) == 1 else outputs
 
 
-def on_batch(model, x, y, train, reset_metrics):
-    inputs = _inputs(model, x)
-    compiled = _ensure_compiled(model)
-    targets = _targets(model, y)
+def on_batch(model, x, y, train, reset_metrics, sample_weight=None, class_weight=None):
+    data = _data(model, x, y, sample_weight, class_weight)
+    compiled = model._compiled_graph
     fetches = [compiled["fetches"], model._train_fetches()] if train else [compiled["fetches"]]
     session = backend.get_session()
-    outs = session.run(fetches, feed_dict=_feed(model, inputs, targets, train))[0]
+    outs = session.run(fetches, feed_dict=_feed(model, data, train))[0]
     if reset_metrics:
         model.reset_metrics()
     return outs[0] if len(outs) == 1 else list(outs)
@@ -258,7 +279,7 @@ class Progbar:
         self.stateful_metrics = set(stateful_metrics or ())
         self._values, self._order = {}, []
         self._seen = 0
-        self._start = time.time()
+        self._start = self._last_update = time.time()
 
     def update(self, current, values, finalize):
         for name, value in values:
@@ -281,9 +302,16 @@ class Progbar:
                 print(f"{count} - {elapsed:.0f}s{metrics} -{_format_time(elapsed, 'epoch')} -"
                       f"{_format_time(elapsed / self.target, 'sample')}")
             return
+        now = time.time()
+        if now - self._last_update < 0.05 and not finalize:
+            return  # redrawn at most every 50 ms, as Keras' bar is
+        self._last_update = now
         done = int(self.width * current / self.target)
         bar = "=" * max(done - 1, 0) + (">" if current < self.target else "=") * (done > 0)
-        timing = f" - {elapsed:.0f}s" if finalize else f" - ETA: {elapsed / current * (self.target - current):.0f}s"
+        if finalize:
+            timing = f" - {elapsed:.0f}s{_format_time(elapsed / self.target, 'sample')}"
+        else:
+            timing = f" - ETA: {elapsed / current * (self.target - current):.0f}s"
         sys.stdout.write(f"\r{count} [{bar}{'.' * (self.width - done)}]{timing}{metrics}" + ("\n" if finalize else ""))
         sys.stdout.flush()
 
