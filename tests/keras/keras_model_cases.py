@@ -123,8 +123,34 @@ def weighted(tf):
                             "train_on_batch": model.train_on_batch(x[:4], y[:4], sample_weight=weights[:4])}
 
 
+def subclassed(tf):
+    keras = tf.keras
+
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = keras.layers.Dense(4, activation="relu")
+            self.out = keras.layers.Dense(2)
+
+        def call(self, inputs):
+            return self.out(self.hidden(inputs))
+
+    x, _ = _data(8, 3)
+    y = np.random.rand(8, 2).astype(np.float32)
+    called = Net()
+    output = called(tf.placeholder(tf.float32, [None, 3]))
+    called.compile("sgd", "mse")
+    first = called.fit(x, y, epochs=2, batch_size=4, verbose=0)
+    model = Net()
+    model.compile("adam", "mse")
+    history = model.fit(x, y, epochs=2, batch_size=4, verbose=0)
+    model.summary()
+    return model, history, {"first": first.history["loss"], "first_output": [output.name],
+                            "predict": model.predict(x[:2])}
+
+
 CASES = {f.__name__: f for f in (sequential_sgd, functional_adam, deferred_rmsprop_sparse, momentum_binary,
-                                 tf_train_optimizer, batch_norm_conv, weighted)}
+                                 tf_train_optimizer, batch_norm_conv, weighted, subclassed)}
 
 _TIMES = re.compile(r" - \d+m?u?s(/(epoch|sample|step))?")
 

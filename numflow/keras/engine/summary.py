@@ -16,7 +16,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
     print_fn("=" * line_length)
     for layer in model.layers:
         try:
-            output_shape = _output_shape(layer)
+            output_shape = _output_shape(layer) if getattr(model, "_is_graph_network", True) else "multiple"
         except AttributeError:
             output_shape = "multiple"
         params = layer.count_params() if layer.built else "0 (unused)"

@@ -51,7 +51,31 @@ class Model(Layer):
     # -- structure -------------------------------------------------------------------------------------------
     @property
     def layers(self):
-        return list(self._layers)
+        """The model's layers: those between its inputs and outputs; for a subclassed model, the layers kept in
+        its attributes (or in lists there), in the order they were set."""
+        if self._is_graph_network:
+            return list(self._layers)
+        found = []
+        for value in vars(self).values():
+            for item in value if isinstance(value, list | tuple) else [value]:
+                if isinstance(item, Layer) and item is not self:
+                    found.append(item)
+        return _unique(found)
+
+    def __call__(self, inputs, *args, **kwargs):
+        """The layer call; a subclassed model's first call makes its inputs and outputs (as Keras' ``_set_inputs``)."""
+        outputs = super().__call__(inputs, *args, **kwargs)
+        if not self._is_graph_network and not self.inputs:
+            self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
+            self._nested_outputs = outputs
+            self.built = True
+        return outputs
+
+    def _build_input(self, batch_shape, dtype):
+        """Give a subclassed model an ``Input`` of ``batch_shape`` and call it there."""
+        from numflow.keras.layers.input_layer import Input
+
+        self(Input(batch_shape=batch_shape, dtype=dtype))
 
     def get_layer(self, name=None, index=None):
         """The layer at ``index``, or named ``name``."""
@@ -220,11 +244,16 @@ class Model(Layer):
     def _train_fetches(self):
         compiled = self._compiled_graph
         if compiled["train"] is None:
+            from numflow.ops.control_flow_ops import group
+
             graph = get_default_graph()
             with graph.name_scope("training"):
                 updates = self.optimizer.get_updates(loss=compiled["total_loss"], params=self.trainable_weights)
                 updates += self.updates
-            compiled["train"] = updates
+            # Keras' train function: the updates grouped after the loss, in a second "training" scope
+            # (training_1/group_deps), which later models' names count on.
+            with graph.name_scope("training"), graph.control_dependencies([compiled["total_loss"]]):
+                compiled["train"] = group(*updates, name="group_deps")
         return compiled["train"]
 
     def _require_compiled(self):
