@@ -90,3 +90,26 @@ def test_validation_split_takes_the_last_samples():
     assert history.params["samples"] == 8
     assert history.history["loss"][0] == pytest.approx(0.0)  # the ones kernel gives 3
     assert history.history["val_loss"][0] > 0.0
+
+
+def test_early_stopping_and_checkpoints_of_the_best_epochs(tmp_path):
+    """As TensorFlow 2.21 runs this fit (checked by hand): val_loss 0.6430 then 1.1707, so training stops after
+    the second epoch, one checkpoint (of the first) is written, and the first epoch's weights come back."""
+    tf.set_random_seed(1)
+    np.random.seed(2)
+    x, y = np.random.rand(30, 3).astype(np.float32), np.random.rand(30, 1).astype(np.float32)
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile(keras.optimizers.SGD(0.9), "mse")
+    stop = keras.callbacks.EarlyStopping(patience=1, restore_best_weights=True, verbose=1)
+    save = keras.callbacks.ModelCheckpoint(str(tmp_path / "w-{epoch:02d}-{val_loss:.3f}"), save_best_only=True,
+                                           save_weights_only=True)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        history = model.fit(x[:20], y[:20], epochs=30, batch_size=20, validation_data=(x[20:], y[20:]), verbose=0,
+                            callbacks=[stop, save])
+    assert history.epoch == [0, 1] and (stop.stopped_epoch, stop.best_epoch) == (1, 0)
+    assert [f"{v:.4f}" for v in history.history["val_loss"]] == ["0.6430", "1.1707"]
+    assert sorted(p.name for p in tmp_path.glob("*.index")) == ["w-01-0.643.index"]
+    assert printed.getvalue() == ("Epoch 2: early stopping\nRestoring model weights from the end of the best epoch: "
+                                  "1.\n")
+    np.testing.assert_allclose(model.get_weights()[1], [0.5029196], rtol=1e-6)

@@ -322,7 +322,12 @@ class Model(Layer):
         load_weights(self, filepath)
 
     def get_weights(self):
+        """The values of ``weights``, in order."""
         return backend.batch_get_value(self.weights)
+
+    def set_weights(self, weights):
+        """Set ``weights`` from values in their order (as ``get_weights`` gives them)."""
+        Layer.set_weights(self, weights)
 
 
 def _numpy_only(steps, validation_steps, kwargs):
