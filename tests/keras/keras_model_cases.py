@@ -149,8 +149,21 @@ def subclassed(tf):
                             "predict": model.predict(x[:2])}
 
 
+def two_outputs(tf):
+    keras = tf.keras
+    inputs = keras.Input(shape=(2,), name="a")
+    first = keras.layers.Dense(2, name="first", activation="softmax")(inputs)
+    second = keras.layers.Dense(1, name="second")(inputs)
+    model = keras.Model(inputs, [first, second])
+    model.compile("sgd", ["categorical_crossentropy", "mse"], metrics=["accuracy"], loss_weights=[1.0, 0.5])
+    x = np.random.rand(6, 2).astype(np.float32)
+    y = [keras.utils.to_categorical([0, 1, 1, 0, 1, 0], 2), np.random.rand(6, 1)]
+    history = model.fit(x, y, epochs=2, batch_size=3, verbose=2)
+    return model, history, {"evaluate": model.evaluate(x, y, verbose=0)}
+
+
 CASES = {f.__name__: f for f in (sequential_sgd, functional_adam, deferred_rmsprop_sparse, momentum_binary,
-                                 tf_train_optimizer, batch_norm_conv, weighted, subclassed)}
+                                 tf_train_optimizer, batch_norm_conv, weighted, subclassed, two_outputs)}
 
 _TIMES = re.compile(r" - \d+m?u?s(/(epoch|sample|step))?")
 

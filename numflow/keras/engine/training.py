@@ -187,13 +187,15 @@ class Model(Layer):
 
     @property
     def metrics_names(self):
+        """``loss``, then each output's loss when there are several, then the metrics (``acc``, or
+        ``<output>_acc`` with several outputs)."""
         names = ["loss"]
-        if len(self.outputs) > 1:
+        several = len(self.outputs) > 1
+        if several:
             names += [f"{name}_loss" for name in self.output_names]
-        if self._compiled_graph is not None:
-            names += [m.name for m in self._compiled_graph["metrics"]]
-        else:
-            names += [_metric_name(m) for m in getattr(self, "_metric_names", [])]
+        for name in self.output_names if several else [None]:
+            names += [f"{name}_{_metric_name(m)}" if several else _metric_name(m)
+                      for m in getattr(self, "_metric_names", [])]
         return names
 
     def _build_compiled(self):
@@ -229,17 +231,23 @@ class Model(Layer):
 
                 total += add_n(regularization)
         metric_objects, metric_results = [], []
+        several = len(self.outputs) > 1
         with graph.name_scope("metrics"):
-            for output, target, loss_fn in zip(self.outputs, targets, self._loss_functions):
+            if several:  # each output's loss, as a running mean over the batches
+                for output_loss, name in zip(output_losses, self.output_names):
+                    made = metrics_module.MeanMetricWrapper(lambda _, loss: loss, f"{name}_loss")
+                    metric_objects.append(made)
+                    metric_results.append(made(None, output_loss))
+            for output, target, loss_fn, name in zip(self.outputs, targets, self._loss_functions, self.output_names):
                 for metric in self._metric_names:
                     fn = _metric_function(metric, output, loss_fn)
-                    made = metrics_module.MeanMetricWrapper(fn, _metric_name(metric))
+                    made = metrics_module.MeanMetricWrapper(fn, f"{name}_{_metric_name(metric)}" if several
+                                                            else _metric_name(metric))
                     metric_objects.append(made)
                     metric_results.append(made(target, output))
-        extra = output_losses if len(self.outputs) > 1 else []
         self._compiled_graph = {"targets": targets, "sample_weights": sample_weights, "total_loss": total,
                                 "metrics": metric_objects,
-                                "fetches": [total, *extra, *metric_results], "train": None}
+                                "fetches": [total, *metric_results], "train": None}
 
     def _train_fetches(self):
         compiled = self._compiled_graph
