@@ -8,7 +8,12 @@ from numflow.ops.metric_ops import (
     false_positives,
     mean,
     mean_absolute_error,
+    mean_cosine_distance,
+    mean_per_class_accuracy,
+    mean_relative_error,
     mean_squared_error,
+    mean_tensor,
+    percentage_below,
     precision,
     recall,
     true_negatives,
@@ -17,6 +22,7 @@ from numflow.ops.metric_ops import (
 
 __all__ = [
     "accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_iou",
-    "mean_squared_error", "precision", "precision_at_k", "recall", "recall_at_k", "root_mean_squared_error",
+    "mean_cosine_distance", "mean_per_class_accuracy", "mean_relative_error", "mean_squared_error", "mean_tensor",
+    "percentage_below", "precision", "precision_at_k", "recall", "recall_at_k", "root_mean_squared_error",
     "true_negatives", "true_positives",
 ]

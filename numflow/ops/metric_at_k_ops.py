@@ -8,7 +8,7 @@ from numflow.ops import array_ops, math_ops, state_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.linalg_ops import diag_part, matrix_band_part
 from numflow.ops.math_composites import confusion_matrix
-from numflow.ops.metric_ops import _add_to, mean_squared_error, metric_variable
+from numflow.ops.metric_ops import _add_to, _flat, mean_squared_error, metric_variable
 from numflow.ops.selection_ops import where
 from numflow.ops.top_k_ops import top_k
 from numflow.variables.scope import variable_scope
@@ -24,10 +24,6 @@ def root_mean_squared_error(labels, predictions, weights=None, metrics_collectio
     update_op = math_ops.sqrt(update_mse)
     _add_to(updates_collections, update_op)
     return value, update_op
-
-
-def _flat(tensor):
-    return array_ops.reshape(tensor, [-1]) if tensor.shape.ndims is None or tensor.shape.ndims > 1 else tensor
 
 
 def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections=None, updates_collections=None,

@@ -1,0 +1,80 @@
+"""The graphs behind ``data/tf_metric_stream_golden.npz``, written once for both engines: each case of ``CASES``
+builds one ``tf.metrics`` function from the ``tf`` module (TensorFlow's compat.v1 when the golden file is made,
+numflow in the tests) over the placeholders of :func:`inputs`, with ``metrics_collections=["values"]`` and
+``updates_collections=["updates"]``, and feeds it the three batches below. The golden file holds, per case, the
+update's result after each batch and the value read after it, the names of the value, the update and the local
+variables, and the names in the two collections."""
+
+import numpy as np
+
+_RNG = np.random.RandomState(5)
+BATCHES = 3
+SCORES = _RNG.rand(BATCHES, 4, 5).astype(np.float32)  # 4 examples over 5 classes per batch
+LABELS = np.array([[[0, 3], [1, 1], [4, -1], [2, 0]], [[3, 4], [0, 2], [1, 3], [4, 4]],
+                   [[2, 1], [0, -1], [3, 0], [1, 4]]], np.int64)
+WEIGHTS = np.array([[1.0, 0.5, 2.0, 0.0], [1.0, 1.0, 0.25, 3.0], [0.0, 1.0, 1.0, 0.5]], np.float32)
+VALUES = _RNG.randn(BATCHES, 4, 3).astype(np.float32)
+TARGETS = np.round(_RNG.randn(BATCHES, 4, 3), 1).astype(np.float32)
+TARGETS[:, 1, 0] = 0.0  # a zero normalizer for mean_relative_error
+
+
+def inputs(tf):
+    """The placeholders of one batch, by name, and how to feed batch ``b`` to them."""
+    ph = {
+        "scores": tf.placeholder(tf.float32, [None, 5], name="scores"),
+        "labels": tf.placeholder(tf.int64, [None, 2], name="labels"),
+        "weights": tf.placeholder(tf.float32, [None], name="weights"),
+        "values": tf.placeholder(tf.float32, [4, 3], name="values"),
+        "targets": tf.placeholder(tf.float32, [4, 3], name="targets"),
+    }
+
+    def feed(b):
+        arrays = {"scores": SCORES, "labels": LABELS, "weights": WEIGHTS, "values": VALUES, "targets": TARGETS}
+        return {ph[k]: arrays[k][b] for k in ph}
+
+    return ph, feed
+
+
+def _unit(tf, x):
+    return tf.nn.l2_normalize(x, 1)
+
+
+CASES = {
+    "mean_tensor": lambda tf, x: tf.metrics.mean_tensor(x["values"]),
+    "mean_tensor_weighted": lambda tf, x: tf.metrics.mean_tensor(x["values"], x["weights"][:, None], name="mt"),
+    "percentage_below": lambda tf, x: tf.metrics.percentage_below(x["values"], 0.2),
+    "percentage_below_weighted": lambda tf, x: tf.metrics.percentage_below(x["values"], -0.5, x["weights"]),
+    "mean_relative_error": lambda tf, x: tf.metrics.mean_relative_error(x["targets"], x["values"], x["targets"]),
+    "mean_relative_error_weighted": lambda tf, x: tf.metrics.mean_relative_error(
+        x["targets"], x["values"], tf.abs(x["targets"]) + 1.0, weights=x["weights"][:, None], name="rel"),
+    "mean_cosine_distance": lambda tf, x: tf.metrics.mean_cosine_distance(
+        _unit(tf, x["targets"]), _unit(tf, x["values"]), 1),
+    "mean_cosine_distance_weighted": lambda tf, x: tf.metrics.mean_cosine_distance(
+        _unit(tf, x["targets"]), _unit(tf, x["values"]), 1, weights=x["weights"][:, None]),
+    "mean_per_class_accuracy": lambda tf, x: tf.metrics.mean_per_class_accuracy(
+        tf.floormod(x["labels"][:, 0], 5), tf.argmax(x["scores"], 1), 5),
+    "mean_per_class_accuracy_weighted": lambda tf, x: tf.metrics.mean_per_class_accuracy(
+        tf.floormod(x["labels"], 5), tf.argmax(x["scores"][:, :2], 1)[:, None] + x["labels"] * 0, 5,
+        weights=x["weights"][:, None] + tf.zeros([1, 2]), name="per_class"),
+}
+
+
+def run_case(tf, name):
+    """Case ``name``'s update results and value results after each batch, its names and its collections."""
+    with tf.Graph().as_default():
+        ph, feed = inputs(tf)
+        value, update = CASES[name](tf, ph)
+        graph = tf.get_default_graph()
+        graph.add_to_collection("values", value)
+        graph.add_to_collection("updates", update)
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            updates, values = [], []
+            for b in range(BATCHES):
+                updates.append(sess.run(update, feed(b)))
+                values.append(sess.run(value))
+        local = tf.local_variables()
+        assert tf.get_collection(tf.GraphKeys.METRIC_VARIABLES) == local and not tf.global_variables()
+        names = [value.name, update.name] + [f"{v.name} {v.shape} {v.dtype.base_dtype.name}" for v in local]
+        collections = [t.name for t in tf.get_collection("values") + tf.get_collection("updates")]
+        return np.array(updates), np.array(values), names, collections

@@ -1,0 +1,59 @@
+"""The tf.metrics of ``metric_stream_cases.py`` against TensorFlow's streams (``data/tf_metric_stream_golden.npz``,
+made by ``data/make_tf_metric_stream_golden.py``): every update's and value's result over three batches, the
+names of the tensors and local variables, the collections; and against numpy computed another way."""
+
+import pathlib
+
+import numpy as np
+import pytest
+from metric_stream_cases import BATCHES, CASES, LABELS, SCORES, TARGETS, VALUES, WEIGHTS, run_case
+
+import numflow as tf
+
+GOLDEN = np.load(pathlib.Path(__file__).parent / "data" / "tf_metric_stream_golden.npz")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_streams_names_and_collections_match_tensorflow(name):
+    updates, values, names, collections = run_case(tf, name)
+    assert names == GOLDEN[f"{name}/names"].tolist()
+    assert collections == GOLDEN[f"{name}/collections"].tolist()
+    for kind, got in (("updates", updates), ("values", values)):
+        want = GOLDEN[f"{name}/{kind}"]
+        assert got.dtype == want.dtype and got.shape == want.shape, kind
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-12, err_msg=kind)
+
+
+def test_means_by_numpy():
+    w = WEIGHTS[:, :, None] * np.ones(3)
+    total, count = np.cumsum(w * VALUES, 0), np.cumsum(w, 0)
+    cumulative = np.where(count > 0, total / np.maximum(count, 1e-30), 0.0)
+    np.testing.assert_allclose(run_case(tf, "mean_tensor_weighted")[0], cumulative, rtol=1e-6)
+    below = np.cumsum([(w[b] * (VALUES[b] < -0.5)).sum() for b in range(BATCHES)]) / np.cumsum(w.sum((1, 2)))
+    np.testing.assert_allclose(run_case(tf, "percentage_below_weighted")[0], below, rtol=1e-6)
+    relative = np.where(TARGETS == 0, 0, np.abs(TARGETS - VALUES) / np.where(TARGETS == 0, 1, TARGETS))
+    np.testing.assert_allclose(run_case(tf, "mean_relative_error")[0],
+                               np.cumsum(relative.sum((1, 2))) / (12 * np.arange(1, 4)), rtol=1e-5)
+
+
+def test_mean_per_class_accuracy_by_numpy():
+    labels, predicted = LABELS[:, :, 0] % 5, SCORES.argmax(-1)
+    seen, correct = np.zeros(5), np.zeros(5)
+    want = []
+    for b in range(BATCHES):
+        np.add.at(seen, labels[b], 1)
+        np.add.at(correct, labels[b], labels[b] == predicted[b])
+        want.append(np.where(seen > 0, correct / np.maximum(seen, 1), 0))
+    updates, values, _, _ = run_case(tf, "mean_per_class_accuracy")
+    np.testing.assert_allclose(updates, want, rtol=1e-6)
+    np.testing.assert_allclose(values, np.mean(want, 1), rtol=1e-6)
+
+
+def test_errors():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"^Cannot convert a partially known TensorShape \(\?, 3\) to a Tensor\.$"):
+            tf.metrics.mean_tensor(tf.placeholder(tf.float32, [None, 3]))
+        with pytest.raises(ValueError, match=r"^Shapes \(2,\) and \(3,\) are incompatible$"):
+            tf.metrics.mean_relative_error(tf.zeros([2]), tf.zeros([2]), tf.ones([3]))
+        with pytest.raises(ValueError, match=r"^Shapes \(3,\) and \(4,\) are incompatible$"):
+            tf.metrics.mean_per_class_accuracy(tf.zeros([4], tf.int64), tf.zeros([3], tf.int64), 2)
