@@ -39,6 +39,25 @@ def _unit(tf, x):
     return tf.nn.l2_normalize(x, 1)
 
 
+def _positive(x):
+    """Bool labels of the batch's examples: their first label above 1."""
+    return x["labels"][:, 0] > 1
+
+
+def _binary(metric, *args, **options):
+    """``tf.metrics.<metric>`` over the bool labels of :func:`_positive` and the scores of class 0."""
+    return lambda tf, x: getattr(tf.metrics, metric)(_positive(x), x["scores"][:, 0], *args, **options)
+
+
+def _rank2(metric, **options):
+    """``tf.metrics.<metric>`` over ``[4, 2]`` bool labels and scores, weighted per example by ``[4, 1]`` weights."""
+    return lambda tf, x: getattr(tf.metrics, metric)(x["labels"] > 1, x["scores"][:, 1:3],
+                                                     weights=x["weights"][:, None], **options)
+
+
+_THRESHOLDS = [0.2, 0.5, 0.8]
+
+
 CASES = {
     "mean_tensor": lambda tf, x: tf.metrics.mean_tensor(x["values"]),
     "mean_tensor_weighted": lambda tf, x: tf.metrics.mean_tensor(x["values"], x["weights"][:, None], name="mt"),
@@ -56,6 +75,22 @@ CASES = {
     "mean_per_class_accuracy_weighted": lambda tf, x: tf.metrics.mean_per_class_accuracy(
         tf.floormod(x["labels"], 5), tf.argmax(x["scores"][:, :2], 1)[:, None] + x["labels"] * 0, 5,
         weights=x["weights"][:, None] + tf.zeros([1, 2]), name="per_class"),
+    **{f"{kind}_at_thresholds": _binary(f"{kind}_at_thresholds", _THRESHOLDS)
+       for kind in ("true_positives", "false_positives", "true_negatives", "false_negatives")},
+    "true_positives_at_thresholds_weighted": lambda tf, x: tf.metrics.true_positives_at_thresholds(
+        _positive(x), x["scores"][:, 0], [0.7, 0.1], x["weights"], name="tp"),
+    "false_negatives_at_thresholds_rank2": _rank2("false_negatives_at_thresholds", thresholds=_THRESHOLDS),
+    "precision_at_thresholds": lambda tf, x: tf.metrics.precision_at_thresholds(
+        _positive(x), x["scores"][:, 0], _THRESHOLDS),
+    "precision_at_thresholds_rank2": _rank2("precision_at_thresholds", thresholds=_THRESHOLDS),
+    "recall_at_thresholds": lambda tf, x: tf.metrics.recall_at_thresholds(
+        _positive(x), x["scores"][:, 0], _THRESHOLDS, x["weights"], name="rec"),
+    "sensitivity_at_specificity": lambda tf, x: tf.metrics.sensitivity_at_specificity(
+        _positive(x), x["scores"][:, 0], 0.5, num_thresholds=7),
+    "sensitivity_at_specificity_rank2": _rank2("sensitivity_at_specificity", specificity=0.8),
+    "specificity_at_sensitivity": lambda tf, x: tf.metrics.specificity_at_sensitivity(
+        _positive(x), x["scores"][:, 0], 0.4, num_thresholds=7),
+    "specificity_at_sensitivity_rank2": _rank2("specificity_at_sensitivity", sensitivity=0.7, name="spec"),
 }
 
 

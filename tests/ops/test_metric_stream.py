@@ -57,3 +57,33 @@ def test_errors():
             tf.metrics.mean_relative_error(tf.zeros([2]), tf.zeros([2]), tf.ones([3]))
         with pytest.raises(ValueError, match=r"^Shapes \(3,\) and \(4,\) are incompatible$"):
             tf.metrics.mean_per_class_accuracy(tf.zeros([4], tf.int64), tf.zeros([3], tf.int64), 2)
+
+
+def test_counts_and_ratios_at_thresholds_by_numpy():
+    positive, score = LABELS[:, :, 0] > 1, SCORES[:, :, 0]
+    thresholds = np.array([0.2, 0.5, 0.8])
+    above = score[:, :, None] > thresholds  # [batch, example, threshold]
+    tp = np.cumsum((positive[:, :, None] & above).sum(1), 0)
+    fp = np.cumsum((~positive[:, :, None] & above).sum(1), 0)
+    np.testing.assert_array_equal(run_case(tf, "true_positives_at_thresholds")[1], tp)
+    np.testing.assert_array_equal(run_case(tf, "false_positives_at_thresholds")[0], fp)
+    np.testing.assert_allclose(run_case(tf, "precision_at_thresholds")[0], tp / (1e-7 + tp + fp), rtol=1e-6)
+
+
+def test_threshold_errors():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"^`specificity` must be in the range \[0, 1\]\. Currently, "
+                                             r"`specificity` got 1\.5\.$"):
+            tf.metrics.sensitivity_at_specificity(tf.zeros([2]), tf.zeros([2]), 1.5)
+        with pytest.raises(ValueError, match=r"^`sensitivity` must be in the range \[0, 1\]\. Currently, "
+                                             r"`sensitivity` is -0\.5\.$"):
+            tf.metrics.specificity_at_sensitivity(tf.zeros([2]), tf.zeros([2]), -0.5)
+        with pytest.raises(ValueError, match=r"^weights can not be broadcast to values\. Mismatch at dim 0\. "
+                                             r"values\.shape=\[2\], weights\.shape=\[3\]\."):
+            tf.metrics.precision_at_thresholds(tf.zeros([2]), tf.zeros([2]), [0.5], weights=tf.ones([3]))
+        predictions = tf.placeholder(tf.float32, [None])
+        _, update = tf.metrics.true_negatives_at_thresholds([True, False], predictions, [0.5])
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"predictions must be in \[0, 1\]"):
+                sess.run(update, {predictions: [0.5, -0.1]})
