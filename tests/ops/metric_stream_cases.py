@@ -16,6 +16,14 @@ WEIGHTS = np.array([[1.0, 0.5, 2.0, 0.0], [1.0, 1.0, 0.25, 3.0], [0.0, 1.0, 1.0,
 VALUES = _RNG.randn(BATCHES, 4, 3).astype(np.float32)
 TARGETS = np.round(_RNG.randn(BATCHES, 4, 3), 1).astype(np.float32)
 TARGETS[:, 1, 0] = 0.0  # a zero normalizer for mean_relative_error
+# Sparse label rows: uneven lengths, a repeated id, ids past the 5 classes (not relevant to average precision).
+SPARSE_ROWS = [[[0, 3, 4], [1, 1], [4, 6], [2]], [[3], [0, 2, 1], [7, 3], [4, 0]], [[2, 1], [0], [3, 0, 4], [1]]]
+
+
+def _sparse_value(rows):
+    indices = [[i, j] for i, row in enumerate(rows) for j in range(len(row))]
+    values = [v for row in rows for v in row]
+    return np.array(indices, np.int64), np.array(values, np.int64), np.array([len(rows), 3], np.int64)
 
 
 def inputs(tf):
@@ -26,11 +34,16 @@ def inputs(tf):
         "weights": tf.placeholder(tf.float32, [None], name="weights"),
         "values": tf.placeholder(tf.float32, [4, 3], name="values"),
         "targets": tf.placeholder(tf.float32, [4, 3], name="targets"),
+        "any_rank_labels": tf.placeholder(tf.int64, None, name="any_rank_labels"),
+        "sparse": tf.sparse_placeholder(tf.int64, name="sparse"),
+        "sparse_2d": tf.sparse_placeholder(tf.int64, [None, None], name="sparse_2d"),
     }
 
     def feed(b):
-        arrays = {"scores": SCORES, "labels": LABELS, "weights": WEIGHTS, "values": VALUES, "targets": TARGETS}
-        return {ph[k]: arrays[k][b] for k in ph}
+        arrays = {"scores": SCORES, "labels": LABELS, "weights": WEIGHTS, "values": VALUES, "targets": TARGETS,
+                  "any_rank_labels": LABELS[:, :, 1]}
+        sparse = _sparse_value(SPARSE_ROWS[b])
+        return {**{ph[k]: arrays[k][b] for k in arrays}, ph["sparse"]: sparse, ph["sparse_2d"]: sparse}
 
     return ph, feed
 
@@ -56,6 +69,11 @@ def _rank2(metric, **options):
 
 
 _THRESHOLDS = [0.2, 0.5, 0.8]
+
+
+def _top(tf, x, k):
+    """The ids of the ``k`` top scores of each example."""
+    return tf.nn.top_k(x["scores"], k)[1]
 
 
 CASES = {
@@ -91,6 +109,28 @@ CASES = {
     "specificity_at_sensitivity": lambda tf, x: tf.metrics.specificity_at_sensitivity(
         _positive(x), x["scores"][:, 0], 0.4, num_thresholds=7),
     "specificity_at_sensitivity_rank2": _rank2("specificity_at_sensitivity", sensitivity=0.7, name="spec"),
+    "precision_at_top_k": lambda tf, x: tf.metrics.precision_at_top_k(x["labels"], _top(tf, x, 3)),
+    "precision_at_top_k_class": lambda tf, x: tf.metrics.precision_at_top_k(
+        x["labels"], _top(tf, x, 3), k=3, class_id=0, weights=x["weights"]),
+    "precision_at_top_k_sparse": lambda tf, x: tf.metrics.precision_at_top_k(x["sparse_2d"], _top(tf, x, 2), k=2),
+    "recall_at_top_k_sparse": lambda tf, x: tf.metrics.recall_at_top_k(
+        x["sparse"], _top(tf, x, 2), k=2, weights=x["weights"], name="rtk"),
+    "recall_at_top_k_class": lambda tf, x: tf.metrics.recall_at_top_k(x["labels"], _top(tf, x, 1), class_id=4),
+    "precision_at_k_sparse": lambda tf, x: tf.metrics.precision_at_k(
+        x["sparse"], x["scores"], 2, weights=x["weights"]),
+    "precision_at_k_sparse_class": lambda tf, x: tf.metrics.precision_at_k(
+        x["sparse_2d"], x["scores"], 3, class_id=3),
+    "recall_at_k_sparse": lambda tf, x: tf.metrics.recall_at_k(x["sparse"], x["scores"], 3),
+    "recall_at_k_any_rank": lambda tf, x: tf.metrics.recall_at_k(x["any_rank_labels"], x["scores"], 2),
+    "sparse_precision_at_k": lambda tf, x: tf.metrics.sparse_precision_at_k(x["labels"], x["scores"], 1),
+    "average_precision_at_k": lambda tf, x: tf.metrics.average_precision_at_k(x["labels"], x["scores"], 2),
+    "average_precision_at_k_weighted": lambda tf, x: tf.metrics.average_precision_at_k(
+        x["labels"], x["scores"], 4, weights=x["weights"], name="ap"),
+    "average_precision_at_k_one_label": lambda tf, x: tf.metrics.average_precision_at_k(
+        x["any_rank_labels"], x["scores"], 3),
+    "average_precision_at_k_sparse": lambda tf, x: tf.metrics.average_precision_at_k(x["sparse"], x["scores"], 3),
+    "sparse_average_precision_at_k": lambda tf, x: tf.metrics.sparse_average_precision_at_k(
+        x["sparse_2d"], x["scores"], 1, weights=0.5),
 }
 
 

@@ -6,7 +6,7 @@ import pathlib
 
 import numpy as np
 import pytest
-from metric_stream_cases import BATCHES, CASES, LABELS, SCORES, TARGETS, VALUES, WEIGHTS, run_case
+from metric_stream_cases import BATCHES, CASES, LABELS, SCORES, SPARSE_ROWS, TARGETS, VALUES, WEIGHTS, run_case
 
 import numflow as tf
 
@@ -87,3 +87,37 @@ def test_threshold_errors():
             sess.run(tf.local_variables_initializer())
             with pytest.raises(tf.errors.InvalidArgumentError, match=r"predictions must be in \[0, 1\]"):
                 sess.run(update, {predictions: [0.5, -0.1]})
+
+
+def _average_precision(top, labels):
+    relevant = [t in labels for t in top]
+    hits = np.cumsum(relevant)
+    return sum(hits[i] / (i + 1) for i in range(len(top)) if relevant[i]) / min(len(labels), len(top))
+
+
+def test_average_precision_by_numpy():
+    top = np.argsort(-SCORES, axis=-1, kind="stable")[..., :3]
+    # Sparse rows: distinct ids count, those past the 5 classes as one irrelevant id.
+    per_example = [[_average_precision(top[b, i], {v if v < 5 else -1 for v in row})
+                    for i, row in enumerate(SPARSE_ROWS[b])] for b in range(BATCHES)]
+    want = np.cumsum(np.sum(per_example, 1)) / (4 * np.arange(1, 4))
+    np.testing.assert_allclose(run_case(tf, "average_precision_at_k_sparse")[0], want, rtol=1e-12)
+
+
+def test_recall_of_sparse_labels_by_numpy():
+    top = np.argsort(-SCORES, axis=-1, kind="stable")[..., :3]
+    found = [sum(len(set(row) & set(top[b, i])) for i, row in enumerate(SPARSE_ROWS[b])) for b in range(BATCHES)]
+    labelled = [sum(len(set(row)) for row in SPARSE_ROWS[b]) for b in range(BATCHES)]
+    np.testing.assert_allclose(run_case(tf, "recall_at_k_sparse")[0], np.cumsum(found) / np.cumsum(labelled))
+
+
+def test_at_k_errors():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"^Unexpected labels shape \(2, 2, 2\) for predictions shape \(2, 1\)\. "
+                                             r"Predictions rank should be the same rank as labels rank or labels rank "
+                                             r"plus one \.$"):
+            tf.metrics.precision_at_k(tf.zeros([2, 2, 2], tf.int64), tf.zeros([2, 3]), 1)
+        with pytest.raises(ValueError, match=r"^Invalid k=0\. `k` should be >= 1\.$"):
+            tf.metrics.average_precision_at_k(tf.zeros([2, 2], tf.int64), tf.zeros([2, 3]), 0)
+        with pytest.raises(ValueError, match=r"input must have last dimension >= k = 4 but is 3"):
+            tf.metrics.recall_at_k(tf.zeros([2, 2], tf.int64), tf.zeros([2, 3]), 4)
