@@ -21,6 +21,7 @@ is not defined.
 from numflow.framework import dtypes
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.ops import array_ops, math_ops, state_ops
+from numflow.ops.cond import cond
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.loss_ops import broadcast_weights, div_no_nan, divide_where, remove_squeezable_dimensions, scoped_cast
 from numflow.ops.loss_ops import size as _size
@@ -37,7 +38,7 @@ def metric_variable(shape, dtype, validate_shape=True, name=None):
 
 def _remove_squeezable_dimensions(predictions, labels, weights):
     """Squeeze a trailing 1 from labels or predictions, and fit the rank of ``weights`` to the
-    predictions' by squeezing or adding a last dimension (static ranks only)."""
+    predictions' by squeezing or adding a last dimension (at run time where a rank is unknown)."""
     predictions = convert_to_tensor(predictions)
     if labels is not None:
         labels, predictions = remove_squeezable_dimensions(labels, predictions)
@@ -46,13 +47,32 @@ def _remove_squeezable_dimensions(predictions, labels, weights):
         return predictions, labels, None
     weights = convert_to_tensor(weights)
     w, p = weights.shape.ndims, predictions.shape.ndims
-    if w == 0 or w is None or p is None:
+    if w == 0:
         return predictions, labels, weights
-    if w - p == 1:
-        weights = array_ops.squeeze(weights, [-1])
-    elif p - w == 1:
-        weights = array_ops.expand_dims(weights, [-1])
-    return predictions, labels, weights
+    if w is not None and p is not None:
+        if w - p == 1:
+            weights = array_ops.squeeze(weights, [-1])
+        elif p - w == 1:
+            weights = array_ops.expand_dims(weights, [-1])
+        return predictions, labels, weights
+    return predictions, labels, _fit_weights_rank_at_run_time(weights, predictions)
+
+
+def _fit_weights_rank_at_run_time(weights, predictions):
+    """TensorFlow's conds for ranks unknown when the graph is built: scalar weights stay, weights of one dimension
+    more lose their last (unless it is statically not 1), one dimension less gain one."""
+    weights_rank = array_ops.rank(weights)
+    rank_diff = weights_rank - array_ops.rank(predictions)
+    last = weights.shape.dim_values[-1] if weights.shape.ndims else None
+    squeezable = weights.shape.ndims is None or last in (None, 1)
+
+    def adjust():
+        return cond(math_ops.equal(rank_diff, 1),
+                    (lambda: array_ops.squeeze(weights, [-1])) if squeezable else (lambda: weights),
+                    lambda: cond(math_ops.equal(rank_diff, -1), lambda: array_ops.expand_dims(weights, [-1]),
+                                 lambda: weights))
+
+    return cond(math_ops.equal(weights_rank, 0), lambda: weights, adjust)
 
 
 def _add_to(collections, value):

@@ -37,11 +37,12 @@ def inputs(tf):
         "any_rank_labels": tf.placeholder(tf.int64, None, name="any_rank_labels"),
         "sparse": tf.sparse_placeholder(tf.int64, name="sparse"),
         "sparse_2d": tf.sparse_placeholder(tf.int64, [None, None], name="sparse_2d"),
+        "any_rank_weights": tf.placeholder(tf.float32, None, name="any_rank_weights"),
     }
 
     def feed(b):
         arrays = {"scores": SCORES, "labels": LABELS, "weights": WEIGHTS, "values": VALUES, "targets": TARGETS,
-                  "any_rank_labels": LABELS[:, :, 1]}
+                  "any_rank_labels": LABELS[:, :, 1], "any_rank_weights": WEIGHTS[:, :, None]}
         sparse = _sparse_value(SPARSE_ROWS[b])
         return {**{ph[k]: arrays[k][b] for k in arrays}, ph["sparse"]: sparse, ph["sparse_2d"]: sparse}
 
@@ -109,6 +110,26 @@ CASES = {
     "specificity_at_sensitivity": lambda tf, x: tf.metrics.specificity_at_sensitivity(
         _positive(x), x["scores"][:, 0], 0.4, num_thresholds=7),
     "specificity_at_sensitivity_rank2": _rank2("specificity_at_sensitivity", sensitivity=0.7, name="spec"),
+    # Metrics of earlier releases, for their collections, names and broadcasting.
+    "accuracy_labels_rank2": lambda tf, x: tf.metrics.accuracy(
+        x["labels"][:, :1], tf.argmax(x["scores"], 1), weights=x["weights"][:, None]),
+    "mean_any_rank_weights": lambda tf, x: tf.metrics.mean(x["scores"][:, 0], x["any_rank_weights"]),
+    "mean_scalar_weight": lambda tf, x: tf.metrics.mean(x["values"], 2.0, name="m"),
+    "precision_rank2_weights": _rank2("precision"),
+    "recall_rank2_weights": _rank2("recall", name="rec"),
+    "true_positives_weighted": lambda tf, x: tf.metrics.true_positives(
+        _positive(x), x["scores"][:, 0] > 0.5, x["weights"]),
+    "false_negatives_rank2": _rank2("false_negatives"),
+    "mean_absolute_error_weighted": lambda tf, x: tf.metrics.mean_absolute_error(
+        x["targets"], x["values"], x["weights"][:, None]),
+    "root_mean_squared_error": lambda tf, x: tf.metrics.root_mean_squared_error(x["targets"], x["values"]),
+    "mean_iou": lambda tf, x: tf.metrics.mean_iou(
+        tf.floormod(x["labels"], 5), tf.argmax(x["scores"][:, :2], 1)[:, None] + x["labels"] * 0, 5,
+        weights=x["weights"][:, None] + tf.zeros([1, 2])),
+    "auc": lambda tf, x: tf.metrics.auc(_positive(x), x["scores"][:, 0], x["weights"], num_thresholds=9),
+    "auc_pr_rank2": _rank2("auc", curve="PR", summation_method="careful_interpolation"),
+    "precision_at_k_class": lambda tf, x: tf.metrics.precision_at_k(x["labels"], x["scores"], 2, class_id=1),
+    "recall_at_k_weighted": lambda tf, x: tf.metrics.recall_at_k(x["labels"], x["scores"], 3, weights=x["weights"]),
     "precision_at_top_k": lambda tf, x: tf.metrics.precision_at_top_k(x["labels"], _top(tf, x, 3)),
     "precision_at_top_k_class": lambda tf, x: tf.metrics.precision_at_top_k(
         x["labels"], _top(tf, x, 3), k=3, class_id=0, weights=x["weights"]),
