@@ -2,8 +2,8 @@
 builds one ``tf.metrics`` function from the ``tf`` module (TensorFlow's compat.v1 when the golden file is made,
 numflow in the tests) over the placeholders of :func:`inputs`, with ``metrics_collections=["values"]`` and
 ``updates_collections=["updates"]``, and feeds it the three batches below. The golden file holds, per case, the
-update's result after each batch and the value read after it, the names of the value, the update and the local
-variables, and the names in the two collections."""
+update's result after each batch and the value read after it, the names, static shapes and dtypes of the value,
+the update and the local variables, and the names in the two collections."""
 
 import numpy as np
 
@@ -171,6 +171,7 @@ def run_case(tf, name):
                 values.append(sess.run(value))
         local = tf.local_variables()
         assert tf.get_collection(tf.GraphKeys.METRIC_VARIABLES) == local and not tf.global_variables()
-        names = [value.name, update.name] + [f"{v.name} {v.shape} {v.dtype.base_dtype.name}" for v in local]
+        names = [f"{t.name} {t.shape} {t.dtype.name}" for t in (value, update)]
+        names += [f"{v.name} {v.shape} {v.dtype.base_dtype.name}" for v in local]
         collections = [t.name for t in tf.get_collection("values") + tf.get_collection("updates")]
         return np.array(updates), np.array(values), names, collections

@@ -4,7 +4,7 @@
 
 The graphs are those of ``tests/ops/metric_stream_cases.py``: ``CASE/updates`` and ``CASE/values`` hold the update's
 and the value's results after each batch, ``CASE/names`` the value's, the update's and the local variables' names
-(with shape and dtype), ``CASE/collections`` the tensors in the cases' two collections.
+(with static shape and dtype), ``CASE/collections`` the tensors in the cases' two collections.
 """
 
 import pathlib
