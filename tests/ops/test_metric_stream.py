@@ -121,3 +121,35 @@ def test_at_k_errors():
             tf.metrics.average_precision_at_k(tf.zeros([2, 2], tf.int64), tf.zeros([2, 3]), 0)
         with pytest.raises(ValueError, match=r"input must have last dimension >= k = 4 but is 3"):
             tf.metrics.recall_at_k(tf.zeros([2, 2], tf.int64), tf.zeros([2, 3]), 4)
+
+
+BAD_SHAPES = {  # Messages checked against TensorFlow 2.21 (compat.v1).
+    "mean_tensor_weights": (lambda: tf.metrics.mean_tensor(tf.zeros([2, 3]), weights=tf.zeros([3])),
+                            r"^weights can not be broadcast to values\. Mismatch at dim 0\. values\.shape=\[2 3\], "
+                            r"weights\.shape=\[3 1\]\."),
+    "percentage_below_weights": (lambda: tf.metrics.percentage_below(tf.zeros([2, 3]), 0.5, weights=tf.zeros([4])),
+                                 r"^weights can not be broadcast to values\. Mismatch at dim 0\."),
+    "mean_cosine_distance": (lambda: tf.metrics.mean_cosine_distance(tf.zeros([2, 3]), tf.zeros([2, 4]), 1),
+                             r"^Shapes \(2, 4\) and \(2, 3\) are incompatible$"),
+    "true_positives_at_thresholds": (
+        lambda: tf.metrics.true_positives_at_thresholds(tf.zeros([2]), tf.zeros([3]), [0.5]),
+        r"^Shapes \(3,\) and \(2,\) are incompatible$"),
+    "true_positives_at_thresholds_weights": (
+        lambda: tf.metrics.true_positives_at_thresholds(tf.zeros([2]), tf.zeros([2]), [0.5],
+                                                        weights=tf.zeros([2, 2, 2])),
+        r"^weights can not be broadcast to values\. values\.rank=1\. weights\.rank=3\."),
+    "average_precision_at_k_labels": (
+        lambda: tf.metrics.average_precision_at_k(tf.zeros([2, 3, 3], tf.int64), tf.zeros([2, 4]), 2),
+        r"^Unexpected labels shape \(2, 3, 3\) for predictions shape \(2, 2\)\."),
+    "mean_per_class_accuracy_weights": (
+        lambda: tf.metrics.mean_per_class_accuracy(tf.zeros([4], tf.int64), tf.zeros([4], tf.int64), 3,
+                                                   weights=tf.zeros([3])),
+        r"^Dimensions must be equal, but are 4 and 3 for '\{\{node mean_accuracy/mul\}\} = Mul"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SHAPES))
+def test_bad_shapes_raise_tensorflows_errors(name):
+    build, message = BAD_SHAPES[name]
+    with tf.Graph().as_default(), pytest.raises(ValueError, match=message):
+        build()
