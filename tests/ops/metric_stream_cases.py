@@ -137,6 +137,11 @@ CASES = {
     "recall_at_top_k_sparse": lambda tf, x: tf.metrics.recall_at_top_k(
         x["sparse"], _top(tf, x, 2), k=2, weights=x["weights"], name="rtk"),
     "recall_at_top_k_class": lambda tf, x: tf.metrics.recall_at_top_k(x["labels"], _top(tf, x, 1), class_id=4),
+    "precision_at_top_k_repeated_ids": lambda tf, x: tf.metrics.precision_at_top_k(
+        x["labels"], tf.concat([_top(tf, x, 2), _top(tf, x, 1)], 1), k=3),
+    "recall_at_k_rank3": lambda tf, x: tf.metrics.recall_at_k(
+        tf.reshape(x["labels"], [2, 2, 2]), tf.reshape(x["scores"], [2, 2, 5]), 2,
+        weights=tf.reshape(x["weights"], [2, 2])),
     "precision_at_k_sparse": lambda tf, x: tf.metrics.precision_at_k(
         x["sparse"], x["scores"], 2, weights=x["weights"]),
     "precision_at_k_sparse_class": lambda tf, x: tf.metrics.precision_at_k(
