@@ -1,6 +1,9 @@
-"""More ``tf.metrics`` (compat.v1): ``root_mean_squared_error``, ``mean_iou`` (a streaming confusion matrix)
-and the top-k metrics ``precision_at_k`` and ``recall_at_k`` (float64 ``true_positive_at_k`` and
-``false_positive_at_k``/``false_negative_at_k`` counters), with TensorFlow's names and update ops."""
+"""More ``tf.metrics`` (compat.v1): ``root_mean_squared_error``, ``mean_iou`` (a streaming confusion matrix) and the
+top-k family: ``precision_at_k`` / ``recall_at_k`` and their ``_at_top_k`` forms over given ids (float64
+``true_positive_at_k`` and ``false_positive_at_k`` / ``false_negative_at_k`` counters), and ``average_precision_at_k``
+(float64 ``total`` and ``max``), with TensorFlow's names and update ops. Labels are class ids, dense (every entry a
+label, -1 included) or a SparseTensor (its set entries), and are read per example as a set, as TensorFlow's set ops
+read them."""
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
