@@ -8,20 +8,18 @@ TensorFlow's numbers, and numflow's files, read back, give them too (``test_func
 loads numflow's in TensorFlow).
 """
 
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 from google.protobuf import text_format
 
 import numflow as tf
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "functions"
-_spec = importlib.util.spec_from_file_location("functions_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 CONTROL_FLOW = json.loads((HERE / "control_flow.json").read_text())
 PURE = json.loads((HERE / "pure.json").read_text())
 DATASETS = json.loads((HERE / "datasets.json").read_text())
