@@ -1,7 +1,23 @@
-"""``tf.image``: resizing, cropping and padding, flips and rotations, colour and dtype conversions, HSV, and
-non-max suppression; re-exports only."""
+"""``tf.image``: image files, resizing, cropping and padding, flips and rotations, colour and dtype
+conversions, HSV, and non-max suppression; re-exports only."""
 
-from numflow.ops.image_box_ops import non_max_suppression
+from numflow.ops.image_box_ops import (
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+)
+from numflow.ops.image_codec_ops import (
+    decode_bmp,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_jpeg,
+    encode_png,
+    extract_jpeg_shape,
+    is_jpeg,
+)
 from numflow.ops.image_color_ops import (
     adjust_brightness,
     adjust_contrast,
@@ -18,6 +34,9 @@ from numflow.ops.image_color_ops import (
     rgb_to_grayscale,
     rgb_to_hsv,
 )
+from numflow.ops.image_crop_ops import crop_and_resize
+from numflow.ops.image_crop_sampling_ops import sample_distorted_bounding_box
+from numflow.ops.image_draw_ops import draw_bounding_boxes
 from numflow.ops.image_ops import (
     central_crop,
     crop_to_bounding_box,
@@ -27,6 +46,7 @@ from numflow.ops.image_ops import (
     random_flip_left_right,
     random_flip_up_down,
     resize_image_with_crop_or_pad,
+    resize_image_with_pad,
     rot90,
     transpose,
 )
@@ -56,4 +76,8 @@ __all__ = [
     "rot90", "transpose", "transpose_image",
     "ResizeMethod", "resize", "resize_area", "resize_bicubic", "resize_bilinear", "resize_images",
     "resize_nearest_neighbor",
+    "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg", "encode_png",
+    "extract_jpeg_shape", "is_jpeg", "sample_distorted_bounding_box", "crop_and_resize",
+    "non_max_suppression_overlaps", "non_max_suppression_padded", "non_max_suppression_with_scores",
+    "resize_image_with_pad", "draw_bounding_boxes",
 ]

@@ -28,9 +28,9 @@ def const(ctx):
 @kernel("Placeholder")
 def placeholder(ctx):
     dtype, shape = ctx.attrs["dtype"], ctx.attrs["shape"]
-    shape_text = "unknown" if shape is None else str([-1 if d is None else d for d in shape])
-    raise ValueError(f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)} "
-                     f"and shape {shape_text}")
+    shape_text = f" and shape {dims_text(shape)}" if shape else ""  # TensorFlow names no unknown or scalar shape
+    raise ValueError(f"You must feed a value for placeholder tensor '{ctx.op_name}' with dtype {_tf_name(dtype)}"
+                     f"{shape_text}")
 
 
 def _tf_name(dtype):
@@ -341,6 +341,7 @@ def _invalid(message):
 
 
 @kernel("StopGradient")
+@kernel("PreventGradient")
 def stop_gradient(ctx, x):
     return x
 
@@ -782,11 +783,16 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_arrays,
     reference_conv,
     reference_counting,
+    reference_crop_sampling,
     reference_decode,
+    reference_draw,
+    reference_files,
     reference_image,
+    reference_image_codecs,
     reference_linalg,
     reference_logging,
     reference_math,
+    reference_nms,
     reference_nn,
     reference_norm,
     reference_partition,

@@ -46,7 +46,7 @@ def random_shuffle(value, seed=None, name=None):
 
 @declare("Multinomial", stateful=True)
 def _multinomial_infer(op):
-    logits, num_samples = op.inputs
+    logits, num_samples = op.inputs[:2]
     check_dtype(logits, REAL, "logits")
     check_dtype(num_samples, (dtypes.int32,), "num_samples")
     check_rank(logits.shape, 2)
@@ -65,6 +65,25 @@ def _categorical(logits, num_samples, dtype, seed):
     with get_default_graph().name_scope("Multinomial") as scope:
         num_samples = convert_to_tensor(num_samples, name="num_samples", dtype=dtypes.int32)
         return _out("Multinomial", [logits, num_samples], {**_seeds(seed), "output_dtype": dtype}, name=scope)[0]
+
+
+@declare("StatelessMultinomial")
+def _stateless_multinomial_infer(op):
+    logits, num_samples, seed = op.inputs
+    check_dtype(seed, INDEX_TYPES, "seed")
+    check_rank(seed.shape, 1)
+    return _multinomial_infer(op)
+
+
+def stateless_multinomial(logits, num_samples, seed, output_dtype=dtypes.int64, name=None):
+    """``num_samples`` class indices per row of ``logits``, drawn from the int64 pair ``seed`` alone:
+    the same seed, the same draws, as TensorFlow's (op ``StatelessMultinomial``)."""
+    with get_default_graph().name_scope(name or "stateless_multinomial"):
+        logits = convert_to_tensor(logits, name="logits")
+        num_samples = convert_to_tensor(num_samples, name="num_samples", dtype=dtypes.int32)
+        seed = convert_to_tensor(seed, name="seed")
+        return _out("StatelessMultinomial", [logits, num_samples, seed],
+                    {"output_dtype": dtypes.as_dtype(output_dtype)}, name="StatelessMultinomial")[0]
 
 
 def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
@@ -152,7 +171,7 @@ def _random_gamma_grad(op, grad):
         return [None, math_ops.reduce_sum(grad * partial, axis=list(range(sample_dims)))]
 
 
-not_differentiable("RandomShuffle", "Multinomial", "RandomGammaGrad")
+not_differentiable("RandomShuffle", "Multinomial", "StatelessMultinomial", "RandomGammaGrad")
 
 
 def random_crop(value, size, seed=None, name=None):

@@ -36,6 +36,28 @@ def random_shuffle(ctx, value):
 
 @register("Multinomial")
 def multinomial(ctx, logits, num_samples):
+    return _multinomial(ctx, logits, num_samples, lambda calls: _stream(ctx, calls))
+
+
+@register("StatelessMultinomial")
+def stateless_multinomial(ctx, logits, num_samples, seed):
+    if np.shape(seed) != (2,):
+        raise ValueError(f"seed must have shape [2], not {dims_text(np.shape(seed))}")
+    return _multinomial(ctx, logits, num_samples, lambda calls: _stateless_stream(seed))
+
+
+def _stateless_stream(seed):
+    """The Philox stream of a stateless op's int64 pair ``seed``, as TensorFlow's ``GenerateKey``
+    scrambles it: one Philox call on the seed under a fixed key gives the key and counter."""
+    from numflow_kernels import philox
+
+    s0, s1 = (int(v) & 0xFFFFFFFFFFFFFFFF for v in np.asarray(seed).tolist())
+    words = [np.uint64(w) for w in (s0 & 0xFFFFFFFF, s0 >> 32, s1 & 0xFFFFFFFF, s1 >> 32, 0x3EC8F720, 0x02461E29)]
+    k0, k1, c2, c3 = (np.uint64(w) for w in philox.philox4x32_10(*words))
+    return k0, k1, c2, c3, np.uint64(0)
+
+
+def _multinomial(ctx, logits, num_samples, stream_of):
     if logits.ndim != 2:
         raise ValueError(f"logits should be a matrix, got shape {dims_text(logits.shape)}")
     if np.ndim(num_samples) != 0:
@@ -49,7 +71,7 @@ def multinomial(ctx, logits, num_samples):
     out = np.zeros((batch, samples), dtype=ctx.attrs["output_dtype"])
     if out.size:
         doubles = (samples + 3) // 4 * 4 * 2  # TF reserves this per row: two words per double
-        stream = _stream(ctx, RESERVED_PER_OUTPUT * batch * doubles)
+        stream = stream_of(RESERVED_PER_OUTPUT * batch * doubles)
         lowest = float(np.finfo(logits.dtype).min) if logits.dtype.kind == "f" else float(np.iinfo(logits.dtype).min)
         _loops().multinomial(np.asarray(logits, np.float64), samples, stream, lowest, out)
     return out
