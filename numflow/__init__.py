@@ -69,7 +69,9 @@ from numflow.ops.array_ops import (  # noqa: E402, I001
     stack, stop_gradient, strided_slice, tile, transpose, unstack, where, where_v2, zeros, zeros_like,
 )
 from numflow.ops.selection_ops import unique  # noqa: E402, I001
-from numflow.ops.space_batch_ops import batch_to_space_nd, space_to_batch_nd  # noqa: E402, I001
+from numflow.ops.space_batch_ops import (  # noqa: E402, I001
+    batch_to_space, batch_to_space_nd, required_space_to_batch_paddings, space_to_batch, space_to_batch_nd,
+)
 from numflow.ops.math_ops import (  # noqa: E402, I001
     add_n, argmax, argmin, div, to_double, to_int32, to_int64, unsorted_segment_sum,
 )
@@ -184,9 +186,9 @@ from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queu
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
-    (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io", "data", "saved_model"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data``, ``tf.keras`` and TensorFlow's message
+    classes (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data", "saved_model", "keras"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")
@@ -196,6 +198,8 @@ def __getattr__(name):
 from numflow.ops.parsing_config import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature  # noqa: E402, I001
 from numflow.ops.parsing_ops import parse_example, parse_single_example  # noqa: E402, I001
 from numflow.ops.decode_ops import decode_csv, decode_raw  # noqa: E402, I001
+from numflow.ops.file_ops import matching_files, read_file, write_file  # noqa: E402, I001
+from numflow import queue  # noqa: E402, I001
 from numflow.ops.string_ops import string_split  # noqa: E402, I001
 from numflow.ops.linalg_cross_ops import cross  # noqa: E402, I001
 from numflow.ops.linalg_qr_ops import qr  # noqa: E402, I001

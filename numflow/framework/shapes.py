@@ -392,6 +392,10 @@ def unknown_shape(rank=None):
 def broadcast_shapes(a, b):
     """The static shape numpy broadcasting gives ``a`` and ``b``; ValueError when they cannot broadcast."""
     a, b = as_shape(a), as_shape(b)
+    if a._dims == b._dims or b._dims == ():  # the common cases, made quickly: alike, or with a scalar
+        return a
+    if a._dims == ():
+        return b
     if a.ndims is None or b.ndims is None:
         return TensorShape(None)
     da, db = a.dim_values, b.dim_values

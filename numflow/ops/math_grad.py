@@ -96,10 +96,12 @@ def _pow_grad(op, grad):
 
 
 def _select_grads(op, grad, x_wins):
+    """The gradient to the winner, zeros to the other, selected (as TensorFlow does: an infinite or NaN
+    gradient stays with its input, where a product with a 0/1 mask would spread NaN to both)."""
     x, y = op.inputs
-    mask = math_ops.cast(x_wins, grad.dtype.base_dtype)
-    gx = math_ops.multiply(grad, mask)
-    gy = math_ops.subtract(grad, gx)
+    zeros = array_ops.zeros_like(grad)
+    gx = array_ops.where(x_wins, grad, zeros)
+    gy = array_ops.where(x_wins, zeros, grad)
     return [sum_to(gx, x, y), sum_to(gy, y, x)]
 
 

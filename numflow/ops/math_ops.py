@@ -73,14 +73,14 @@ _BINARY = {
 
 def _binary_infer(result_dtype, allowed):
     def infer(op):
-        x, y = op.inputs
+        x, y = op._inputs
         if allowed == _BOOL_ONLY:
             _check_bool(op, (x, y), ("x", "y"))
         else:
-            check_same_dtype(x, y, op.type, "x", "y")
+            check_same_dtype(x, y, op._type, "x", "y")
             if allowed is not _ANY:
                 check_dtype(x, allowed, "x")
-        return [(result_dtype or x.dtype, broadcast_shapes(x.shape, y.shape))]
+        return [(result_dtype or x._dtype, broadcast_shapes(x._shape, y._shape))]
 
     return infer
 
