@@ -12,12 +12,17 @@ Kernels import nothing from ``numflow``, so they cannot raise ``tf.errors.*`` th
 message names the op. The message is the exception's text: write TensorFlow's words there.
 """
 
-__all__ = ["FailedPrecondition", "dims_text"]
+__all__ = ["FailedPrecondition", "OutOfRange", "dims_text"]
 
 
 class FailedPrecondition(Exception):
     """The op cannot run in the state it found (a variable used before it is initialized):
     TensorFlow's ``FailedPreconditionError``."""
+
+
+class OutOfRange(Exception):
+    """An index past what exists where TensorFlow reports it as out of range rather than invalid
+    (a crop's box index past the batch): TensorFlow's ``OutOfRangeError``."""
 
 
 def dims_text(dims):

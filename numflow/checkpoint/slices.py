@@ -103,13 +103,13 @@ def assemble(name, full_shape, dtype, slices, read_slice, out=None):
     return result
 
 
-def add_value(writer, key, spec, value):
+def add_value(writer, key, spec, value, shard_id=0):
     """Add ``value`` to BundleWriter ``writer`` under ``key``: whole, or as the slice ``spec`` of tensor ``key``."""
     if spec:
         full_shape, extents = parse_spec(spec)
-        writer.add_slice(key, full_shape, extents, value)
+        writer.add_slice(key, full_shape, extents, value, shard_id=shard_id)
     else:
-        writer.add(key, value)
+        writer.add(key, value, shard_id=shard_id)
 
 
 def read_value(reader, key, spec):

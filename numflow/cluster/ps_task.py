@@ -42,6 +42,7 @@ class PsTask:
         self._clients = set(clients)  # the tasks whose goodbye ends the job (join returns)
         self._hello = set()
         self._goodbye = set()
+        self._staged = {}  # restore token -> [(variable name, array)], checked but not yet assigned
 
     def close(self):
         self.alive = False
@@ -87,13 +88,32 @@ class PsTask:
         return self._answer(incarnation, sharded_saver.save_variables, self.container, prefix, shard_id,
                             num_shards, items)
 
-    def restore_shard(self, incarnation, prefix, items):
-        """Restore this task's variables from a checkpoint on a filesystem it sees."""
-        return self._answer(incarnation, sharded_saver.restore_variables, self.container, prefix, items)
+    def stage_restore(self, incarnation, prefix, items):
+        """Read and check this task's variables' values from a checkpoint on a filesystem it sees,
+        changing nothing yet; a token for :meth:`commit_restore` or :meth:`discard_restore`."""
+        return self._answer(incarnation, self._stage, sharded_saver.read_checked, prefix, items)
 
-    def assign_values(self, incarnation, values):
-        """Set this task's variables to values read elsewhere (a non-sharded restore)."""
-        return self._answer(incarnation, sharded_saver.assign_values, self.container, values)
+    def stage_values(self, incarnation, values):
+        """Keep values read elsewhere (a non-sharded restore) until :meth:`commit_restore`; a token."""
+        return self._answer(incarnation, self._stage, lambda: values)
+
+    def commit_restore(self, incarnation, token):
+        """Make the staged values of ``token`` the variables' values."""
+        return self._answer(incarnation, self._unstage, token, True)
+
+    def discard_restore(self, incarnation, token):
+        """Forget the staged values of ``token`` (another task's part of the restore failed)."""
+        return self._answer(incarnation, self._unstage, token, False)
+
+    def _stage(self, read, *args):
+        token = secrets.token_hex(8)
+        self._staged[token] = read(*args)
+        return token
+
+    def _unstage(self, token, assign):
+        values = self._staged.pop(token)
+        if assign:
+            sharded_saver.assign_values(self.container, values)
 
     def _answer(self, incarnation, fn, *args):
         stale = self._check(incarnation)

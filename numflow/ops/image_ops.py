@@ -256,6 +256,34 @@ def resize_image_with_crop_or_pad(image, target_height, target_width):
         return _unbatch(with_dependencies(checks, resized), is_batch)
 
 
+def resize_image_with_pad(image, target_height, target_width, method=0, align_corners=False):
+    """``image`` resized to fit ``target_height`` x ``target_width`` with its aspect ratio kept
+    (``tf.image.resize_images``'s ``method``), then zero-padded about its centre to that size."""
+    from numflow.ops.image_resize_ops import resize_images
+
+    with get_default_graph().name_scope("resize_image_with_pad"):
+        image, is_batch = _as_batch(convert_to_tensor(image, name="image"))
+        checks = check_at_least_3d(image, require_static=False)
+        checks += assert_or_raise(target_width > 0, ValueError, "target_width must be > 0.")
+        checks += assert_or_raise(target_height > 0, ValueError, "target_height must be > 0.")
+        image = with_dependencies(checks, image)
+        _, height, width, _ = image_dimensions(image, rank=4)
+        f_height, f_width, f_target_height, f_target_width = (
+            math_ops.cast(v, dtypes.float32) for v in (height, width, target_height, target_width))
+        ratio = _max(f_width / f_target_width, f_height / f_target_height)
+        resized_height_float, resized_width_float = f_height / ratio, f_width / ratio
+        resized_height = math_ops.cast(math_ops.floor(resized_height_float), dtypes.int32)
+        resized_width = math_ops.cast(math_ops.floor(resized_width_float), dtypes.int32)
+        padding_height = math_ops.floor((f_target_height - resized_height_float) / 2)
+        padding_width = math_ops.floor((f_target_width - resized_width_float) / 2)
+        p_height = _max(0, math_ops.cast(padding_height, dtypes.int32))
+        p_width = _max(0, math_ops.cast(padding_width, dtypes.int32))
+        resized = resize_images(image, [resized_height, resized_width], method, align_corners=align_corners)
+        padded = pad_to_bounding_box(resized, p_height, p_width, target_height, target_width)
+        image_dimensions(padded, rank=4)
+        return _unbatch(padded, is_batch)
+
+
 def central_crop(image, central_fraction):
     """The central ``central_fraction`` (in (0, 1]) of ``image``'s height and width."""
     with get_default_graph().name_scope("central_crop"):

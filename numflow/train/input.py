@@ -143,47 +143,61 @@ def _shapes(tensors, shapes, enqueue_many):
     return out
 
 
-def _batch(queue_fn, tensors, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
+def _batch(queue_fn, tensors_list, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
            summary):
-    tensor_list = [convert_to_tensor(t) for t in _flat(tensors)]
+    """A queue that ``num_threads`` threads per structure of ``tensors_list`` fill, and its batch."""
+    lists = [[convert_to_tensor(t) for t in _flat(tensors)] for tensors in tensors_list]
+    types = [t.dtype.base_dtype for t in lists[0]]
+    if any([t.dtype.base_dtype for t in tensor_list] != types for tensor_list in lists[1:]):
+        raise TypeError(f"Expected types to be consistent: {[[t.dtype.name for t in tl] for tl in lists]}.")
     constant(True, name="Const")  # TensorFlow's keep_input
-    queue = queue_fn([t.dtype.base_dtype for t in tensor_list], _shapes(tensor_list, shapes, enqueue_many))
-    enqueue = (queue.enqueue_many if enqueue_many else queue.enqueue)(tensor_list)
-    add_queue_runner(QueueRunner(queue, [enqueue] * num_threads))
+    queue = queue_fn(types, _shapes(lists[0], shapes, enqueue_many))
+    enqueue = queue.enqueue_many if enqueue_many else queue.enqueue
+    add_queue_runner(QueueRunner(queue, [enqueue(tensor_list) for tensor_list in lists] * num_threads))
     summary(queue)
     if allow_smaller_final_batch:
-        return _restore(tensors, queue.dequeue_up_to(batch_size, name=scope))
-    return _restore(tensors, queue.dequeue_many(batch_size, name=scope))
+        return _restore(tensors_list[0], queue.dequeue_up_to(batch_size, name=scope))
+    return _restore(tensors_list[0], queue.dequeue_many(batch_size, name=scope))
 
 
-def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
-          allow_smaller_final_batch=False, shared_name=None, name=None):
-    """``batch_size`` elements of ``tensors`` stacked, in the order a FIFOQueue got them (padded to the
-    batch's largest with ``dynamic_pad``); its QueueRunner runs ``num_threads`` enqueue threads."""
+def _fifo_batch(tensors_list, num_threads, default_name, batch_size, capacity, enqueue_many, shapes, dynamic_pad,
+                allow_smaller_final_batch, shared_name, name):
     from numflow.ops.math_ops import cast
 
-    graph = get_default_graph()
-    with graph.name_scope(name or "batch") as scope:
+    with get_default_graph().name_scope(name or default_name) as scope:
         kind = PaddingFIFOQueue if dynamic_pad else FIFOQueue
 
         def summary(queue):
             _summary(f"fraction_of_{capacity}_full", cast(queue.size(), dtypes.float32) * (1.0 / capacity))
 
         return _batch(lambda types, shapes_: kind(capacity, types, shapes=shapes_, shared_name=shared_name),
-                      tensors, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
+                      tensors_list, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
                       summary)
 
 
-def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=1, seed=None, enqueue_many=False,
-                  shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
-    """``batch_size`` elements of ``tensors`` drawn at random from a RandomShuffleQueue of
-    ``capacity`` that keeps ``min_after_dequeue`` elements in until it is closed."""
+def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
+          allow_smaller_final_batch=False, shared_name=None, name=None):
+    """``batch_size`` elements of ``tensors`` stacked, in the order a FIFOQueue got them (padded to the
+    batch's largest with ``dynamic_pad``); its QueueRunner runs ``num_threads`` enqueue threads."""
+    return _fifo_batch([tensors], num_threads, "batch", batch_size, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name)
+
+
+def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
+               allow_smaller_final_batch=False, shared_name=None, name=None):
+    """:func:`batch` of several structures of tensors alike (one per reader, say): one enqueue thread
+    per structure feeds one queue."""
+    return _fifo_batch(list(tensors_list), 1, "batch_join", batch_size, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name)
+
+
+def _shuffle_batch(tensors_list, num_threads, default_name, batch_size, capacity, min_after_dequeue, seed,
+                   enqueue_many, shapes, allow_smaller_final_batch, shared_name, name):
     from numflow.ops.math_ops import cast, maximum
 
     if capacity <= min_after_dequeue:
         raise ValueError(f"capacity {capacity} must be bigger than min_after_dequeue {min_after_dequeue}.")
-    graph = get_default_graph()
-    with graph.name_scope(name or "shuffle_batch") as scope:
+    with get_default_graph().name_scope(name or default_name) as scope:
 
         def summary(queue):
             full = cast(maximum(0, queue.size() - min_after_dequeue), dtypes.float32) * (
@@ -192,5 +206,31 @@ def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=
 
         return _batch(lambda types, shapes_: RandomShuffleQueue(capacity, min_after_dequeue, types, shapes=shapes_,
                                                                 seed=seed, shared_name=shared_name),
-                      tensors, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
+                      tensors_list, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
                       summary)
+
+
+def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=1, seed=None, enqueue_many=False,
+                  shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """``batch_size`` elements of ``tensors`` drawn at random from a RandomShuffleQueue of
+    ``capacity`` that keeps ``min_after_dequeue`` elements in until it is closed."""
+    return _shuffle_batch([tensors], num_threads, "shuffle_batch", batch_size, capacity, min_after_dequeue, seed,
+                          enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+
+
+def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, seed=None, enqueue_many=False,
+                       shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """:func:`shuffle_batch` of several structures of tensors alike, one enqueue thread each."""
+    return _shuffle_batch(list(tensors_list), 1, "shuffle_batch_join", batch_size, capacity, min_after_dequeue, seed,
+                          enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+
+
+def match_filenames_once(pattern, name=None):
+    """A local variable holding the paths matching ``pattern`` (``tf.matching_files``), computed once
+    when local variables are initialized."""
+    from numflow.ops.file_ops import matching_files
+    from numflow.variables.variable import Variable
+
+    with get_default_graph().name_scope(name or "matching_filenames") as scope:
+        return Variable(matching_files(pattern), name=scope, trainable=False, validate_shape=False,
+                        collections=[GraphKeys.LOCAL_VARIABLES])

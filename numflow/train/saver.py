@@ -32,6 +32,7 @@ from numflow.ops import io_ops
 from numflow.ops.constant_op import constant
 from numflow.runtime.session import BaseSession
 from numflow.train import training_util
+from numflow.train.checkpoint_utils import checkpoint_mtime
 from numflow.train.checkpoint_writer import BackgroundWriter, write_snapshots
 from numflow.variables.partitioned import PartitionedVariable
 
@@ -261,17 +262,7 @@ class Saver:
 
     def recover_last_checkpoints(self, checkpoint_paths):
         """After a restart, keep track of those of ``checkpoint_paths`` that exist, their index's mtime as time."""
-        found = []
-        for path in checkpoint_paths:
-            fs = resolve(path)
-            matches = fs.glob(glob.escape(index_filename(path))) or fs.glob(index_filename(path))
-            if not matches:
-                continue
-            try:
-                mtime_ns = fs.stat(matches[0])[1]
-                found.append((path, mtime_ns // 10**9 + (mtime_ns % 10**9) * 1e-9))  # as os.stat's st_mtime
-            except errors.NotFoundError:  # deleted meanwhile by another process
-                continue
+        found = [(path, mtime) for path in checkpoint_paths if (mtime := checkpoint_mtime(path)) is not None]
         self.set_last_checkpoints_with_time(found)
 
     def _record_last_checkpoint(self, path):
@@ -365,10 +356,9 @@ class Saver:
                 sess.run(self._save_op.outputs[0], {self._filename: checkpoint_file})
         elif self._sharded and sharded_saver.applies(sess):  # each task writes its variables' shard
             background = False
-            self._refuse_slices_across_tasks()
 
             def write_data():
-                sharded_saver.save(sess, checkpoint_file, self._saved)
+                sharded_saver.save(sess, checkpoint_file, self._saved, self._specs)
         else:
             keys, specs = [key for key, _ in self._saved], self._specs
             snapshots = sess._fetch_snapshots([ref for _, ref in self._saved])
@@ -441,21 +431,13 @@ class Saver:
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         try:
             if self._saved is not None and sharded_saver.applies(sess):  # variables on other tasks
-                self._refuse_slices_across_tasks()
-                sharded_saver.restore(sess, save_path, self._saved, self._sharded)
+                sharded_saver.restore(sess, save_path, self._saved, self._specs, self._sharded)
             else:
                 sess.run(self._restore_op, {self._filename: save_path})
         except errors.NotFoundError as e:
             raise errors.NotFoundError(None, e.op, _NOT_FOUND_PREFIX + self._mismatch_report(save_path, e)) from e
         except errors.InvalidArgumentError as e:
             raise errors.InvalidArgumentError(None, e.op, _MISMATCH_PREFIX + e.message) from e
-
-    def _refuse_slices_across_tasks(self):
-        sliced = sorted({key for (key, _), spec in zip(self._saved, self._specs) if spec})
-        if sliced:
-            raise errors.UnimplementedError(
-                None, None, f"Saving or restoring the partitioned variable {sliced[0]} with variables on other "
-                "tasks is not supported: its parts would be written as separate shards' slices")
 
     def _mismatch_report(self, save_path, error):
         """The original error, then which keys differ between the graph and the checkpoint, and the fix."""

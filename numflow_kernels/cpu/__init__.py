@@ -3,6 +3,8 @@
 from numflow_kernels import grad  # noqa: F401  (kernels of the gradient ops)
 from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     conv,
+    crop_resize,
+    ctc,
     depthwise,
     image,
     init_numpy,

@@ -5,13 +5,13 @@ The expected devices come from tests/golden/devices/tf_devices.json, written by 
 """
 
 import dataclasses
-import importlib.util
 import json
 import pathlib
 import re
 from types import SimpleNamespace
 
 import pytest
+from golden_scripts import load_script
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -32,9 +32,7 @@ REGENERATE = "run `/opt/tfenv/bin/python tests/golden/devices/regenerate.py` to 
 def _load_golden():
     with open(GOLDEN_DIR / "tf_devices.json") as f:
         golden = json.load(f)
-    spec = importlib.util.spec_from_file_location("devices_regenerate", GOLDEN_DIR / "regenerate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(GOLDEN_DIR / "regenerate.py")
     return golden, module
 
 

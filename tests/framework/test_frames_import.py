@@ -7,20 +7,18 @@ checkpoints, restored and run (their outputs, then training steps) to TensorFlow
 GraphDef of nested conds and loops.
 """
 
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 from google.protobuf import text_format
 
 import numflow as tf
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "frames"
-_spec = importlib.util.spec_from_file_location("frames_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 
 
 def _restored(sess, model):

@@ -8,20 +8,18 @@ TensorFlow's numbers, and numflow's files, read back, give them too (``test_func
 loads numflow's in TensorFlow).
 """
 
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 from google.protobuf import text_format
 
 import numflow as tf
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "functions"
-_spec = importlib.util.spec_from_file_location("functions_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 CONTROL_FLOW = json.loads((HERE / "control_flow.json").read_text())
 PURE = json.loads((HERE / "pure.json").read_text())
 DATASETS = json.loads((HERE / "datasets.json").read_text())
@@ -152,6 +150,21 @@ def test_a_dataset_from_a_python_generator_has_no_graph_def_form():
         tf.data.make_one_shot_iterator(tf.data.Dataset.from_generator(lambda: iter([1, 2]), tf.int64)).get_next()
         with pytest.raises(ValueError, match="node 'FlatMapDataset' \\(FlatMapDataset\\) is Dataset.from_generator, "
                                              "which runs Python code: it has no GraphDef form"):
+            graph.as_graph_def()
+
+
+def test_a_cond_branch_changing_a_variable_has_no_functional_form_and_the_error_names_it():
+    # TensorFlow's own functional cond (control flow v2) refuses this program too: inside the branch
+    # function, Assign's input is no reference (a TypeError)
+    with tf.Graph().as_default() as graph:
+        v = tf.Variable(1.0, name="v")
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        tf.cond(flag, lambda: tf.assign(v, 5.0), lambda: tf.identity(v))
+        message = ("node 'cond/Assign' \\(Assign\\) changes variable 'v' inside function 'cond_true' .* numflow reads "
+                   "but does not write")
+        with pytest.raises(ValueError, match=message):
+            tf.train.export_meta_graph(graph=graph)
+        with pytest.raises(ValueError, match=message):
             graph.as_graph_def()
 
 

@@ -4,12 +4,12 @@ trains on to them; numflow's GraphDef of nested loops and conds runs in TensorFl
 datasets with functions read TensorFlow's elements there.
 """
 
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as nf
 
@@ -18,9 +18,7 @@ tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "functions"
-_spec = importlib.util.spec_from_file_location("functions_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 CONTROL_FLOW = json.loads((HERE / "control_flow.json").read_text())
 
 

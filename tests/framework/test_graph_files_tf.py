@@ -7,11 +7,11 @@ Both libraries build the model with the goldens' ``build_model``. TensorFlow's g
 reference variables (numflow reads no resource variables: ``VarHandleOp`` is refused by name).
 """
 
-import importlib.util
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as nf
 
@@ -20,9 +20,7 @@ tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "graphs"
-_spec = importlib.util.spec_from_file_location("graphs_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 FEED = {"x:0": np.array(golden.X, np.float32), "y:0": np.array(golden.Y, np.float32)}
 
 

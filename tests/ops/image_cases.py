@@ -17,6 +17,11 @@ _SCORES = np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.9], np.float32)
 CENTERS = {"legacy": (False, False), "corners": (True, False), "half": (False, True)}
 
 
+# Inside, partly outside, inverted, wholly outside, the whole image, and a point.
+_DRAWN_BOXES = np.array([[[0.1, 0.2, 0.8, 0.9], [-0.2, 0.5, 0.5, 1.5], [0.5, 0.5, 0.4, 0.9]],
+                         [[1.2, 0, 1.5, 1], [0, 0, 1, 1], [0.5, 0.5, 0.5, 0.5]]], np.float32)
+
+
 def _resize_case(op_name, size, align_corners, half_pixel_centers, images=BATCH):
     def build(tf):
         fn = getattr(tf.image, op_name)
@@ -62,6 +67,12 @@ CASES.update({
     "resize_image_with_crop_or_pad": lambda tf: [tf.image.resize_image_with_crop_or_pad(PIXELS, 3, 9),
                                                  tf.image.resize_image_with_crop_or_pad(BATCH, 7, 2),
                                                  tf.image.resize_with_crop_or_pad(IMAGE, 4, 5)],
+    "resize_image_with_pad": lambda tf: [tf.image.resize_image_with_pad(PIXELS, 6, 6),
+                                         tf.image.resize_image_with_pad(BATCH, 9, 4, method=1),
+                                         tf.image.resize_image_with_pad(IMAGE, 3, 11, align_corners=True)],
+    "draw_bounding_boxes": lambda tf: [
+        tf.image.draw_bounding_boxes(BATCH, _DRAWN_BOXES), tf.image.draw_bounding_boxes(BATCH[..., :1], _DRAWN_BOXES),
+        tf.image.draw_bounding_boxes(BATCH, _DRAWN_BOXES, colors=[[0.2, 0.4, 0.6, 0.8], [0.9, 0.1, 0.0, 0.5]])],
     "central_crop": lambda tf: [tf.image.central_crop(PIXELS, 0.5), tf.image.central_crop(BATCH, 0.7),
                                 tf.image.central_crop(IMAGE, 1.0)],
     "flips": lambda tf: [tf.image.flip_left_right(PIXELS), tf.image.flip_up_down(PIXELS),

@@ -11,7 +11,7 @@ from test_image_resize import check_case
 import numflow as tf
 
 GEOMETRY = ["crop_to_bounding_box", "pad_to_bounding_box", "resize_image_with_crop_or_pad", "central_crop", "flips",
-            "transpose", "rot90", "random_flips", "random_crop"]
+            "transpose", "rot90", "random_flips", "random_crop", "resize_image_with_pad", "draw_bounding_boxes"]
 
 
 @pytest.mark.parametrize("name", GEOMETRY)

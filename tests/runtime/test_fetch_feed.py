@@ -299,3 +299,24 @@ def test_fed_strings_reach_ops_as_utf8_bytes_and_come_back_as_fed():
         assert sess.run(through, {p: "x"}) == b"x"
         fed, out, number = sess.run([p, through, n], {n: 2.0, p: ["é", b"y"]})
     assert fed.tolist() == ["é", b"y"] and out.tolist() == ["é".encode(), b"y"] and number == 2.0
+
+
+def test_make_callable_feeds_its_arguments_in_order_and_runs_the_fetches():
+    a = tf.placeholder(tf.float32, [None], name="a")
+    doubled = a * 2
+    counter = tf.Variable(1.0)
+    count = tf.assign_add(counter, 1.0)
+    with tf.Session() as sess:
+        sess.run(counter.initializer)
+        both = sess.make_callable([doubled, doubled + 1], feed_list=[a])
+        by_name = sess.make_callable(doubled, feed_list=["a:0"])
+        step = sess.make_callable(count.op)
+        np.testing.assert_array_equal(both(np.array([1.0, 2.0]))[1], [3.0, 5.0])
+        np.testing.assert_array_equal(by_name([4.0]), [8.0])
+        assert step() is None and sess.run(counter) == 2.0
+        metadata = tf.RunMetadata()
+        by_name([1.0], options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE), run_metadata=metadata)
+        assert metadata.step_stats.dev_stats
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"You must feed a value for placeholder tensor 'a' with dtype float and shape \[\?\]"):
+            both()

@@ -2,10 +2,10 @@
 tox -e tf): TensorFlow reads numflow's event and record files, and runs numflow's summary ops from a
 ``.meta`` to numflow's bytes."""
 
-import importlib.util
 import pathlib
 
 import pytest
+from golden_scripts import load_script
 
 import numflow as nf
 
@@ -14,9 +14,7 @@ tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "summaries"
-_spec = importlib.util.spec_from_file_location("summaries_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 
 
 def test_tensorflow_reads_numflows_event_file(tmp_path):

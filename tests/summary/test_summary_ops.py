@@ -6,21 +6,19 @@ decoded by ``png.py``): PNG encoders may compress the same pixels differently.
 """
 
 import base64
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as tf
 from tests.summary import png
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "summaries"
 REGENERATE = "run `/opt/tfenv/bin/python tests/golden/summaries/regenerate.py` to rewrite the goldens"
-_spec = importlib.util.spec_from_file_location("summaries_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 TF_SUMMARIES = json.loads((HERE / "tf_summaries.json").read_text())
 
 

@@ -6,7 +6,6 @@ case. numflow's reader may add a parenthesized detail to an error line TF prints
 file it came from): such a line matches when it starts with TF's line.
 """
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -14,16 +13,14 @@ import sys
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 from numflow.checkpoint.bundle import write_bundle
 from numflow.tools import inspect_checkpoint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-_spec = importlib.util.spec_from_file_location(
-    "make_inspect_golden", os.path.join(ROOT, "tests", "golden", "inspect", "make_inspect_golden.py"))
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(os.path.join(ROOT, "tests", "golden", "inspect", "make_inspect_golden.py"))
 
 REGENERATE = ("The golden text is what TensorFlow printed. If TF's output is what changed, regenerate it: "
               "/opt/tfenv/bin/python tests/golden/inspect/make_inspect_golden.py")

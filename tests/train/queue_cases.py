@@ -92,4 +92,7 @@ def names(tf):
     xs = tf.train.slice_input_producer([x], shuffle=True, seed=5)
     tf.train.batch(xs, 4)
     tf.train.shuffle_batch([x[0]], 3, 20, 5, seed=2)
+    tf.train.batch_join([[x[1], x[2]], [x[3], x[4]]], 2)
+    tf.train.shuffle_batch_join([[x[5]], [x[6]]], 2, 10, 4, seed=3)
+    tf.train.match_filenames_once("*.nothing")
     return [f"{op.name}:{op.type}" for op in tf.get_default_graph().get_operations()]

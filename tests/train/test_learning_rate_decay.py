@@ -5,20 +5,18 @@
 functions of that script with numflow in place of TensorFlow.
 """
 
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as tf
 
 DATA = pathlib.Path(__file__).parent / "data"
 REGENERATE = "run `/opt/tfenv/bin/python tests/train/data/make_tf_lr_golden.py` to rewrite the golden file"
-_spec = importlib.util.spec_from_file_location("make_tf_lr_golden", DATA / "make_tf_lr_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(DATA / "make_tf_lr_golden.py")
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 # Where TensorFlow branches (case, cond, where), numflow picks from a stack: the ops under these
 # scopes differ from TensorFlow's, and piecewise_constant's result is not named as TensorFlow's.

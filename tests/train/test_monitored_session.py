@@ -6,7 +6,6 @@ tests/train/data/make_tf_monitored_golden.py``. Messages and behaviours written 
 were checked against TensorFlow 2.21.
 """
 
-import importlib.util
 import itertools
 import json
 import logging
@@ -14,13 +13,12 @@ import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as tf
 
 DATA = pathlib.Path(__file__).parent / "data"
-_spec = importlib.util.spec_from_file_location("make_tf_monitored_golden", DATA / "make_tf_monitored_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(DATA / "make_tf_monitored_golden.py")
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 TARGET = np.array([3.0, 1.0])
 W0 = np.array([1.0, -2.0])

@@ -5,21 +5,19 @@ each scenario is built by the same function (``build`` in tests/golden/train/reg
 numflow in place of ``tensorflow.compat.v1``.
 """
 
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as tf
 
 HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "train"
 REGENERATE = "run `/opt/tfenv/bin/python tests/golden/train/regenerate.py` to rewrite the golden file"
 GOLDEN = json.loads((HERE / "tf_optimizers.json").read_text())
-_spec = importlib.util.spec_from_file_location("train_golden", HERE / "regenerate.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(HERE / "regenerate.py")
 SCENARIOS = {name: rest for name, *rest in golden.SCENARIOS}
 
 

@@ -31,7 +31,7 @@ def test_queue_pipeline_reads_what_tensorflow_reads(case):
     assert CASES[case](tf) == _without_resource_prefix(GOLDEN[case]), HOW
 
 
-def test_batch_and_shuffle_batch_build_tensorflows_ops_and_names():
+def test_batch_shuffle_batch_and_their_joins_build_tensorflows_ops_and_names():
     # TensorFlow folds the Shape of a known shape into a Const, and names an Assert's data after it.
     def comparable(ops):
         return [o for o in ops if not o.startswith(("input_producer/Shape:", "input_producer_1/Assert/"))]
@@ -171,3 +171,26 @@ def test_a_tf1_training_script_reading_shuffle_batch_trains_on_what_it_reads():
             coord.request_stop()
         coord.join(threads)
     assert sorted(seen) == sorted(targets.tolist() * 2)
+
+
+def test_batch_join_reads_every_element_of_every_list_and_match_filenames_once_lists_files(tmp_path):
+    for name in ("b.csv", "a.csv", "skip.txt"):
+        (tmp_path / name).write_text("1\n2\n" if name == "a.csv" else "3\n")
+    files = tf.train.match_filenames_once(str(tmp_path / "*.csv"))
+    queue = tf.train.string_input_producer(files, num_epochs=1, shuffle=False)
+    readers = [tf.decode_csv(tf.TextLineReader().read(queue)[1], record_defaults=[[0]]) for _ in range(2)]
+    batch = tf.train.batch_join(readers, batch_size=1, allow_smaller_final_batch=True)
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        assert sorted(sess.run(files)) == [str(tmp_path / "a.csv").encode(), str(tmp_path / "b.csv").encode()]
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(sess, coord)
+        read = []
+        try:
+            while True:
+                read.extend(sess.run(batch).tolist())  # one component: a tensor, not a list, as in TF
+        except tf.errors.OutOfRangeError:
+            pass
+        coord.request_stop()
+        coord.join(threads)
+    assert sorted(read) == [1, 2, 3]

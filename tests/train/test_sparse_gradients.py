@@ -1,12 +1,12 @@
 """The gradient of a gather as TensorFlow's IndexedSlices: its graph, fetching it, summing several, and
 the optimizers applying it."""
 
-import importlib.util
 import pathlib
 
 import numba.cuda
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as tf
 
@@ -114,9 +114,7 @@ def test_every_optimizer_trains_an_embedding(make):
     assert (after[1:3] != before[1:3]).all()
 
 
-_spec = importlib.util.spec_from_file_location("make_tf_sparse_golden", DATA / "make_tf_sparse_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+golden = load_script(DATA / "make_tf_sparse_golden.py")
 REGENERATE = "run `/opt/tfenv/bin/python tests/train/data/make_tf_sparse_golden.py` to rewrite the golden file"
 
 

@@ -4,12 +4,12 @@ The TensorFlow values are goldens written by ``tests/golden/variables/make_tf_go
 scenarios in ``tests/golden/variables/scenarios.py``, which this file runs again under numflow.
 """
 
-import importlib.util
 import math
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as tf
 
@@ -18,10 +18,7 @@ HOW_TO_REGENERATE = "Regenerate with: /opt/tfenv/bin/python tests/golden/variabl
 
 
 def _load_scenarios():
-    spec = importlib.util.spec_from_file_location("variable_scenarios", GOLDEN_DIR / "scenarios.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(GOLDEN_DIR / "scenarios.py")
 
 
 scenarios = _load_scenarios()

@@ -5,11 +5,11 @@ The TensorFlow values are goldens written by ``tests/golden/partitioned/regenera
 scenarios in ``tests/golden/partitioned/scenarios.py``, which this file runs again under numflow.
 """
 
-import importlib.util
 import pathlib
 
 import numpy as np
 import pytest
+from golden_scripts import load_script
 
 import numflow as tf
 
@@ -18,10 +18,7 @@ HOW_TO_REGENERATE = "Regenerate with: /opt/tfenv/bin/python tests/golden/partiti
 
 
 def _load_scenarios():
-    spec = importlib.util.spec_from_file_location("partitioned_scenarios", GOLDEN_DIR / "scenarios.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(GOLDEN_DIR / "scenarios.py")
 
 
 scenarios = _load_scenarios()
