@@ -69,7 +69,9 @@ from numflow.ops.array_ops import (  # noqa: E402, I001
     stack, stop_gradient, strided_slice, tile, transpose, unstack, where, where_v2, zeros, zeros_like,
 )
 from numflow.ops.selection_ops import unique  # noqa: E402, I001
-from numflow.ops.space_batch_ops import batch_to_space_nd, space_to_batch_nd  # noqa: E402, I001
+from numflow.ops.space_batch_ops import (  # noqa: E402, I001
+    batch_to_space, batch_to_space_nd, required_space_to_batch_paddings, space_to_batch, space_to_batch_nd,
+)
 from numflow.ops.math_ops import (  # noqa: E402, I001
     add_n, argmax, argmin, div, to_double, to_int32, to_int64, unsorted_segment_sum,
 )
@@ -83,6 +85,7 @@ from numflow.framework.graph_io import import_graph_def  # noqa: E402, I001
 from numflow import graph_util  # noqa: E402, I001
 from numflow.ops.nn_activation_ops import log_sigmoid  # noqa: E402, I001
 from numflow.ops.math_ops import div_no_nan  # noqa: E402, I001
+from numflow.ops.special_math_ops import betainc, igamma, igammac, lbeta  # noqa: E402, I001
 from numflow.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: E402, I001
 from numflow.ops.sparse_ops import (  # noqa: E402, I001
     sparse_placeholder, sparse_segment_mean, sparse_segment_sqrt_n, sparse_segment_sum, sparse_tensor_to_dense,
@@ -137,7 +140,8 @@ from numflow import compat, logging  # noqa: E402, I001
 from numflow.ops.cond import case, cond, switch_case  # noqa: E402, I001
 from numflow.ops.while_loop import while_loop  # noqa: E402, I001
 from numflow.ops.tensor_array_ops import TensorArray  # noqa: E402, I001
-from numflow.ops.script_ops import numpy_function, py_func  # noqa: E402, I001
+from numflow.ops.script_ops import numpy_function, py_func, py_function  # noqa: E402, I001
+from numflow.ops.custom_gradient_ops import custom_gradient, init_scope  # noqa: E402, I001
 from numflow.ops.math_composites import (  # noqa: E402, I001
     accumulate_n, argsort, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, confusion_matrix,
     get_static_value, scalar_mul, sort,
@@ -162,6 +166,17 @@ from numflow.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402,
 from numflow import gfile, io  # noqa: E402, I001
 from numflow import layers  # noqa: E402, I001
 from numflow import image  # noqa: E402, I001
+from numflow import distributions, sets  # noqa: E402, I001
+from numflow.ops.array_more_ops import (  # noqa: E402, I001
+    batch_gather, edit_distance, ensure_shape, invert_permutation, parallel_stack, repeat, shape_n, unique_with_counts,
+)
+from numflow.ops.scatter_ops import (  # noqa: E402, I001
+    scatter_nd_add, scatter_nd_sub, scatter_nd_update, tensor_scatter_nd_max, tensor_scatter_nd_min,
+)
+from numflow.ops.queue_ops import count_up_to  # noqa: E402, I001
+from numflow.ops.linalg_more_ops import (  # noqa: E402, I001
+    cholesky_solve, matrix_solve_ls, self_adjoint_eig, self_adjoint_eigvals,
+)
 from numflow import bitwise  # noqa: E402, I001
 from numflow.ops.manip_ops import identity_n, roll  # noqa: E402, I001
 from numflow.ops.counting_ops import bincount, histogram_fixed_width, searchsorted  # noqa: E402, I001
@@ -171,9 +186,9 @@ from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queu
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data`` and TensorFlow's message classes
-    (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io", "data", "saved_model"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data``, ``tf.keras`` and TensorFlow's message
+    classes (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data", "saved_model", "keras"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")

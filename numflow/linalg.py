@@ -1,7 +1,21 @@
 """``tf.linalg``: linear algebra under the names ``tf.compat.v1.linalg`` gives them; re-exports only."""
 
+from numflow.ops.clip_ops import global_norm
 from numflow.ops.einsum_ops import einsum, tensordot
 from numflow.ops.linalg_cross_ops import cross, logdet
+from numflow.ops.linalg_more_ops import (
+    adjoint,
+    cholesky_solve,
+    lu,
+    matrix_rank,
+    matvec,
+    normalize,
+    pinv,
+    slogdet,
+)
+from numflow.ops.linalg_more_ops import matrix_solve_ls as lstsq
+from numflow.ops.linalg_more_ops import self_adjoint_eig as eigh
+from numflow.ops.linalg_more_ops import self_adjoint_eigvals as eigvalsh
 from numflow.ops.linalg_ops import cholesky, eye, matrix_transpose, norm, svd, trace
 from numflow.ops.linalg_ops import diag as tensor_diag
 from numflow.ops.linalg_ops import diag_part as tensor_diag_part
@@ -19,7 +33,8 @@ from numflow.ops.math_ops import matmul
 from numflow.ops.nn_impl import l2_normalize
 
 __all__ = [
-    "band_part", "cholesky", "cross", "det", "diag", "diag_part", "einsum", "eye", "inv", "l2_normalize", "logdet",
-    "matmul", "matrix_transpose", "norm", "qr", "set_diag", "solve", "svd", "tensor_diag", "tensor_diag_part",
-    "tensordot", "trace", "transpose", "triangular_solve",
+    "adjoint", "band_part", "cholesky", "cholesky_solve", "cross", "det", "diag", "diag_part", "eigh", "eigvalsh",
+    "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "lstsq", "lu", "matmul", "matrix_rank",
+    "matrix_transpose", "matvec", "norm", "normalize", "pinv", "qr", "set_diag", "slogdet", "solve", "svd",
+    "tensor_diag", "tensor_diag_part", "tensordot", "trace", "transpose", "triangular_solve"
 ]

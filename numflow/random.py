@@ -8,6 +8,10 @@ from numflow.ops.sampling_ops import categorical, multinomial
 from numflow.ops.sampling_ops import random_gamma as gamma
 from numflow.ops.sampling_ops import random_poisson as poisson
 from numflow.ops.sampling_ops import random_shuffle as shuffle
+from numflow.ops.stateless_random_ops import stateless_categorical, stateless_multinomial, stateless_truncated_normal
+from numflow.ops.stateless_random_ops import stateless_random_normal as stateless_normal
+from numflow.ops.stateless_random_ops import stateless_random_uniform as stateless_uniform
 
 __all__ = ["categorical", "gamma", "get_seed", "multinomial", "normal", "poisson", "set_random_seed", "shuffle",
-           "truncated_normal", "uniform"]
+           "stateless_categorical", "stateless_multinomial", "stateless_normal", "stateless_truncated_normal",
+           "stateless_uniform", "truncated_normal", "uniform"]

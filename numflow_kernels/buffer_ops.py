@@ -16,6 +16,7 @@ import numpy as np
 
 from numflow_kernels.context import compatible
 from numflow_kernels.errors import dims_text
+from numflow_kernels.reference_arrays import checked_scatter
 from numflow_kernels.registry import register
 
 # Philox draws TensorFlow reserves per output and op run (philox.RESERVED_PER_OUTPUT, which imports
@@ -202,3 +203,19 @@ def register_for(device_type, modules):
     scatter("ScatterDiv", "scatter_div")
     scatter("ScatterMax", "scatter_max")
     scatter("ScatterMin", "scatter_min")
+
+    def scatter_nd(op_type, fn_name):
+        def step(buffer, ctx, indices, updates):
+            rows, values, count = checked_scatter(ctx.device.copy_out(indices), ctx.device.copy_out(updates),
+                                                  tuple(buffer.shape), "ref")
+            getattr(modules()[1], fn_name)(buffer.reshape(count, values.shape[1]), ctx.device.copy_in(rows),
+                                           ctx.device.copy_in(values))
+
+        @kernel(op_type)
+        def run(ctx, ref, indices, updates):
+            ref.update(step, ctx, indices, updates)
+            return ref
+
+    scatter_nd("ScatterNdUpdate", "scatter_update")
+    scatter_nd("ScatterNdAdd", "scatter_add")
+    scatter_nd("ScatterNdSub", "scatter_sub")

@@ -75,12 +75,14 @@ def twin(fn):
     """``(serial, parallel)`` dispatchers compiled from one Python function with ``prange`` loops.
 
     Both are ``nogil`` and cached; the parallel one gets its own name so the two caches differ.
+    Floats divide as IEEE does (numpy's error model): 0/0 is nan and x/0 inf, as in TensorFlow,
+    where Python's model would raise ZeroDivisionError.
     """
-    serial = numba.njit(nogil=True, cache=True)(fn)
+    serial = numba.njit(nogil=True, cache=True, error_model="numpy")(fn)
     copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__qualname__ = fn.__qualname__ + "_parallel"
     copy.__module__ = fn.__module__
-    return serial, numba.njit(nogil=True, cache=True, parallel=True)(copy)
+    return serial, numba.njit(nogil=True, cache=True, parallel=True, error_model="numpy")(copy)
 
 
 def variant(template, suffix, **bindings):

@@ -258,7 +258,9 @@ for _op_type, _fn in {"Sum": lambda x, axis, keepdims: x.sum(axis=axis, keepdims
                       "Mean": _mean, "Max": _extreme(np.max, lambda lo, hi: lo),
                       "Min": _extreme(np.min, lambda lo, hi: hi),
                       "Prod": lambda x, axis, keepdims: x.prod(axis=axis, keepdims=keepdims, dtype=x.dtype),
-                      "All": np.all, "Any": np.any}.items():
+                      "All": np.all, "Any": np.any,
+                      "EuclideanNorm": lambda x, axis, keepdims: np.sqrt(np.sum(np.square(x), axis=axis,
+                                                                                keepdims=keepdims))}.items():
     _reduction(_op_type, _fn)
 
 
@@ -293,10 +295,14 @@ _arg("ArgMin", np.argmin)
 def add_n(ctx, *inputs):
     if isinstance(inputs[0], variant_ops.TensorList):  # the gradients of a loop's TensorLists
         return variant_ops.add_lists(inputs)
-    out = np.array(inputs[0], copy=True)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for x in inputs[1:]:
-            out += x
+    first = np.asarray(inputs[0])
+    out = np.empty_like(first)
+    if len(inputs) == 1:
+        out[...] = first
+        return out
+    quiet_call(np.add, first, inputs[1], out=out)  # then each next one added in, in their order
+    for x in inputs[2:]:
+        quiet_call(np.add, out, x, out=out)
     return out
 
 
@@ -440,6 +446,14 @@ def squeeze(ctx, x):
 @kernel("ConcatV2")
 def concat(ctx, *inputs):
     values, axis = inputs[:-1], int(inputs[-1])
+    try:
+        return np.concatenate(values, axis=axis)
+    except (ValueError, IndexError, TypeError):
+        _check_concat(values, axis)  # numpy refuses what TensorFlow does: TensorFlow's message
+        raise
+
+
+def _check_concat(values, axis):
     first = np.shape(values[0])
     rank = len(first)
     if not -rank <= axis < rank:
@@ -460,7 +474,6 @@ def concat(ctx, *inputs):
                     f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {dims_text(first)} vs. "
                     f"shape[{i}] = {dims_text(shape)}"
                 )
-    return np.concatenate(values, axis=axis)
 
 
 @kernel("Pack")
@@ -486,7 +499,28 @@ def unpack(ctx, x):
 
 @kernel("StridedSlice")
 def strided_slice(ctx, x, begin, end, strides):
-    return np.array(x[strided_slice_key(x, begin, end, strides, ctx.attrs)])
+    return np.array(x[_cached_strided_slice_key(x, begin, end, strides, ctx.attrs)])
+
+
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+_slice_keys = {}  # (shape, begin, end, strides, masks) -> index: a loop body slices alike every iteration
+_MAX_SLICE_KEYS = 256
+
+
+def _cached_strided_slice_key(x, begin, end, strides, a):
+    """``strided_slice_key``, computed once per shape, bounds and masks."""
+    try:
+        cache_key = (x.shape, begin.tobytes(), end.tobytes(), strides.tobytes(), begin.dtype.char,
+                     *(a[m] for m in _MASKS))
+    except AttributeError:  # bounds given as lists
+        return strided_slice_key(x, begin, end, strides, a)
+    key = _slice_keys.get(cache_key)
+    if key is None:
+        key = strided_slice_key(x, begin, end, strides, a)
+        if len(_slice_keys) >= _MAX_SLICE_KEYS:
+            _slice_keys.clear()
+        _slice_keys[cache_key] = key
+    return key
 
 
 def strided_slice_key(x, begin, end, strides, a):
@@ -749,6 +783,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     control_flow,
     lookup_tables,
     reference_activation,
+    reference_array_more,
     reference_arrays,
     reference_conv,
     reference_counting,
@@ -759,6 +794,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_image,
     reference_image_codecs,
     reference_linalg,
+    reference_linalg_more,
     reference_logging,
     reference_math,
     reference_nms,
@@ -769,11 +805,13 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_pool,
     reference_sampling,
     reference_script,
+    reference_sets,
     reference_sparse,
     reference_sparse_cross,
     reference_sparse_math,
     reference_sparse_struct,
     reference_special,
+    reference_stateless,
     reference_strings,
     reference_topk,
     stack,

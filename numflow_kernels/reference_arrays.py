@@ -52,7 +52,7 @@ def gather_nd(ctx, params, indices):
     return np.ascontiguousarray(out.reshape(indices.shape[:-1] + params.shape[k:]))
 
 
-def _checked_scatter(indices, updates, shape, target_name):
+def checked_scatter(indices, updates, shape, target_name):
     """The rows of ``shape`` (flattened past the indexed dimensions) that ``indices`` names, and ``updates``
     as one row each, after TensorFlow's checks."""
     if indices.ndim == 0:
@@ -78,7 +78,7 @@ def _checked_scatter(indices, updates, shape, target_name):
 
 def _scatter(out, indices, updates, target_name, apply):
     """``out`` (modified) with ``updates`` applied at ``indices`` by ``apply(out_rows, rows, updates_rows)``."""
-    rows, values, count = _checked_scatter(indices, updates, out.shape, target_name)
+    rows, values, count = checked_scatter(indices, updates, out.shape, target_name)
     apply(out.reshape(count, values.shape[1]), rows, values)
     return out
 
@@ -107,6 +107,8 @@ def scatter_kernels(add):
         "TensorScatterUpdate": tensor_scatter(_assign),
         "TensorScatterAdd": tensor_scatter(lambda out, rows, values: add(out, rows, values, 0)),
         "TensorScatterSub": tensor_scatter(lambda out, rows, values: add(out, rows, np.negative(values), 0)),
+        "TensorScatterMax": tensor_scatter(lambda out, rows, values: add(out, rows, values, 1)),
+        "TensorScatterMin": tensor_scatter(lambda out, rows, values: add(out, rows, values, 2)),
     }
 
 

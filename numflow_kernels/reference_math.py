@@ -70,6 +70,7 @@ def _scan(ufunc, identity):
 
 kernel("Cumsum")(_scan(np.add, 0))
 kernel("Cumprod")(_scan(np.multiply, 1))
+kernel("CumulativeLogsumexp")(_scan(np.logaddexp, -np.inf))
 
 
 # -- segment reductions ---------------------------------------------------------------------------------

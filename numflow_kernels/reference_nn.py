@@ -8,6 +8,7 @@ TensorFlow's kernels do. The convolutions' kernels are in ``reference_conv.py``.
 import numpy as np
 
 from numflow_kernels.errors import dims_text
+from numflow_kernels.float_errors import quiet_call
 from numflow_kernels.reference import _invalid, kernel
 
 
@@ -60,8 +61,7 @@ def bias_add(ctx, value, bias):
         )
     if nchw:
         bias = bias.reshape((-1,) + (1,) * (value.ndim - 2))
-    with np.errstate(invalid="ignore", over="ignore"):
-        return value + bias
+    return quiet_call(np.add, value, bias)
 
 
 @kernel("SoftmaxCrossEntropyWithLogits")

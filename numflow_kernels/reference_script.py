@@ -42,6 +42,7 @@ def _result(value, index, token, want):
 
 @kernel("PyFunc")
 @kernel("PyFuncStateless")
+@kernel("EagerPyFunc")
 def py_func(ctx, *args):
     token = ctx.attrs["token"]
     func = FUNCTIONS.get(token)

@@ -5,12 +5,19 @@ shared with other work: minima are what the code does when it gets the disk)::
 
     python bench/benchmarks/bench_checkpoint_io.py [--repeat 3] [--dir DIR] [--s3-mib 256]
 
+Under ``bench/run.py`` (and asv), ``CheckpointTargets`` reports each target as a ratio, and
+``summarize`` prints which are met.
+
 With 16 float32 variables of 4096 x 4096 (1 GiB; ``NUMFLOW_BENCH_QUICK=1``: 16 MiB):
 
 - ``disk write floor``: the same bytes written to one new file with ``os.write`` in 8 MiB pieces,
-  then ``fsync``; ``blocking save``: ``Saver.save`` to a new prefix (synced before its renames),
-  split into its phases (snapshot, data, index, fsync, rename); ``save over the same prefix``:
-  the renames then replace the previous checkpoint's files.
+  then ``fsync``; the same with ``sync_file_range`` after each piece (the disk starts at once, as
+  the Saver has it do from a helper thread); and the same after 4 s idle (see below). ``blocking
+  save``: ``Saver.save`` to a new prefix (synced before its renames), split into its phases
+  (snapshot + data, index, fsync, rename); ``save over the same prefix``: the renames then replace
+  the previous checkpoint's files. Each timed write follows the deletion of 1 GiB (for the save
+  over the same prefix, the old checkpoint's cached pages are dropped, its files kept), so that
+  all of them take their page cache from memory just freed.
 - ``training loop``: a step adds 1 to every variable (1 GiB read and written). ``held by a blocking
   save``: the step with the save minus a plain step. ``held by an async save``: the time in
   ``save()``, and the extra time of the 8 steps that follow it (the write in the background
@@ -36,9 +43,32 @@ save (the faults of the 8 steps, less 8 without: 546 against 1,633 before, in ru
 writer's share of the two cores against a dozen other processes' work), against 4.5 s before at
 load 12: timing does not tell the two apart at such loads. At load 2.8, before the change, it was
 within the noise (-0.1 s). The time in ``save()`` is 3 to 24 ms.
-The blocking save was 1.04x the disk floor at load 2.8 (0.564 s against 0.545 s: data 0.281,
-fsync 0.282, index and rename under 1 ms) and 1.3 to 2.5x at load 5 to 11; saving over the same
-prefix took 1.9 to 5.9 s, its data phase 3 to 5 times a new prefix's and its renames 0.16 to 0.29 s.
+Before the writeback started per piece, the blocking save was 1.04x the disk floor at load 2.8
+(0.564 s against 0.545 s: data 0.281, fsync 0.282, index and rename under 1 ms), 1.17x at load 1.3
+(0.557 s against 0.478 s) and 1.3 to 2.5x at load 5 to 11; saving over the same prefix took 0.78 to
+5.9 s. Two causes. Its renames took 0.16 to 0.29 s: unlinking the replaced 1 GiB file, which frees
+its blocks and cached pages (a thread does it now: 0.004 s). And this VM hands free memory back to
+its host after about 2 s (free page reporting), so a page cache page taken from it costs a fault on
+the host: 1 GiB of plain writes took 0.25 s right after 1 GiB was freed, 0.9 to 2.1 s four seconds
+after, and 3.4 to 6.7 s with nothing freed (load 2.4 to 3.2). The old benchmark saved to a new
+prefix right after deleting the last checkpoint, and over the same prefix with the old one still
+cached. With the writeback started per piece, the fsync phase is 0.01 to 0.05 s (was 0.26 to 0.46 s)
+and 1 GiB of plain writes took 0.37 s against 0.65 s without (load 3.7); a save at load 4.5 was 1.23x
+the floor (0.760 s against 0.615 s), over the same prefix 0.91x (0.558 s); at load 2.2, 0.67x (0.330 s
+against 0.494 s; 0.288 s for the floor with the writeback started per piece), over the same prefix
+1.41x. ``held by a blocking save`` runs the save after a step whose temporaries (1 GiB of ones)
+took the memory just freed: it writes into pages from the host. At load 10 to 17, saves
+with and without it were alike (medians 2.2 s and 1.9 s, each 0.6 to 5.4 s, the order of the two
+in a round mattering more than the writeback).
+Restores (minima of 5 to 7 at load 2.5 to 4.5): into initialized variables 1.00 to 1.24x the read
+floor from the page cache (a crc pass over the mapped page cache, 0.08 s on two threads, then the
+reads into the buffers the variables give up, 0.10 s on two threads, against 0.18 to 0.39 s for the
+floor's one thread), 1.09 to 1.18x from the disk; 1.5 to 1.8x in other runs at load 1.3 to 4 (at 2.2:
+0.303 s against 0.168 s, and 1.63x from the disk). A new session's restore (read once) was 1.09x
+its floor at load 2.2. The two passes are the price of all or nothing within one variable's extra
+memory: the crc pass must end before any variable changes. Reading
+each tensor once into a new buffer (a whole model's worth of memory) took 0.23 to 6.5 s against 0.24
+to 0.97 s for the two passes in the same run: new pages cost more here than the crc pass.
 """
 
 import argparse
@@ -67,6 +97,7 @@ SHAPE = (512, 512) if QUICK else (4096, 4096)
 TOTAL = N_VARIABLES * SHAPE[0] * SHAPE[1] * 4
 PIECE = 8 << 20
 LOOP_STEPS = 8  # steps timed with and without an asynchronous save at the first (its write overlaps them)
+PAGES_RETURNED_AFTER = 0.0 if QUICK else 4.0  # seconds: a VM reporting free pages has given them back
 
 
 def _files_of(prefix):
@@ -89,14 +120,22 @@ def _remove(prefix):
         os.remove(path)
 
 
-def _write_floor(directory, arrays):
+def _write_floor(directory, arrays, writeback=False):
+    """Write ``arrays`` to a new file and sync it: its path, the seconds in all and the seconds of the writes.
+    With ``writeback``, the disk is asked to start on each piece once it is written (as the Saver does)."""
+    from numflow.checkpoint.files import start_writeback
+
     path = os.path.join(directory, "floor.bin")
     start = time.perf_counter()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    position = 0
     for arr in arrays:
         view = memoryview(arr.reshape(-1).view(np.uint8))
         for offset in range(0, len(view), PIECE):
-            os.write(fd, view[offset:offset + PIECE])
+            count = os.write(fd, view[offset:offset + PIECE])
+            if writeback:
+                start_writeback(fd, position, count)
+            position += count
     written = time.perf_counter()
     os.fsync(fd)
     os.close(fd)
@@ -178,50 +217,74 @@ def _faults():
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
+def _wait_for_unbacked_pages():
+    """Let the pages freed so far go back to the host (the VM reports free memory after about 2 s)."""
+    time.sleep(PAGES_RETURNED_AFTER)
+
+
 def measure_saves(directory, repeat):
+    """Each timed write starts right after 1 GiB of page cache was freed, so that its pages come from
+    memory the VM still backs (the floor, a save to a new prefix, a save over the same prefix alike);
+    ``floor, pages from the host`` writes after the machine had time to return its free memory."""
+    from numflow.checkpoint import files
+
     tf, variables, train = _model()
     saver = tf.train.Saver(max_to_keep=None)
-    out = {"floor": [], "floor writes": [], "blocking": [], "same prefix": [], "phases": [], "same prefix phases": [],
-           "step": [], "step + blocking save": [], "loop": [], "async call": [], "loop with async save": [],
-           "write still going": [], "faults": [], "faults with async save": []}
+    out = {key: [] for key in (
+        "floor", "floor writes", "floor with writeback", "floor from host", "blocking", "same prefix", "phases",
+        "same prefix phases", "step", "step + blocking save", "loop", "async call", "loop with async save",
+        "write still going", "faults", "faults with async save")}
     with tf.Session() as sess:
         _initialize(sess, variables)
         arrays = sess.run(variables)
-        _remove(saver.save(sess, os.path.join(directory, "warm")))
+        prefix = saver.save(sess, os.path.join(directory, "warm"))
         for _ in range(repeat):
+            _remove(prefix)
             path, floor, writes = _write_floor(directory, arrays)
-            os.remove(path)
             out["floor"].append(floor)
             out["floor writes"].append(writes)
+            os.remove(path)
+            path, floor, _ = _write_floor(directory, arrays, writeback=True)
+            out["floor with writeback"].append(floor)
+            os.remove(path)
             phases = _Phases()
             with phases:
                 start = time.perf_counter()
                 prefix = saver.save(sess, os.path.join(directory, "model"))
                 out["blocking"].append(time.perf_counter() - start)
             out["phases"].append(phases.seconds)
+            _drop_cache(_files_of(prefix))  # still on the disk: the old checkpoint stays whole until the renames
             with phases:
                 start = time.perf_counter()
                 saver.save(sess, os.path.join(directory, "model"))  # renamed over the files just written
                 out["same prefix"].append(time.perf_counter() - start)
             out["same prefix phases"].append(phases.seconds)
-            _remove(prefix)
+            files.wait_for_removals()
+            _wait_for_unbacked_pages()
+            path, floor, _ = _write_floor(directory, arrays)
+            out["floor from host"].append(floor)
+            os.remove(path)
+        _remove(prefix)
         del arrays
         for _ in range(3):
             sess.run(train)
+        prefix = None
         for _ in range(repeat):
             start = time.perf_counter()
             sess.run(train)
             out["step"].append(time.perf_counter() - start)
+            if prefix:
+                _remove(prefix)  # the blocking save's pages come from memory just freed, as in the rows above
             start = time.perf_counter()
             sess.run(train)
             prefix = saver.save(sess, os.path.join(directory, "model"))
             out["step + blocking save"].append(time.perf_counter() - start)
-            _remove(prefix)
             faults, start = _faults(), time.perf_counter()
             for _ in range(LOOP_STEPS):
                 sess.run(train)
             out["loop"].append(time.perf_counter() - start)
             out["faults"].append(_faults() - faults)
+            _remove(prefix)
             faults, start = _faults(), time.perf_counter()
             sess.run(train)
             called = time.perf_counter()
@@ -233,7 +296,7 @@ def measure_saves(directory, repeat):
             out["faults with async save"].append(_faults() - faults)
             out["write still going"].append(saver._background.busy)
             saver.sync()
-            _remove(prefix)
+        _remove(prefix)
     return out
 
 
@@ -338,16 +401,86 @@ def measure_s3(directory, repeat, mib):
         server.wait()
 
 
-def _print_phases(times, phases):
+def _phases_line(times, phases):
     """Where the fastest of ``times`` went."""
     best = min(range(len(times)), key=lambda i: times[i])
     spent = phases[best]
-    print(f"  of which: snapshot + data {times[best] - sum(spent.values()):.3f}, " + ", ".join(
-        f"{name} {spent.get(name, 0.0):.3f}" for name in ("index", "fsync", "rename")))
+    return f"  of which: snapshot + data {times[best] - sum(spent.values()):.3f}, " + ", ".join(
+        f"{name} {spent.get(name, 0.0):.3f}" for name in ("index", "fsync", "rename"))
 
 
 def _cell(values):
     return f"{min(values):7.3f}"
+
+
+RESTORE_ROWS = (("restore cold", "read floor cold"), ("restore warm", "read floor warm"),
+                ("restore new session cold", "read floor new arrays cold"),
+                ("restore new session", "read floor new arrays warm"))
+TARGETS = {"blocking save": 1.1, "async save": 0.10, "restore": 1.1}
+
+
+def ratios(s, r):
+    """Each target's figure (a ratio, lower is better) from :func:`measure_saves`' and
+    :func:`measure_restores`' results (either may be None): ``{name: (value, target)}``."""
+    out = {}
+    if s:
+        floor = min(s["floor"])
+        held_blocking = min(s["step + blocking save"]) - min(s["step"])
+        out["blocking save / write floor"] = (min(s["blocking"]) / floor, TARGETS["blocking save"])
+        out["save over the same prefix / write floor"] = (min(s["same prefix"]) / floor, TARGETS["blocking save"])
+        out["async save's hold / a blocking save's"] = (min(s["async call"]) / held_blocking, TARGETS["async save"])
+    if r:
+        for row, floor_row in RESTORE_ROWS:
+            out[f"{row} / {floor_row}"] = (min(r[row]) / min(r[floor_row]), TARGETS["restore"])
+    return out
+
+
+def report(s, r):
+    """The lines of the table ``main`` prints for the results of the saves (``s``) and restores (``r``)."""
+    lines = []
+    figures = ratios(s, r)
+    gib = TOTAL / 2**30
+    if s:
+        floor = min(s["floor"])
+        lines.append(f"disk write floor (write + fsync)          {floor:7.3f}   (writes {min(s['floor writes']):.3f})")
+        lines.append(f"  the same, writeback started per piece   {_cell(s['floor with writeback'])}   "
+                     f"(sync_file_range after each 8 MiB write, as the Saver does)")
+        lines.append(f"  the same, pages from the host           {_cell(s['floor from host'])}   (after "
+                     f"{PAGES_RETURNED_AFTER:.0f} s idle: the VM gave free memory back)")
+        value, target = figures["blocking save / write floor"]
+        lines.append(f"blocking save                             {_cell(s['blocking'])}   {value:.2f}x the floor "
+                     f"(target <= {target}x)")
+        lines.append(_phases_line(s["blocking"], s["phases"]))
+        value, target = figures["save over the same prefix / write floor"]
+        lines.append(f"save over the same prefix                 {_cell(s['same prefix'])}   {value:.2f}x the floor")
+        lines.append(_phases_line(s["same prefix"], s["same prefix phases"]))
+        held_blocking = min(s["step + blocking save"]) - min(s["step"])
+        held_async = min(s["async call"])
+        extra = min(s["loop with async save"]) - min(s["loop"])
+        lines.append(f"training step ({gib:.3g} GiB updated)          {_cell(s['step'])}")
+        lines.append(f"held by a blocking save                   {held_blocking:7.3f}   (step + save, less a step)")
+        value, target = figures["async save's hold / a blocking save's"]
+        lines.append(f"held by an async save: in save()          {held_async:7.3f}   {value:.1%} of blocking "
+                     f"(target <= {target:.0%})")
+        lines.append(f"  {LOOP_STEPS} steps with it, less {LOOP_STEPS} without   {extra:7.3f}   "
+                     f"{extra / held_blocking:.1%} of blocking (copies on write, the writer's share of the cores); "
+                     f"write still going after them in {sum(s['write still going'])} of "
+                     f"{len(s['write still going'])} runs")
+        lines.append(f"  page faults of those steps, less without "
+                     f"{min(s['faults with async save']) - min(s['faults']):7d}   (a copy on write into fresh pages: "
+                     f"one per page)")
+    if r:
+        for row, floor_row in RESTORE_ROWS:
+            value, target = figures[f"{row} / {floor_row}"]
+            lines.append(f"{row:42s}{_cell(r[row])}   {value:.2f}x {floor_row} {min(r[floor_row]):.3f} "
+                         f"(target <= {target}x)")
+        largest = SHAPE[0] * SHAPE[1] * 4
+        for key in ("peak initialized", "peak new session"):
+            value = r[key]
+            text = "n/a (VmHWM not resettable)" if value is None else \
+                f"{value / 2**20:+.0f} MiB = {value / largest:.2f} x the largest variable"
+            lines.append(f"{key:42s}{text}")
+    return lines
 
 
 def main(argv=None):
@@ -362,42 +495,10 @@ def main(argv=None):
     print(f"{N_VARIABLES} float32 variables of {SHAPE[0]}x{SHAPE[1]} ({gib:.3g} GiB); {os.cpu_count()} CPUs; "
           f"load {os.getloadavg()[0]:.1f}; seconds, minimum of {args.repeat}")
     try:
-        if "save" not in args.skip:
-            s = measure_saves(work, args.repeat)
-            floor = min(s["floor"])
-            print(f"disk write floor (write + fsync)          {floor:7.3f}   (writes {min(s['floor writes']):.3f})")
-            blocking = min(s["blocking"])
-            print(f"blocking save                             {blocking:7.3f}   {blocking / floor:.2f}x the floor "
-                  "(target <= 1.1x)")
-            _print_phases(s["blocking"], s["phases"])
-            print(f"save over the same prefix                 {_cell(s['same prefix'])}")
-            _print_phases(s["same prefix"], s["same prefix phases"])
-            held_blocking = min(s["step + blocking save"]) - min(s["step"])
-            held_async = min(s["async call"])
-            extra = min(s["loop with async save"]) - min(s["loop"])
-            print(f"training step ({gib:.3g} GiB updated)          {_cell(s['step'])}")
-            print(f"held by a blocking save                   {held_blocking:7.3f}   (step + save, less a step)")
-            print(f"held by an async save: in save()          {held_async:7.3f}   {held_async / held_blocking:.1%} "
-                  f"of blocking (target <= 10%)")
-            share = extra / held_blocking
-            print(f"  {LOOP_STEPS} steps with it, less {LOOP_STEPS} without   {extra:7.3f}   {share:.1%} "
-                  f"of blocking (copies on write, the writer's share of the cores); write still going after "
-                  f"them in {sum(s['write still going'])} of {len(s['write still going'])} runs")
-            print(f"  page faults of those steps, less without {min(s['faults with async save']) - min(s['faults']):7d}"
-                  f"   (a copy on write into fresh pages: one per page)")
-        if "restore" not in args.skip:
-            r = measure_restores(work, args.repeat)
-            for row, floor_row in (("restore cold", "read floor cold"), ("restore warm", "read floor warm"),
-                                   ("restore new session cold", "read floor new arrays cold"),
-                                   ("restore new session", "read floor new arrays warm")):
-                print(f"{row:42s}{_cell(r[row])}   {min(r[row]) / min(r[floor_row]):.2f}x {floor_row} "
-                      f"{min(r[floor_row]):.3f} (target <= 1.1x)")
-            largest = SHAPE[0] * SHAPE[1] * 4
-            for key in ("peak initialized", "peak new session"):
-                value = r[key]
-                text = "n/a (VmHWM not resettable)" if value is None else \
-                    f"{value / 2**20:+.0f} MiB = {value / largest:.2f} x the largest variable"
-                print(f"{key:42s}{text}")
+        s = None if "save" in args.skip else measure_saves(work, args.repeat)
+        r = None if "restore" in args.skip else measure_restores(work, args.repeat)
+        for line in report(s, r):
+            print(line)
         if "s3" not in args.skip:
             try:
                 s3 = measure_s3(work, args.repeat, args.s3_mib)
@@ -441,6 +542,63 @@ class CheckpointIO:
     def time_async_save_call(self):
         self._save(True)
 
+
+_measured = {}
+
+
+def _measure_targets():
+    """:func:`ratios` of one run of the save and restore measurements (once per process)."""
+    if not _measured:
+        work = tempfile.mkdtemp(dir=os.environ.get("NUMFLOW_BENCH_DIR"))
+        try:
+            repeat = 2 if QUICK else 3
+            _measured.update(ratios(measure_saves(work, repeat), measure_restores(work, repeat)))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return _measured
+
+
+# track_<key> of CheckpointTargets -> the figure of ratios() it reports
+TRACKED = {"blocking_save_vs_write_floor": "blocking save / write floor",
+           "save_over_same_prefix_vs_write_floor": "save over the same prefix / write floor",
+           "async_save_hold_vs_blocking": "async save's hold / a blocking save's",
+           "restore_vs_read_floor": "restore warm / read floor warm",
+           "restore_cold_vs_read_floor_cold": "restore cold / read floor cold",
+           "restore_new_session_vs_read_floor": "restore new session / read floor new arrays warm"}
+
+
+class CheckpointTargets:
+    """asv and bench/run.py: each target as a ratio (lower is better), from one run of the measurements;
+    a ``track_<key>`` method per entry of ``TRACKED``."""
+
+    timeout = 1800
+
+    def setup(self):
+        self.figures = _measure_targets()
+
+
+def _tracker(name):
+    def track(self):
+        return self.figures[name][0]
+
+    track.unit = "x"
+    return track
+
+
+for _key, _name in TRACKED.items():
+    setattr(CheckpointTargets, f"track_{_key}", _tracker(_name))
+
+
+def summarize(results):
+    """The targets met or missed, from ``results[(suite, method, params, library)]`` (bench/run.py)."""
+    lines = []
+    for key, name in TRACKED.items():
+        value = results.get(("CheckpointTargets", f"track_{key}", (), "value"))
+        if value is not None:
+            target = _measured[name][1]
+            lines.append(f"checkpoints of {TOTAL / 2**20:.0f} MiB, {name}: {value:.3g} (target <= {target:g}, "
+                         f"{'met' if value <= target else 'missed'})")
+    return lines
 
 if __name__ == "__main__":
     main()

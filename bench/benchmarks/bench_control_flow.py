@@ -12,7 +12,13 @@ MLP, numflow beside TensorFlow in the same run.
   ``track_mean_step``: the same step's mean over a loop of 128 steps, slow ones included.
   Same machine, minimum of 25 steps' process CPU time: numflow 34.1 ms before cheaper float-error
   states, ufunc calls and Split, 30.2-33.5 ms after (noisy, load 12-15); TensorFlow 21.1 ms. The 150
-  matrix products are ~16 ms of it; the target is still missed.
+  matrix products are ~16 ms of it; the target is still missed. Minimum of 80 steps' process CPU
+  time, three rounds at load 10-12: numflow 29.0-36.7 ms before the loops quieted float errors once,
+  summed their accumulators in place and read captured variables once per run, and MatMul swapped
+  its short transposed products and multiplied its outer products; 24.8-26.2 ms after; TensorFlow
+  19.0-19.4 ms on one thread, 20.9-21.6 ms on its own threads. On one core the products are near
+  the core's peak (77-83 us each, 2 x 3.1 M flops); numflow's other 2,700 kernels of a step cost
+  1.5-7 us each against TensorFlow's 2-4 us.
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
   ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a

@@ -6,18 +6,21 @@ dtype, shape, shard, offset, size and masked crc32c of the tensor's bytes in its
 files are plain concatenations of payloads (spec section 4).
 
 Writing streams each tensor to a temporary data file as it is added, straight from the array's own
-buffer, in pieces that are checksummed right after being written (still in the CPU cache). Finishing
-syncs every file to the disk, then renames the data files and the index into place, the index last:
-an earlier checkpoint with the same prefix stays readable until that last rename, and is put back if
-a rename fails. A prefix that is a URL (``s3://bucket/run/model``) has no renames: each data file is
-uploaded under its own name, and only once all of them are complete is the index written, so a
-reader never finds an index without its data. Reading (``bundle_reader.py``) checks every size
-against the file before allocating, reads straight into the destination array and verifies the crc
-of every tensor.
+buffer, in pieces that are checksummed right after being written (still in the CPU cache); the disk
+is asked to start writing every 8 MiB as soon as they are written, so that it works while the next
+pieces are copied rather than all at the end. Finishing syncs every file to the disk, then renames
+the data files and the index into place, the index last: an earlier checkpoint with the same prefix
+stays readable until that last rename, and is put back if a rename fails. A prefix that is a URL
+(``s3://bucket/run/model``) has no renames: each data file is uploaded under its own name, and only
+once all of them are complete is the index written, so a reader never finds an index without its
+data. Reading (``bundle_reader.py``) checks every size against the file before allocating, reads
+straight into the destination array and verifies the crc of every tensor.
 """
 
 import os
+import queue
 import struct
+import threading
 
 import numpy as np
 
@@ -38,6 +41,7 @@ from numflow.checkpoint.files import (
     is_url,
     os_error,
     resolve,
+    start_writeback,
     sync,
     sync_directory,
     temp_path,
@@ -56,6 +60,7 @@ _STEP = 256 << 10  # large payloads are written and checksummed in pieces that s
 _SMALL = 1 << 20  # payloads below this are gathered and written in one call
 _PARALLEL_MIN = 16 << 20  # payloads from this size on are checksummed by helper threads as they are written
 _PIECE = 8 << 20
+_WRITEBACK_STEP = 8 << 20  # the disk is asked to start writing each time this many more bytes are written
 
 
 def _as_array(value):
@@ -117,6 +122,40 @@ def encode_strings(elements, big_endian=False):
     return b"".join(table.encode_varint(n) for n in lengths) + stored + data, crc
 
 
+class _Writeback:
+    """A thread asking the disk to start writing the ranges of ``fd`` handed to it, the ranges queued
+    meanwhile merged into one request. The writer never waits for it: under other processes' syncs
+    the request can wait for the filesystem's journal, and the copying goes on meanwhile."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.ranges = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="numflow-writeback", daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while (item := self.ranges.get()) is not None:
+            start, end = item
+            while True:
+                try:
+                    item = self.ranges.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.ranges.put(None)
+                    break
+                end = item[1]
+            start_writeback(self.fd, start, end - start)
+
+    def add(self, start, end):
+        self.ranges.put((start, end))
+
+    def stop(self):
+        """Wait until the requests made are done (the file descriptor may be closed then)."""
+        self.ranges.put(None)
+        self.thread.join()
+
+
 class _Shard:
     """One data file being written: under a temporary name on the local disk."""
 
@@ -126,9 +165,20 @@ class _Shard:
         self.fd = create_exclusive(self.temp)
         self.pos = 0
         self.buffer = bytearray()
+        self.written = self.handed_to_disk = 0
+        self.writeback = None
 
     def write(self, data):
         write_all(self.fd, data, self.temp)
+        self.written += memoryview(data).nbytes
+        if self.written - self.handed_to_disk >= _WRITEBACK_STEP:
+            if self.writeback is None:
+                try:
+                    self.writeback = _Writeback(self.fd)
+                except RuntimeError:  # the interpreter is shutting down: no new threads, the final sync does it
+                    return
+            self.writeback.add(self.handed_to_disk, self.written)
+            self.handed_to_disk = self.written
 
     def write_checksummed(self, flat):
         """Append the uint8 array ``flat`` and return its crc32c, computed by helper threads on the pieces
@@ -172,6 +222,9 @@ class _Shard:
         self.close()
 
     def close(self):
+        if self.writeback is not None:
+            writeback, self.writeback = self.writeback, None
+            writeback.stop()
         if self.fd is not None:
             fd, self.fd = self.fd, None
             try:

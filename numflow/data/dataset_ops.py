@@ -19,8 +19,12 @@ import numpy as np
 
 from numflow.data import datasets as _datasets  # noqa: F401  (the dataset kernels, registered by import)
 from numflow.data import function as _function
-from numflow.data import structure
+from numflow.data import op_types, structure
+from numflow.data import options as _options  # noqa: F401  (their kernels, registered by import)
+from numflow.data import regrouping as _regrouping  # noqa: F401  (their kernels, registered by import)
+from numflow.data import scanning as _scanning  # noqa: F401  (their kernels, registered by import)
 from numflow.data.structure import Spec
+from numflow.data.transformations import Transformations
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.registry import declare
@@ -37,15 +41,15 @@ def _variant_infer(op):
     return [(dtypes.variant, _SCALAR)]
 
 
+def _element_infer(op):
+    return list(zip(op._attrs["output_types"], op._attrs["output_shapes"]))
+
+
 # Dataset ops are stateful, as TensorFlow's: each run makes a new dataset (a new shuffle seed, cache).
-for _op_type in ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
-                 "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
-                 "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
-                 "TextLineDataset", "FixedLengthRecordDatasetV2"):
-    declare(_op_type, stateful=True)(_variant_infer)
 # Ops with functions run them as sub-plans (``numflow.data.function``).
-for _op_type in ("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset"):
-    declare(_op_type, stateful=True, functional=True)(_variant_infer)
+for _op_type in (*op_types.PLAIN, *op_types.FUNCTION_ATTRS):
+    declare(_op_type, stateful=True, functional=_op_type in op_types.FUNCTION_ATTRS)(
+        _element_infer if _op_type in op_types.ELEMENT_OUTPUTS else _variant_infer)
 
 
 def _int64(value, name):
@@ -54,7 +58,8 @@ def _int64(value, name):
 
 def _seeds(seed):
     """The ``seed`` and ``seed2`` tensors of a shuffle, as TensorFlow's ``random_seed.get_seed``
-    builds them: (0, 0) becomes (0, 2**31 - 1) unless both come from the graph."""
+    builds them: (0, 0) becomes (0, 2**31 - 1) unless both come from the graph; no seed at all
+    gives two zero constants."""
     from numflow.framework.seeds import get_seed
     from numflow.ops.math_ops import equal, logical_and
     from numflow.ops.selection_ops import where_v2
@@ -62,14 +67,16 @@ def _seeds(seed):
     graph = get_default_graph()
     seed, seed2 = get_seed(seed)
     seed_t = constant(0 if seed is None else seed, dtypes.int64, name="seed")
+    if seed2 is None:  # no seed at all: (0, 0), fresh seeds in each run
+        return seed_t, constant(0, dtypes.int64, name="seed2")
     with graph.name_scope("seed2") as scope:
-        seed2_t = constant(0 if seed2 is None else seed2, dtypes.int64)
+        seed2_t = constant(seed2, dtypes.int64)
         both_zero = logical_and(equal(seed_t, 0), equal(seed2_t, 0))
         seed2_t = where_v2(both_zero, constant(2**31 - 1, dtypes.int64), seed2_t, name=scope)
     return seed_t, seed2_t
 
 
-class Dataset(structure.Described):
+class Dataset(Transformations, structure.Described):
     """A dataset of elements, each a structure of tensors (TensorFlow's ``DatasetV1``).
 
     Built from tensors (``from_tensor_slices``, ``from_tensors``, ``range``, ``from_generator``,

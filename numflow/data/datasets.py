@@ -51,6 +51,15 @@ class Dataset:
     def elements(self):
         raise NotImplementedError
 
+    def elements_skipping_errors(self):
+        """A pass over the elements leaving out those that fail (``ignore_errors``): where a dataset
+        computes each element apart (a map, a filter, a CSV record) it goes on after a failure; here
+        a failure ends the pass."""
+        try:
+            yield from self.elements()
+        except Exception:  # noqa: BLE001  (TensorFlow's ignore_errors drops any error)
+            return
+
     def can_index(self):
         """Whether the elements are rows of arrays, so that ``indexed_pass`` can stand for ``elements``."""
         return False
@@ -128,38 +137,56 @@ class ConcatenateDataset(Dataset):
             yield from d.elements()
 
 
-class MapDataset(Dataset):
-    """``fn`` (a function instance bound to its captured values) applied to each element of ``source``;
-    ``FilterDataset`` and ``FlatMapDataset`` take the same two."""
+class FunctionDataset(Dataset):
+    """A dataset of ``fn`` (a function instance bound to its captured values) and the elements of ``source``."""
 
     def __init__(self, source, fn):
         self.source, self.fn = source, fn
+
+
+class MapDataset(FunctionDataset):
+    """``fn`` applied to each element of ``source``."""
 
     def elements(self):
         fn = self.fn
         for element in self.source.elements():
             yield fn(element)
 
+    def elements_skipping_errors(self):
+        for element in self.source.elements_skipping_errors():
+            try:
+                result = self.result(element)
+            except Exception:  # noqa: BLE001  (TensorFlow's ignore_errors drops any error)
+                continue
+            if result is not None:
+                yield result
+
+    def result(self, element):
+        """What ``element`` gives (None: nothing, for a filter)."""
+        return self.fn(element)
+
 
 class FilterDataset(MapDataset):
     def elements(self):
-        predicate = self.fn
         for element in self.source.elements():
-            keep = predicate(element)[0]
-            if np.ndim(keep) != 0:
-                raise ValueError(f"Filter predicate `predicate` must return a scalar bool, got shape "
-                                 f"{list(np.shape(keep))}")
-            if keep:
+            if self.result(element) is not None:
                 yield element
 
+    def result(self, element):
+        keep = self.fn(element)[0]
+        if np.ndim(keep) != 0:
+            raise ValueError(f"Filter predicate `predicate` must return a scalar bool, got shape "
+                             f"{list(np.shape(keep))}")
+        return element if keep else None
 
-class FlatMapDataset(MapDataset):
+
+class FlatMapDataset(FunctionDataset):
     def elements(self):
         for element in self.source.elements():
             yield from self.fn(element)[0].elements()
 
 
-class InterleaveDataset(MapDataset):
+class InterleaveDataset(FunctionDataset):
     """TensorFlow's ``InterleaveDataset``: up to ``cycle_length`` of the datasets ``fn`` makes open at
     once, ``block_length`` elements taken from each in turn; one that ends gives its place in the
     cycle to the next element's dataset."""

@@ -1,5 +1,6 @@
-"""The functions of tf.data (``map``, ``filter``, ``flat_map``, ``interleave``): traced once into a graph of their own,
-run as a sub-plan per element.
+"""The functions of tf.data (``map``, ``filter``, ``flat_map``, ``interleave``, ``scan``, ``reduce``,
+``group_by_window``...): traced once into a graph of their own, run as a sub-plan per element. An
+argument that is a dataset (a window, a group) is a ``Dataset`` in the function.
 
 As in TensorFlow, a dataset function is not part of the graph that uses it: ``ds.map(lambda x: x * 2)``
 adds no ``mul`` to the default graph (so the user's next ``mul`` keeps its name). It is traced into
@@ -17,7 +18,7 @@ does; a function without any shares one plan per session.
 
 import threading
 
-from numflow.data import structure
+from numflow.data import op_types, structure
 from numflow.framework import registry
 from numflow.framework.graph import Graph, Tensor, get_default_graph
 from numflow.ops.constant_op import convert_to_tensor
@@ -96,7 +97,7 @@ def trace(fn, input_specs, name, returns=None):
     with graph.as_default():
         args = [graph.create_op("Placeholder", [], {"dtype": s.dtype, "shape": s.shape}, name=f"args_{i}").outputs[0]
                 for i, s in enumerate(structure.flatten(input_specs))]
-        element = structure.pack(input_specs, args)
+        element = structure.pack(input_specs, [_argument(t, s) for t, s in zip(args, structure.flatten(input_specs))])
         raw = fn(*element) if type(element) is tuple else fn(element)
         if returns is not None:
             outputs, specs = returns(raw)
@@ -106,7 +107,17 @@ def trace(fn, input_specs, name, returns=None):
             leaves = [convert_to_tensor(leaf, name=f"component_{i}") for i, leaf in enumerate(structure.flatten(raw))]
             outputs = leaves
             specs = structure.pack(raw, [structure.Spec(t.dtype, t.shape) for t in leaves])
+        outputs = [graph.capture(t) for t in outputs]  # a tensor of the enclosing graph returned as it is
     return Function(graph, args, outputs, specs)
+
+
+def _argument(tensor, spec):
+    """An argument as the function sees it: a dataset (a window) where the component is one."""
+    if isinstance(spec, structure.DatasetSpec):
+        from numflow.data.dataset_ops import Dataset
+
+        return Dataset(tensor, spec.element)
+    return tensor
 
 
 class _SessionView:
@@ -124,7 +135,7 @@ class _SessionView:
         return getattr(self._session, name)
 
 
-@subplan.builds("MapDataset", "ParallelMapDatasetV2", "FilterDataset", "FlatMapDataset", "InterleaveDataset")
+@subplan.builds(*op_types.FUNCTION_ATTRS)
 class FunctionPlans:
     """What a dataset op with functions receives as ``ctx.subplans``: per function, its instances."""
 

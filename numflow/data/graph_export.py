@@ -2,41 +2,37 @@
 only (``Toutput_types``, ``Targuments``, ``N`` derived from the inputs), and numflow's own attrs (the
 traced functions, a one-shot iterator's dataset) written as TensorFlow writes them.
 
-A ``map``, ``filter``, ``flat_map`` or ``interleave`` function becomes a FunctionDef of the library, named in the op's
-func attr (``f``, ``predicate``): its arguments are the element's components (``args_0``...) then the
-tensors it captured (the op's ``other_arguments``). A one-shot iterator's ``dataset_factory`` is a
+Each function of a dataset op (``map``, ``filter``, ``scan``, ``group_by_window``'s three...) becomes a
+FunctionDef of the library, named in the op's func attr (``f``, ``predicate``, ``key_func``...; table
+``op_types.FUNCTION_ATTRS``): its arguments are the element's components (``args_0``...; a scan's
+state first) then the tensors it captured (the op's ``other_arguments``). A one-shot iterator's ``dataset_factory`` is a
 function without arguments making its dataset: a copy of the ops its dataset is made of, as
 TensorFlow copies them. ``from_generator`` runs Python code, which no graph file can hold: a graph
 holding one has no GraphDef form.
 """
 
+from numflow.data import op_types
 from numflow.framework import op_defs, op_mapping
 from numflow.framework.attr_values import AttrError
 from numflow.framework.graph_export import outside_control_flow
 
-FUNCTION_ATTR = {"MapDataset": "f", "ParallelMapDatasetV2": "f", "FilterDataset": "predicate",
-                 "FlatMapDataset": "f", "InterleaveDataset": "f"}
-# The inputs after the captured tensors (``other_arguments``) of the ops with functions.
-TRAILING_INPUTS = {"ParallelMapDatasetV2": 1, "InterleaveDataset": 2}
-_OP_TYPES = ("TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset",
-             "BatchDatasetV2", "PaddedBatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
-             "SkipDataset", "PrefetchDataset", "CacheDataset", "RewriteDataset", "TFRecordDataset",
-             "TextLineDataset", "FixedLengthRecordDatasetV2", "IteratorV2", "IteratorGetNext",
-             "IteratorFromStringHandleV2", "OneShotIterator", *FUNCTION_ATTR)
+_OP_TYPES = (*op_types.PLAIN, "IteratorV2", "IteratorGetNext", "IteratorFromStringHandleV2", "OneShotIterator",
+             *op_types.FUNCTION_ATTRS)
 _DATA_FUNCTION = {"_tf_data_function": True}
 
 
 def _export(writer, op):
     op_def = op_defs.get(op.type)
     known = {a.name for a in op_def.attr}
-    derived = {a.type_list_attr for a in op_def.input_arg if a.type_list_attr}
-    attrs = {k: v for k, v in op._attrs.items()
-             if k in known and k not in derived and not (k.startswith("T") and k[1:] in op._attrs)}
-    if op.type in FUNCTION_ATTR:
+    # The dtypes of an op's lists of inputs are derived from its inputs; those it holds stay, to tell
+    # how many inputs each list takes (a scan's state, each function's captured tensors).
+    attrs = {k: v for k, v in op._attrs.items() if k in known and not (k.startswith("T") and k[1:] in op._attrs)}
+    if op.type in op_types.FUNCTION_ATTRS:
         if op._attrs.get("generator") is not None:
             raise AttrError(f"node '{op.name}' ({op.type}) is Dataset.from_generator, which runs Python code: it "
                             "has no GraphDef form")
-        attrs[FUNCTION_ATTR[op.type]] = _write_function(writer, op._attrs["functions"][0])
+        for attr, function in zip(op_types.FUNCTION_ATTRS[op.type], op._attrs["functions"]):
+            attrs[attr] = _write_function(writer, function)
     elif op.type == "OneShotIterator":
         attrs["dataset_factory"] = _write_factory(writer, op)
     writer.op_node(op, attrs=attrs)

@@ -25,8 +25,24 @@ class Spec:
         self.dtype = dtype.base_dtype
         self.shape = TensorShape(shape)
 
+    def __repr__(self):  # as TensorFlow's TensorSpec prints
+        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name=None)"
+
+
+class DatasetSpec(Spec):
+    """A component that is itself a dataset (each window of ``Dataset.window``): a variant scalar
+    whose elements are described by ``element``, a structure of Specs (TensorFlow's ``DatasetSpec``)."""
+
+    __slots__ = ("element",)
+
+    def __init__(self, element):
+        from numflow.framework import dtypes
+
+        super().__init__(dtypes.variant, [])
+        self.element = element
+
     def __repr__(self):
-        return f"Spec({self.dtype.name}, {self.shape})"
+        return f"DatasetSpec({self.element!r}, TensorShape([]))"  # as TensorFlow's DatasetSpec prints
 
 
 class Described:
@@ -116,19 +132,19 @@ def same_structure(a, b):
 
 def types_of(specs):
     """``output_types``: the structure of ``specs`` with each component's dtype."""
-    return map_structure(lambda s: s.dtype, specs)
+    return map_structure(lambda s: s if isinstance(s, DatasetSpec) else s.dtype, specs)
 
 
 def shapes_of(specs):
     """``output_shapes``: the structure of ``specs`` with each component's static shape."""
-    return map_structure(lambda s: s.shape, specs)
+    return map_structure(lambda s: s if isinstance(s, DatasetSpec) else s.shape, specs)
 
 
 def classes_of(specs):
     """``output_classes``: the structure of ``specs`` with the Tensor class for each component."""
     from numflow.framework.graph import Tensor
 
-    return map_structure(lambda s: Tensor, specs)
+    return map_structure(lambda s: s if isinstance(s, DatasetSpec) else Tensor, specs)
 
 
 def specs_from(types, shapes=None):

@@ -213,7 +213,8 @@ class FunctionWriter:
                 raise AttrError(
                     f"node '{node.name}' ({node.op}) changes variable '{variable.op.name}' inside function "
                     f"'{self.name}' (a cond branch, loop or dataset function): TensorFlow's functions take no "
-                    "variable references, so this control flow has no GraphDef form as functional ops")
+                    "variable references, so this control flow has no GraphDef form as functional ops (TensorFlow 1 "
+                    "writes it as Switch and Merge frames, which numflow reads but does not write)")
 
     def _tensor_ref(self, source, index, raw, user):
         key = f"{source}:{index}"

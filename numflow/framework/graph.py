@@ -1,7 +1,7 @@
 """Graph, Operation and Tensor: the dataflow graph users build and sessions run.
 
 A :class:`Graph` owns one ``networkx.DiGraph`` whose nodes are operation names; the node attribute
-``op`` holds the :class:`Operation`. An edge producer -> consumer carries ``data``, a list of
+``op`` holds the :class:`Operation`. An edge producer -> consumer carries ``data``, a tuple of
 ``(output_index, input_slot)`` pairs, and ``control``, True when the consumer has the producer as a
 control input. The graph also owns the construction state that TensorFlow keeps per graph: the name
 stack and used names, the device, control-dependency and colocation stacks, collections, the graph
@@ -34,7 +34,7 @@ import numpy as np
 
 from numflow.framework import dtypes as _dtypes
 from numflow.framework import registry as _registry
-from numflow.framework.shapes import Dimension, as_shape, dimension_value, dims_text
+from numflow.framework.shapes import Dimension, TensorShape, as_shape, dimension_value, dims_text
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -164,7 +164,7 @@ class Operation:
 
     __slots__ = (
         "_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
-        "_device", "_id", "_traceback", "_colocation", "_control_flow_context", "__weakref__",
+        "_device", "_id", "_traceback", "_colocation", "_control_flow_context", "_gradient_override", "__weakref__",
     )
 
     def __init__(self, graph, op_type, name, inputs, attrs, control_inputs, op_id):
@@ -173,13 +173,14 @@ class Operation:
         self._name = name
         self._inputs = tuple(inputs)
         self._attrs = dict(attrs)
-        self._control_inputs = list(control_inputs)
+        self._control_inputs = tuple(control_inputs)  # a tuple: most ops have none, and () is one object
         self._outputs = []
         self._device = ""
         self._id = op_id
         self._traceback = None
         self._colocation = ()
         self._control_flow_context = None  # the cond branch or loop the op was built in (None: the graph)
+        self._gradient_override = None  # the name of a gradient registered for this op alone (gradient_override_map)
 
     name = property(lambda self: self._name)
     type = property(lambda self: self._type)
@@ -231,7 +232,7 @@ class Operation:
 
     def _add_control_input(self, op):
         if op not in self._control_inputs:
-            self._control_inputs.append(op)
+            self._control_inputs += (op,)
             self._graph._add_control_edge(op, self)
 
     def run(self, feed_dict=None, session=None):
@@ -285,6 +286,7 @@ class Graph:
         self._device_stack = []
         self._control_stack = []
         self._colocation_stack = []
+        self._gradient_override_map = {}
         self._collections = {}
         self.seed = None
         self._variable_store = None
@@ -539,6 +541,19 @@ class Graph:
         return controls
 
     @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops of the types in ``op_type_map`` created inside take their gradient from the function registered
+        (``tf.RegisterGradient``) under the name it maps them to."""
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = self._gradient_override_map
+        self._gradient_override_map = {**saved, **op_type_map}
+        try:
+            yield
+        finally:
+            self._gradient_override_map = saved
+
+    @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
         """Ops created inside share ``op``'s device and colocation group; device scopes are ignored."""
         if op is None:
@@ -571,15 +586,18 @@ class Graph:
         """
         if self._finalized:
             self._check_not_finalized()
-        opdef = _registry.get(op_type)
+        opdef = _registry.OP_DEFS.get(op_type) or _registry.get(op_type)
+        input_ops = []
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to {op_type} must be a Tensor, got {type(t).__name__}")
-            if t._op._graph is not self:
+            producer = t._op
+            if producer._graph is not self:
                 raise ValueError(_other_graph_message(t, inputs, self, op_type))
+            input_ops.append(producer)
         if name and name.endswith("/"):
             name = name[:-1]
-            valid = name == self._name_stack or _VALID_OP_NAME.match(name)  # the scope was checked on entry
+            valid = _VALID_OP_NAME.match(name) or name == self._name_stack  # the scope was checked on entry
         else:
             base = name or op_type
             # The name scope was checked when it was entered: checking the new part is enough.
@@ -593,27 +611,26 @@ class Graph:
         context = self._control_flow_context
         if self._resolve_inputs is not None:
             inputs = self._resolve_inputs(self, inputs, name)
-        input_ops = [t._op for t in inputs]
+            input_ops = [t._op for t in inputs]
         controls = self._control_inputs_for(set(input_ops)) if self._control_stack else []
         if control_inputs:
             controls += [c for c in control_inputs if c not in controls]
         op = Operation(self, op_type, name, inputs, _int_attrs(attrs) if attrs else {},
                        _dedup(controls) if controls else (), self._next_id)
+        if self._gradient_override_map:
+            op._gradient_override = self._gradient_override_map.get(op_type)
         try:
             specs = opdef.infer(op)
         except TypeError:
             raise  # a dtype mismatch message is complete as TF words it ("Input 'y' of 'AddV2' Op has ...")
         except ValueError as e:
             raise ValueError(f"{e} for {_node_summary(op)}") from e
-        op._outputs = [
-            Tensor(op, i, _output_dtype(dt, opdef.ref_output), _int64_dims(as_shape(sh), op))
-            for i, (dt, sh) in enumerate(specs)
-        ]
+        op._outputs = _output_tensors(op, specs, opdef.ref_output)
         if self._colocation_stack:
             target = self._colocation_stack[-1]
             op._colocation = tuple(dict.fromkeys(g for c in self._colocation_stack for g in _groups(c)))
             op._device = target.device
-        else:
+        elif self._device_stack:
             self._apply_device_functions(op)
         op._traceback = _creation_stack() if creation_stack is None else creation_stack
         if context is not None:
@@ -622,8 +639,9 @@ class Graph:
         self._next_id += 1
         with self._lock:  # sessions of this graph may be building run plans on other threads
             # What DiGraph.add_node and add_edge do, written into its dicts: a node attribute dict
-            # {"op": op}, and one dict {"data": [(output, slot)...], "control": bool} per edge, shared
-            # by the producer's successors and the consumer's predecessors.
+            # {"op": op}, and one dict {"data": ((output, slot)...), "control": bool} per edge, shared
+            # by the producer's successors and the consumer's predecessors. Tuples, not lists: the
+            # garbage collector stops tracking tuples of ints, and walks a large graph's lists every time.
             succ, pred = nxg._succ, nxg._pred
             nxg._node[name] = {"op": op}
             succ[name] = {}
@@ -631,10 +649,10 @@ class Graph:
             for slot, (t, producer) in enumerate(zip(inputs, input_ops)):
                 edge = preds.get(producer._name)
                 if edge is None:
-                    preds[producer._name] = succ[producer._name][name] = {"data": [(t._value_index, slot)],
+                    preds[producer._name] = succ[producer._name][name] = {"data": ((t._value_index, slot),),
                                                                           "control": False}
                 else:
-                    edge["data"].append((t._value_index, slot))
+                    edge["data"] += ((t._value_index, slot),)
             _forget_networkx_caches(nxg)
             for c in op._control_inputs:
                 self._add_control_edge(c, op)
@@ -648,7 +666,7 @@ class Graph:
             nxg = self._nx
             edge = nxg._pred[dst._name].get(src._name)  # as in create_op: the DiGraph's dicts directly
             if edge is None:
-                nxg._pred[dst._name][src._name] = nxg._succ[src._name][dst._name] = {"data": [], "control": True}
+                nxg._pred[dst._name][src._name] = nxg._succ[src._name][dst._name] = {"data": (), "control": True}
                 _forget_networkx_caches(nxg)
             else:
                 edge["control"] = True
@@ -747,24 +765,34 @@ def _forget_networkx_caches(nxg):
         cache.clear()
 
 
-def _output_dtype(dtype, is_ref):
-    dtype = _dtypes.as_dtype(dtype)
-    return dtype._as_ref if is_ref else dtype.base_dtype
-
-
 _INT64_MAX = (1 << 63) - 1
+
+
+def _output_tensors(op, specs, is_ref):
+    """The Tensors of ``op``'s outputs from its ``(dtype, shape)`` specs: base dtypes (or references,
+    ``is_ref``), after TensorFlow's check that every size fits int64 (a tile or reshape of huge sizes
+    overflows it: an error when the graph is built, never a shape that wrapped around)."""
+    outputs = []
+    for i, (dtype, shape) in enumerate(specs):
+        base = (dtype if type(dtype) is _dtypes.DType else _dtypes.as_dtype(dtype))._base
+        if type(shape) is not TensorShape:
+            shape = as_shape(shape)
+        for size in shape._dims or ():
+            if size is not None and size > _INT64_MAX:
+                raise ValueError(f"Dimension size {size} overflows int64 (at most 2**63 - 1) in the shape {shape} "
+                                 f"computed for {_node_summary(op)}")
+        outputs.append(Tensor(op, i, base._ref if is_ref else base, shape))
+    return outputs
 
 
 def _int_attrs(attrs):
     """``attrs`` with the Dimensions given for ints (a split count, strides) as ints, as TensorFlow's op
     builder reads them; TypeError for an unknown one."""
-    if not any(_holds_dimension(value) for value in attrs.values()):
-        return attrs
-    return {key: _int_attr(value) for key, value in attrs.items()}
-
-
-def _holds_dimension(value):
-    return type(value) is Dimension or type(value) in (list, tuple) and any(type(v) is Dimension for v in value)
+    for value in attrs.values():
+        kind = type(value)
+        if kind is Dimension or (kind is list or kind is tuple) and Dimension in map(type, value):
+            return {key: _int_attr(value) for key, value in attrs.items()}
+    return attrs
 
 
 def _int_attr(value):
@@ -773,17 +801,6 @@ def _int_attr(value):
     if type(value) in (list, tuple):
         return type(value)(int(v) if type(v) is Dimension else v for v in value)
     return value
-
-
-def _int64_dims(shape, op):
-    """``shape``, after TensorFlow's check that every dimension fits int64 (a tile or reshape of huge
-    sizes overflows it: an error when the graph is built, never a shape that wrapped around)."""
-    dims = shape._dims
-    if dims is not None and any(d is not None and d > _INT64_MAX for d in dims):
-        big = next(d for d in dims if d is not None and d > _INT64_MAX)
-        raise ValueError(f"Dimension size {big} overflows int64 (at most 2**63 - 1) in the shape {shape} computed "
-                         f"for {_node_summary(op)}")
-    return shape
 
 
 def _other_graph_message(tensor, inputs, graph, op_type):

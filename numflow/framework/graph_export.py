@@ -70,14 +70,20 @@ _DTYPE_ENUM = operator.attrgetter("_dtype._enum")  # of a Tensor
 _DIMS = operator.attrgetter("_shape._dims")
 
 
+_DTYPE_CLASS, _NDARRAY = dtypes.DType, np.ndarray
+
+
 def _value_key(value):
-    """A hashable stand-in for an attr value (None for values not worth a key: large arrays, protos)."""
+    """A hashable stand-in for an attr value (None for values not worth a key: large arrays, protos).
+
+    A DType's is its name, the one bare string among the keys (a ``str`` value's is ``(str, value)``).
+    """
     kind = type(value)
-    if kind is dtypes.DType:
-        return (kind, value._enum)
-    if kind is np.ndarray:
-        return (value.dtype.num, value.shape, value.tobytes()) if value.size <= 16 and not value.dtype.hasobject \
-            else None
+    if kind is _DTYPE_CLASS:
+        return value._name
+    if kind is _NDARRAY:
+        dtype = value.dtype
+        return (dtype.num, value.shape, value.tobytes()) if value.size <= 16 and not dtype.hasobject else None
     if kind is TensorShape:
         return (kind, value._dims)
     if kind is list or kind is tuple:
@@ -169,33 +175,45 @@ class NodeWriter:
 
         The loop of a whole graph: each node's template is found by a key quick to make from its op.
         """
-        templates, emit, dtype_enum, dims, value_key = self._op_templates, self._emit, _DTYPE_ENUM, _DIMS, _value_key
+        templates, new_node, dtype_enum, dims, value_key = (self._op_templates, self._new_node, _DTYPE_ENUM, _DIMS,
+                                                            _value_key)
         for op in ops:
-            export = exports.get(op._type)
+            op_type = op._type
+            export = exports.get(op_type)
             if export is not None:
                 export(self, op)
                 continue
-            attrs, outputs, inputs = op._attrs, op._outputs, op._inputs
+            attrs, outputs = op._attrs, op._outputs
+            # The key: the op type, device, colocation, one output's dtype and dims or None and every
+            # output's, the inputs' dtypes, and, after a None, the attrs' names and values.
             if len(outputs) == 1:
                 out = outputs[0]
-                key = (op._type, op._device, op._colocation, out._dtype._enum, out._shape._dims,
-                       *map(dtype_enum, inputs), None, *attrs, *map(value_key, attrs.values()))
+                key = (op_type, op._device, op._colocation, out._dtype._enum, out._shape._dims)
             else:
-                key = (op._type, op._device, op._colocation, None, *map(dtype_enum, outputs), *map(dims, outputs),
-                       *map(dtype_enum, inputs), None, *attrs, *map(value_key, attrs.values()))
+                key = (op_type, op._device, op._colocation, None, *map(dtype_enum, outputs), *map(dims, outputs))
+            names = []
+            for t in op._inputs:  # loops, not comprehensions or maps: quicker for an op's few inputs
+                key += (t._dtype._enum,)
+                names.append(t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}")
+            if attrs:
+                key += (None, *attrs, *map(value_key, attrs.values()))
             template = templates.get(key)
             if template is None:
-                template = self._template(op._type, op._name, [t._dtype for t in inputs], attrs,
+                inputs = op._inputs
+                template = self._template(op_type, op._name, [t._dtype for t in inputs], attrs,
                                           [t._dtype for t in outputs],
                                           [t._shape for t in outputs] if self._add_shapes else (), op._device,
                                           op._colocation)
                 if not attrs or None not in key[-len(attrs):]:  # a value without a key may not repeat: not kept
                     templates[key] = template
-            # tensor_name(t), inline: this loop runs once per op of the graph
-            names = [t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}" for t in inputs]
-            if op._control_inputs:
-                names += [f"^{c._name}" for c in op._control_inputs]
-            emit(template, op._name, names)
+            for c in op._control_inputs:
+                names.append(f"^{c._name}")
+            # self._emit(template, op._name, names), inline: this loop runs once per op of the graph
+            node = new_node()
+            node.CopyFrom(template)
+            node.name = op._name
+            if names:  # none for a constant or a placeholder: the field is not touched
+                node.input.extend(names)
 
     def _template(self, op_type, name, input_dtypes, attrs, output_dtypes, shapes, device, colocation):
         """A NodeDef with all but the name and inputs: the op type, device and attrs."""
@@ -250,7 +268,7 @@ def write_nodes(graph, graph_def, add_shapes=False, ops=None):
     graph_def.versions.producer = op_defs.GRAPH_DEF_VERSION
     with graph._lock:
         writer = NodeWriter(graph_def, graph, add_shapes)
-        ops = [data["op"] for data in graph.nx_graph._node.values()] if ops is None else ops
+        ops = list(map(operator.itemgetter("op"), graph.nx_graph._node.values())) if ops is None else ops
         writer.add_ops(outside_control_flow(writer, graph, ops), EXPORTS)
     return writer.op_types
 

@@ -15,10 +15,13 @@ import numpy as np
 
 from numflow.framework import attr_values, op_defs, registry
 from numflow.framework.attr_values import AttrError
+from numflow.framework.device_spec import canonical_device
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
 from numflow.framework.frames import FRAME_OPS, has_frames
 from numflow.framework.frames_import import FramesBuilder, loop_invariants
+from numflow.framework.graph import constant_value, creation_stack, get_default_graph
 from numflow.framework.graph_io import parse_tensor_name
+from numflow.framework.op_mapping import IMPORTS
 
 
 def as_graph_def(graph_def):
@@ -45,41 +48,45 @@ def check_versions(versions):
                                    "Please upgrade TensorFlow: this version is likely buggy.")
 
 
-def _ordered(nodes):
-    """The NodeDefs in an order where each one's inputs come first: the file's order when it is one.
+def _ordered(names, inputs):
+    """The positions of nodes ``names`` in an order where each one's inputs come first: the file's
+    order when it is one. ``inputs[i]``: the ``(node name, output index)`` pairs node ``i`` reads.
 
     Raises ValueError for two nodes of one name, or a cycle (a graph holding no loop frames has none).
     """
-    by_name = {}
-    for node in nodes:
-        if node.name in by_name:
-            raise ValueError(f"Duplicate node name in graph: '{node.name}'")
-        by_name[node.name] = node
-    sources = {node.name: [parse_tensor_name(i)[0] for i in node.input] for node in nodes}
+    position = {}
+    for i, name in enumerate(names):
+        if name in position:
+            raise ValueError(f"Duplicate node name in graph: '{name}'")
+        position[name] = i
     seen = set()
-    for node in nodes:
-        if any(s in by_name and s not in seen for s in sources[node.name]):
-            break
-        seen.add(node.name)
+    for name, pairs in zip(names, inputs):
+        for source, _ in pairs:
+            if source not in seen and source in position:
+                break
+        else:
+            seen.add(name)
+            continue
+        break
     else:
-        return list(nodes)
+        return range(len(names))
     done, active, order = set(), set(), []
-    for root in nodes:
-        stack = [(root.name, False)]
+    for root in range(len(names)):
+        stack = [(root, False)]
         while stack:
-            name, expanded = stack.pop()
+            i, expanded = stack.pop()
             if expanded:
-                active.discard(name)
-                done.add(name)
-                order.append(by_name[name])
+                active.discard(i)
+                done.add(i)
+                order.append(i)
                 continue
-            if name in done:
+            if i in done:
                 continue
-            if name in active:
-                raise ValueError(f"GraphDef has a cycle through node '{name}' (and no while loop frames)")
-            active.add(name)
-            stack.append((name, True))
-            stack.extend((s, False) for s in sources[name] if s in by_name and s not in done)
+            if i in active:
+                raise ValueError(f"GraphDef has a cycle through node '{names[i]}' (and no while loop frames)")
+            active.add(i)
+            stack.append((i, True))
+            stack.extend((position[s], False) for s, _ in inputs[i] if s in position and position[s] not in done)
     return order
 
 
@@ -106,7 +113,8 @@ class _AttrReader:
             known = self._known[node.op] = self._op_def_attrs(node.op)
         names, defaults = known
         attrs = {}
-        for key, attr in node.attr.items():
+        node_attrs = node.attr
+        for key in node_attrs:  # keys first: a value is read only where it is kept (not ``_output_shapes``)
             if key.startswith("_"):
                 continue
             if names is not None and key not in names:
@@ -114,7 +122,7 @@ class _AttrReader:
                                  f"(its attrs: {', '.join(names) or 'none'}); the graph was written by a newer or "
                                  "another TensorFlow.")
             try:
-                attrs[key] = self._value(attr)
+                attrs[key] = self._value(node_attrs[key])
             except AttrError as exc:
                 raise ValueError(f"Node '{node.name}' ({node.op}): attr '{key}': {exc}") from None
         for key, attr in defaults:
@@ -194,11 +202,15 @@ class Importer:
         self._stack = None
 
     def tensor(self, node, raw):
-        source, index = parse_tensor_name(raw)
-        key = f"^{source}" if index < 0 else f"{source}:{index}"
-        if key in self.input_map:
-            self.used_keys.add(key)
-            return self.input_map[key]
+        """The tensor (or, for ``^name``, the op) that input ``raw`` of NodeDef ``node`` names."""
+        return self._input(node, raw, *parse_tensor_name(raw))
+
+    def _input(self, node, raw, source, index):
+        if self.input_map:
+            key = f"^{source}" if index < 0 else f"{source}:{index}"
+            if key in self.input_map:
+                self.used_keys.add(key)
+                return self.input_map[key]
         op = self.ops.get(source)
         if op is None:
             raise ValueError(f"Node '{node.name}': Unknown input node '{raw}'")
@@ -216,13 +228,13 @@ class Importer:
             return self._build(nodes)
 
     def _build(self, nodes):
-        from numflow.framework.graph import creation_stack
         from numflow.ops import stack_ops, variant_ops  # noqa: F401  (TensorLists, optionals, stacks: declared)
 
         _load_builders()
         declared = set(registry.declared_types())
         reader = _AttrReader()
         all_attrs = {}
+        nodes = list(nodes)  # each NodeDef's Python object made once for the passes below
         for node in nodes:  # every node checked before the graph changes
             if node.op not in declared and node.op not in BUILDERS and node.op not in FRAME_OPS:
                 raise NotFoundError(None, None, f"Op type not registered '{node.op}' in numflow (node '{node.name}'). "
@@ -234,19 +246,24 @@ class Importer:
             invariants = None if self.trial_invariants is not None else loop_invariants(self, nodes)
             frames = FramesBuilder(self, nodes, all_attrs, self.cond_contexts, invariants)
         names_in_use = self.graph._names_in_use  # the ops built beside the nodes (a loop's variables) avoid their names
-        for node in nodes:
-            key = f"{self.prefix}{node.name}".lower()
-            names_in_use[key] = max(names_in_use.get(key, 0), 1)
+        names = [node.name for node in nodes]
+        prefix = self.prefix
+        for name in names:
+            key = f"{prefix}{name}".lower()
+            if not names_in_use.get(key):
+                names_in_use[key] = 1
         self._stack = creation_stack()  # one for every op: where the import was called
         if frames is not None:
             frames.build()
         else:
-            for node in _ordered(nodes):
-                inputs, controls = [], []
-                for raw in node.input:
-                    item = self.tensor(node, raw)
-                    (controls if raw.startswith("^") else inputs).append(item)
-                self.add(node, inputs, controls, all_attrs[node.name])
+            raws = [node.input[:] for node in nodes]  # a slice of a repeated field: much quicker than iterating it
+            parsed = [[parse_tensor_name(raw) for raw in node_raws] for node_raws in raws]
+            for i in _ordered(names, parsed):
+                node, inputs, controls = nodes[i], [], []
+                for raw, (source, index) in zip(raws[i], parsed[i]):
+                    item = self._input(node, raw, source, index)
+                    (controls if index < 0 else inputs).append(item)
+                self.add(node, inputs, controls, all_attrs[names[i]])
         unused = sorted(set(self.input_map) - self.used_keys)
         if unused:
             raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(unused)}]")
@@ -254,7 +271,8 @@ class Importer:
 
     def add(self, node, inputs, controls, attrs):
         """Build NodeDef ``node`` on ``inputs`` and ``controls`` (tensors or ops) and record it."""
-        controls = [c.op if hasattr(c, "value_index") else c for c in controls]
+        if controls:
+            controls = [c.op if hasattr(c, "value_index") else c for c in controls]
         op, outputs = self.make(node, inputs, controls, attrs, f"{self.prefix}{node.name}")
         self.placed(node, op, outputs)
 
@@ -264,8 +282,6 @@ class Importer:
             groups = [g.decode() if isinstance(g, bytes) else g for g in node.attr["_class"].list.s]
             op._colocation = tuple(self.prefix + g[5:] for g in groups if g.startswith("loc:@"))
         if node.device and not self.clear_devices and op.type != node.op:
-            from numflow.framework.device_spec import canonical_device
-
             op._device = canonical_device(node.device)
         self.ops[node.name] = op
         self.outputs[node.name] = outputs
@@ -273,12 +289,7 @@ class Importer:
     def make(self, node, inputs, controls, attrs, name, graph=None, where=None):
         """Build NodeDef ``node`` as the op ``name`` of ``graph`` (default: the importer's) on ``inputs``;
         returns the op and its outputs as the node numbers them. ``where``: the function holding it."""
-        from numflow.framework.device_spec import canonical_device
-        from numflow.framework.graph import constant_value
-        from numflow.framework.op_mapping import IMPORTS
-
         graph = graph if graph is not None else self.graph
-        label = f"Node '{node.name}'" + (f" of {where}" if where else "")
         try:
             builder = BUILDERS.get(node.op)
             if builder is not None:
@@ -293,6 +304,7 @@ class Importer:
         except (ValueError, TypeError) as exc:
             if str(exc).startswith("Node '"):
                 raise
+            label = f"Node '{node.name}'" + (f" of {where}" if where else "")
             raise type(exc)(f"{label} ({node.op}): {exc}") from exc
         if node.device and not self.clear_devices:
             op._device = canonical_device(node.device)
@@ -352,8 +364,6 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         A node's op type is not one numflow declares.
     """
     del op_dict, producer_op_list
-    from numflow.framework.graph import get_default_graph
-
     graph_def = as_graph_def(graph_def)
     check_versions(graph_def.versions)
     if input_map is not None and not isinstance(input_map, dict):

@@ -41,7 +41,7 @@ from numflow.framework import attr_values, dtypes
 from numflow.framework.graph_export import tensor_name
 from numflow.framework.shapes import TensorShape
 
-REDUCTIONS = ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ReduceJoin")
+REDUCTIONS = ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm", "ReduceJoin")
 _NORMALS = ("RandomStandardNormal", "TruncatedNormal")
 
 

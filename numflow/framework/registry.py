@@ -31,7 +31,7 @@ class OpDef:
     gradient: object = field(default=None, repr=False)
 
 
-_OP_DEFS = {}
+OP_DEFS = {}  # op type -> OpDef (``get`` raises for an undeclared type; the graph reads it directly)
 
 
 def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False, blocking=False, functional=False):
@@ -49,9 +49,9 @@ def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False, blockin
     """
 
     def wrap(infer):
-        if op_type in _OP_DEFS:
+        if op_type in OP_DEFS:
             raise KeyError(f"Op type {op_type!r} is declared twice")
-        _OP_DEFS[op_type] = OpDef(op_type, infer, stateful, ref_inputs if ref_inputs is True else tuple(ref_inputs),
+        OP_DEFS[op_type] = OpDef(op_type, infer, stateful, ref_inputs if ref_inputs is True else tuple(ref_inputs),
                                    ref_output, blocking, functional)
         return infer
 
@@ -61,19 +61,34 @@ def declare(op_type, *, stateful=False, ref_inputs=(), ref_output=False, blockin
 def get(op_type):
     """The OpDef of ``op_type``; KeyError naming it when it was never declared."""
     try:
-        return _OP_DEFS[op_type]
+        return OP_DEFS[op_type]
     except KeyError:
         raise KeyError(f"Op type {op_type!r} is not declared") from None
 
 
+# Gradients registered under a name that is no op type, for ops that gradient_override_map points to them.
+_NAMED_GRADIENTS = {}
+
+
 def register_gradient(op_type):
-    """Register the decorated ``grad(op, *output_grads) -> list of input grads`` for ``op_type``."""
+    """Register the decorated ``grad(op, *output_grads) -> list of input grads`` for ``op_type``, or under
+    a name of its own (not an op type) for the ops a graph's ``gradient_override_map`` maps to it."""
 
     def wrap(fn):
-        get(op_type).gradient = fn
+        if op_type in OP_DEFS:
+            get(op_type).gradient = fn
+        elif op_type in _NAMED_GRADIENTS:
+            raise KeyError(f"Registering two gradient with name '{op_type}'!")
+        else:
+            _NAMED_GRADIENTS[op_type] = fn
         return fn
 
     return wrap
+
+
+def named_gradient(name):
+    """The gradient registered under ``name`` (not an op type), or None."""
+    return _NAMED_GRADIENTS.get(name)
 
 
 class RegisterGradient:
@@ -88,4 +103,4 @@ class RegisterGradient:
 
 def declared_types():
     """Every declared op type, sorted."""
-    return sorted(_OP_DEFS)
+    return sorted(OP_DEFS)

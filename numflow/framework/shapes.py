@@ -298,6 +298,12 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank at least {rank}")
         return self
 
+    def with_rank_at_most(self, rank):
+        """This shape; ValueError when its rank is known and above ``rank``."""
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
     def concatenate(self, other):
         other = as_shape(other)
         if self._dims is None or other._dims is None:
@@ -386,6 +392,10 @@ def unknown_shape(rank=None):
 def broadcast_shapes(a, b):
     """The static shape numpy broadcasting gives ``a`` and ``b``; ValueError when they cannot broadcast."""
     a, b = as_shape(a), as_shape(b)
+    if a._dims == b._dims or b._dims == ():  # the common cases, made quickly: alike, or with a scalar
+        return a
+    if a._dims == ():
+        return b
     if a.ndims is None or b.ndims is None:
         return TensorShape(None)
     da, db = a.dim_values, b.dim_values

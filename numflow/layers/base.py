@@ -44,11 +44,20 @@ from numflow.variables.variable import (
 _layer_uids = weakref.WeakKeyDictionary()  # graph -> {base name: layers so named}
 
 
-def unique_layer_name(base_name):
-    """``base_name_1``, ``base_name_2``...: the next free name among the default graph's layers (and cells)."""
+def unique_layer_name(base_name, zero_based=False):
+    """``base_name_1``, ``base_name_2``...: the next free name among the default graph's layers (and cells);
+    ``zero_based`` (Keras' layers) names the first ``base_name``. Both kinds share one count, as in TensorFlow."""
     counts = _layer_uids.setdefault(get_default_graph(), {})
-    counts[base_name] = counts.get(base_name, 0) + 1
-    return f"{base_name}_{counts[base_name]}"
+    number = counts.get(base_name, 0)
+    counts[base_name] = number + 1
+    if zero_based:
+        return f"{base_name}_{number}" if number else base_name
+    return f"{base_name}_{number + 1}"
+
+
+def reset_layer_names(graph):
+    """Forget the layer names given in ``graph`` (Keras' ``clear_session``)."""
+    _layer_uids.pop(graph, None)
 
 
 def capture_scope(scope, base_name, reuse):

@@ -37,9 +37,16 @@ def get_initializer(identifier):
         return identifier()
     make = _INITIALIZERS.get(identifier) or _INITIALIZERS.get(_snake(identifier))
     if make is None:
-        raise ValueError(f"Unknown initializer: '{identifier}'. Please ensure you are using a "
-                         "`keras.utils.custom_object_scope` and that this object is included in the scope.")
+        raise unknown_object_error("initializer", identifier)
     return make()
+
+
+def unknown_object_error(kind, name):
+    """Keras' ValueError for a name it does not know (``kind``: "initializer", "loss function"...)."""
+    return ValueError(f"Unknown {kind}: '{name}'. Please ensure you are using a `keras.utils.custom_object_scope` "
+                      "and that this object is included in the scope. See "
+                      "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for "
+                      "details.")
 
 
 def _snake(name):
@@ -72,8 +79,7 @@ def get_activation(identifier):
                  "softsign": nn.softsign, "softmax": nn.softmax, "sigmoid": math_ops.sigmoid, "tanh": math_ops.tanh,
                  "linear": lambda x: x}
     if identifier not in functions:
-        raise ValueError(f"Unknown activation function: '{identifier}'. Please ensure you are using a "
-                         "`keras.utils.custom_object_scope` and that this object is included in the scope.")
+        raise unknown_object_error("activation function", identifier)
     return functions[identifier]
 
 

@@ -80,8 +80,8 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002 - TensorFlo
 
 
 def _same_as_input(op):
-    x = op.inputs[0]
-    return [(x.dtype, x.shape)]
+    x = op._inputs[0]
+    return [(x._dtype, x._shape)]
 
 
 for _op_type in ("Identity", "StopGradient", "ZerosLike"):

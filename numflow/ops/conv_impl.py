@@ -168,6 +168,49 @@ def atrous_conv2d(value, filters, rate, padding, name=None):
     return convolution(value, filters, padding, dilation_rate=np.broadcast_to(rate, (2,)).tolist(), name=name)
 
 
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None):
+    """The transpose of :func:`atrous_conv2d`: a space-to-batch of ``value`` by ``rate``, a
+    transposed VALID convolution, and the batch-to-space back, as TensorFlow composes it."""
+    from numflow.framework.shapes import TensorShape
+    from numflow.ops.space_batch_ops import batch_to_space, space_to_batch
+
+    with get_default_graph().name_scope(name or "atrous_conv2d_transpose"):
+        value = convert_to_tensor(value, name="value")
+        filters = convert_to_tensor(filters, name="filters")
+        if not value.shape.dims[3].is_compatible_with(filters.shape.dims[3]):
+            raise ValueError("`value` channel count must be compatible with `filters` input channel count. Received: "
+                             f"value.shape={value.shape} with channel count {value.shape.dims[3]} and "
+                             f"filters.shape={filters.shape} with input channel count {filters.shape.dims[3]}.")
+        if rate < 1:
+            raise ValueError(f"`rate` cannot be less than one. Received: rate={rate}")
+        if rate == 1:
+            return conv_ops.conv2d_transpose(value, filters, output_shape, strides=[1, 1, 1, 1], padding=padding,
+                                    data_format="NHWC")
+        if not convert_to_tensor(output_shape, name="output_shape").shape.is_compatible_with(TensorShape([4])):
+            raise ValueError(f"`output_shape` must have shape (4,). Received: output_shape={output_shape}")
+        output_shape = list(output_shape) if isinstance(output_shape, tuple | np.ndarray) else output_shape
+        if padding == "SAME":
+            filter_shape = filters.shape.as_list() if filters.shape.is_fully_defined() else array_ops.shape(filters)
+            height_up = filter_shape[0] + (filter_shape[0] - 1) * (rate - 1)
+            width_up = filter_shape[1] + (filter_shape[1] - 1) * (rate - 1)
+            pad_top, pad_left = (height_up - 1) // 2, (width_up - 1) // 2
+            pad_bottom, pad_right = height_up - 1 - pad_top, width_up - 1 - pad_left
+        elif padding == "VALID":
+            pad_top = pad_bottom = pad_left = pad_right = 0
+        else:
+            raise ValueError(f"`padding` must be either 'VALID' or 'SAME'. Received: padding={padding}")
+        in_height = output_shape[1] + pad_top + pad_bottom
+        in_width = output_shape[2] + pad_left + pad_right
+        bottom_extra, right_extra = (rate - in_height % rate) % rate, (rate - in_width % rate) % rate
+        value = space_to_batch(value, [[0, bottom_extra], [0, right_extra]], block_size=rate)
+        input_sizes = [rate * rate * output_shape[0], (in_height + bottom_extra) // rate,
+                       (in_width + right_extra) // rate, output_shape[3]]
+        value = conv_ops.conv2d_backprop_input(input_sizes, filters, value, strides=[1, 1, 1, 1], padding="VALID",
+                                      data_format="NHWC")
+        crops = [[pad_top, pad_bottom + bottom_extra], [pad_left, pad_right + right_extra]]
+        return batch_to_space(value, crops, block_size=rate)
+
+
 def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None, data_format=None,  # noqa: A002
                      dilations=None):
     """Each input channel convolved with its own filters (``DepthwiseConv2dNative`` named ``depthwise``);

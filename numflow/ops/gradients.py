@@ -195,7 +195,13 @@ def _sum(received):
 
 
 def _gradient_function(op):
-    fn = _registry.get(op.type).gradient
+    override = op._gradient_override
+    fn = _registry.named_gradient(override) if override is not None else None
+    if fn is None:
+        try:
+            fn = _registry.get(override or op.type).gradient
+        except KeyError:  # an override naming nothing registered
+            fn = None
     if fn is None:
         raise LookupError(
             f"No gradient defined for operation'{op.name}' (op type: {op.type}). In general every operation must "

@@ -75,14 +75,56 @@ def _matrix_triangular_solve_grad(op, grad):
 
 @gradient("Svd")
 def _svd_grad(op, grad_s, grad_u, grad_v):
-    """``u @ diag(grad_s) @ v^T`` for singular values alone (``compute_uv=False``), as TensorFlow gives it."""
-    if op._attrs["compute_uv"]:
-        raise NotImplementedError(f"The gradient of {op.name} (Svd) is implemented for compute_uv=False only.")
+    """TensorFlow's: ``u @ diag(grad_s) @ v^T`` for singular values alone (``compute_uv=False``), else the
+    full expression for real matrices of known inner dimensions."""
     a = op.inputs[0]
-    _, u, v = svd(a, compute_uv=True)
-    grad_a = mm(u, mm(matrix_diag(grad_s), v, adjoint_b=True))
+    s, u, v = op.outputs
+    grad_s = array_ops.zeros_like(s) if grad_s is None else math_ops.cast(grad_s, a.dtype)
+    grad_s_mat = matrix_diag(grad_s)
+    if not op._attrs["compute_uv"]:
+        _, u, v = svd(a, compute_uv=True)
+        grad_a = mm(u, mm(grad_s_mat, v, adjoint_b=True))
+        grad_a.set_shape(a.shape)
+        return [grad_a]
+    grad_u = array_ops.zeros_like(u) if grad_u is None else grad_u
+    grad_v = array_ops.zeros_like(v) if grad_v is None else grad_v
+    m, n = (a.shape.dim_values[-2:] if a.shape.ndims else (None, None))
+    if m is None or n is None:
+        raise NotImplementedError("SVD gradient has not been implemented for input with unknown inner matrix shape.")
+    full_matrices = op._attrs["full_matrices"]
+    use_adjoint = m > n
+    if use_adjoint:
+        m, n, u, v, grad_u, grad_v = n, m, v, u, grad_v, grad_u
+    if full_matrices and abs(m - n) > 1:
+        raise NotImplementedError(f"svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True. "
+                                  f"Received: m={m} and n={n} from op input={a} with shape={a.shape}.")
+    s_mat = matrix_diag(s)
+    s2 = math_ops.square(s)
+    f = matrix_set_diag(_safe_reciprocal(array_ops.expand_dims(s2, -2) - array_ops.expand_dims(s2, -1)),
+                        array_ops.zeros_like(s))
+    s_inv_mat = matrix_diag(_safe_reciprocal(s))
+    v1 = v[..., :, :m]
+    grad_v1 = grad_v[..., :, :m]
+    f_u = f * mm(u, grad_u, adjoint_a=True)
+    f_v = f * mm(v1, grad_v1, adjoint_a=True)
+    term1_nouv = (grad_s_mat + mm(f_u + matrix_transpose(f_u), s_mat)
+                  + mm(s_mat, f_v + matrix_transpose(f_v)))
+    grad_a = mm(u, mm(term1_nouv, v1, adjoint_b=True))
+    if m != n:
+        gv1t = matrix_transpose(grad_v1)
+        term2_nous = gv1t - mm(mm(gv1t, v1), v1, adjoint_b=True)
+        if full_matrices:
+            v2 = v[..., :, m:n]
+            term2_nous -= mm(mm(v1, grad_v[..., :, m:n], adjoint_a=True), v2, adjoint_b=True)
+        grad_a = grad_a + mm(mm(u, s_inv_mat), term2_nous)
+    if use_adjoint:
+        grad_a = matrix_transpose(grad_a)
     grad_a.set_shape(a.shape)
     return [grad_a]
+
+
+def _safe_reciprocal(x, epsilon=1e-20):
+    return x * math_ops.reciprocal(x * x + epsilon)
 
 
 @gradient("Diag")

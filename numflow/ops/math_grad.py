@@ -96,10 +96,12 @@ def _pow_grad(op, grad):
 
 
 def _select_grads(op, grad, x_wins):
+    """The gradient to the winner, zeros to the other, selected (as TensorFlow does: an infinite or NaN
+    gradient stays with its input, where a product with a 0/1 mask would spread NaN to both)."""
     x, y = op.inputs
-    mask = math_ops.cast(x_wins, grad.dtype.base_dtype)
-    gx = math_ops.multiply(grad, mask)
-    gy = math_ops.subtract(grad, gx)
+    zeros = array_ops.zeros_like(grad)
+    gx = array_ops.where(x_wins, grad, zeros)
+    gy = array_ops.where(x_wins, zeros, grad)
     return [sum_to(gx, x, y), sum_to(gy, y, x)]
 
 
@@ -296,3 +298,14 @@ def _min_or_max_grad(op, grad):
     indicators = math_ops.cast(math_ops.equal(y, x), grad.dtype.base_dtype)
     selected = math_ops.reduce_sum(indicators, op._attrs["axis"], keepdims=True)
     return [math_ops.multiply(math_ops.realdiv(indicators, selected), grad)]
+
+
+@gradient("EuclideanNorm")
+def _euclidean_norm_grad(op, grad):
+    """``x / norm * grad``, written as TensorFlow writes it: ``x / (norm / grad)``."""
+    output = op.outputs[0]
+    if not op._attrs["keep_dims"]:
+        kept = kept_dims_shape(op.inputs[0], op._attrs["axis"])
+        output = array_ops.reshape(output, kept)
+        grad = array_ops.reshape(grad, kept)
+    return [math_ops.truediv(op.inputs[0], output / grad)]

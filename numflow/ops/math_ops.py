@@ -73,14 +73,14 @@ _BINARY = {
 
 def _binary_infer(result_dtype, allowed):
     def infer(op):
-        x, y = op.inputs
+        x, y = op._inputs
         if allowed == _BOOL_ONLY:
             _check_bool(op, (x, y), ("x", "y"))
         else:
-            check_same_dtype(x, y, op.type, "x", "y")
+            check_same_dtype(x, y, op._type, "x", "y")
             if allowed is not _ANY:
                 check_dtype(x, allowed, "x")
-        return [(result_dtype or x.dtype, broadcast_shapes(x.shape, y.shape))]
+        return [(result_dtype or x._dtype, broadcast_shapes(x._shape, y._shape))]
 
     return infer
 
@@ -436,7 +436,7 @@ def _reduction_infer(op):
     return [(x.dtype, _reduction_shape(x.shape, op._attrs["axis"], op._attrs["keep_dims"]))]
 
 
-for _op_type in ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any"):
+for _op_type in ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm"):
     declare(_op_type)(_reduction_infer)
 
 
@@ -475,6 +475,7 @@ reduce_min = _make_reduction("Min", "reduce_min")
 reduce_prod = _make_reduction("Prod", "reduce_prod")
 reduce_all = _make_reduction("All", "reduce_all")
 reduce_any = _make_reduction("Any", "reduce_any")
+reduce_euclidean_norm = _make_reduction("EuclideanNorm", "reduce_euclidean_norm")
 
 
 def _arg_infer(op):

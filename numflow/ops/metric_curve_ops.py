@@ -22,8 +22,16 @@ _KINDS = ("tp", "fn", "tn", "fp")
 _VARIABLE_NAMES = {"tp": "true_positives", "fn": "false_negatives", "tn": "true_negatives", "fp": "false_positives"}
 
 
-def _confusion_at_thresholds(labels, predictions, thresholds, weights):
-    """The count variables of :data:`_KINDS` at each threshold, and the ops adding one batch to them."""
+def thresholds_in_unit_interval(num_thresholds, top=1.0 + 1e-7):
+    """``num_thresholds`` thresholds from just below 0 to ``top``, evenly spaced between: ``-1e-7``,
+    ``i / (num_thresholds - 1)`` for ``i`` in ``1 .. num_thresholds - 2``, and ``top``."""
+    inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    return [0.0 - 1e-7] + inner + [top]
+
+
+def _confusion_at_thresholds(labels, predictions, thresholds, weights, includes=_KINDS):
+    """The count variables of the ``includes`` (of :data:`_KINDS`, made in that order) at each threshold, and the
+    ops adding one batch to them."""
     graph = get_default_graph()
     predictions = convert_to_tensor(predictions, name="predictions")
     in_range = [check_ops.assert_greater_equal(predictions, math_ops.cast(0.0, predictions.dtype),
@@ -54,7 +62,7 @@ def _confusion_at_thresholds(labels, predictions, thresholds, weights):
     conditions = {"tp": (label_is_pos, pred_is_pos), "fn": (label_is_pos, pred_is_neg),
                   "tn": (label_is_neg, pred_is_neg), "fp": (label_is_neg, pred_is_pos)}
     values, update_ops = {}, {}
-    for kind in _KINDS:
+    for kind in (k for k in _KINDS if k in includes):
         variable = metric_variable([num_thresholds], dtypes.float32, name=_VARIABLE_NAMES[kind])
         hits = math_ops.cast(math_ops.logical_and(*conditions[kind]), dtypes.float32)
         if weights_tiled is not None:
@@ -131,13 +139,12 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
     with variable_scope(name, "auc", (labels, predictions, weights)):
         if curve not in ("ROC", "PR"):
             raise ValueError(f"Curve must be either ROC or PR. Curve {curve} is unknown.")
-        kepsilon = 1e-7  # floating-point slack around the ends of [0, 1]
         if thresholds is not None:
-            thresholds = sorted(thresholds)
-            num_thresholds = len(thresholds) + 2
+            kepsilon = 1e-7  # floating-point slack around the ends of [0, 1]
+            thresholds = [0.0 - kepsilon] + sorted(thresholds) + [1.0 + kepsilon]
+            num_thresholds = len(thresholds)
         else:
-            thresholds = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-        thresholds = [0.0 - kepsilon] + thresholds + [1.0 + kepsilon]
+            thresholds = thresholds_in_unit_interval(num_thresholds)
         values, update_ops = _confusion_at_thresholds(labels, predictions, thresholds, weights)
         value = _area(values, num_thresholds, curve, summation_method, "value")
         _add_to(metrics_collections, value)

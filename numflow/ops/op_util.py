@@ -25,7 +25,7 @@ def check_dtype(tensor, allowed, param="x"):
 
 def check_same_dtype(a, b, op_type, name_a, name_b):
     """Raise TensorFlow's TypeError when inputs ``a`` and ``b`` of one type attr differ."""
-    if a.dtype.base_dtype != b.dtype.base_dtype:
+    if a.dtype._base is not b.dtype._base:  # DTypes are one object each: identity is equality
         raise TypeError(
             f"Input '{name_b}' of '{op_type}' Op has type {b.dtype.base_dtype.name} that does not match "
             f"type {a.dtype.base_dtype.name} of argument '{name_a}'."

@@ -46,7 +46,7 @@ def random_shuffle(value, seed=None, name=None):
 
 @declare("Multinomial", stateful=True)
 def _multinomial_infer(op):
-    logits, num_samples = op.inputs
+    logits, num_samples = op.inputs[:2]
     check_dtype(logits, REAL, "logits")
     check_dtype(num_samples, (dtypes.int32,), "num_samples")
     check_rank(logits.shape, 2)

@@ -1,4 +1,5 @@
-"""Running sums and products along an axis (ops ``Cumsum``, ``Cumprod``), the gradient of ``reduce_prod``
+"""Running sums, products and log-sum-exps along an axis (ops ``Cumsum``, ``Cumprod``,
+``CumulativeLogsumexp``), the gradient of ``reduce_prod``
 that TensorFlow builds from them, and the reductions TensorFlow builds from other ops: ``reduce_logsumexp``
 and ``count_nonzero``.
 
@@ -14,8 +15,9 @@ from numflow.ops.array_grad import broadcast_to, gradient, reduced_grad
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.elementwise_ops import is_finite
 from numflow.ops.loss_ops import div_no_nan
-from numflow.ops.math_ops import REAL
+from numflow.ops.math_ops import FLOATS, REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype
+from numflow.ops.selection_ops import where_v2
 
 
 def _scan_infer(op):
@@ -28,6 +30,12 @@ def _scan_infer(op):
 
 declare("Cumsum")(_scan_infer)
 declare("Cumprod")(_scan_infer)
+
+
+@declare("CumulativeLogsumexp")
+def _cumulative_logsumexp_infer(op):
+    check_dtype(op.inputs[0], FLOATS, "x")
+    return _scan_infer(op)
 
 
 def _make_scan(op_type, public_name, what):
@@ -55,6 +63,9 @@ def _make_scan(op_type, public_name, what):
 
 cumsum = _make_scan("Cumsum", "cumsum", "sum")
 cumprod = _make_scan("Cumprod", "cumprod", "product")
+cumulative_logsumexp = _make_scan("CumulativeLogsumexp", "cumulative_logsumexp", "log-sum-exp")
+cumulative_logsumexp.__doc__ = """The running ``log(sum(exp(x)))`` of floats ``x`` along ``axis``, without overflow
+(op ``CumulativeLogsumexp``); ``exclusive`` and ``reverse`` as for :func:`cumsum` (the identity is ``-inf``)."""
 
 
 @gradient("Cumsum")
@@ -70,6 +81,22 @@ def _cumprod_grad(op, grad):
     prod = cumprod(x, axis, exclusive=exclusive, reverse=reverse)
     out = cumsum(math_ops.multiply(prod, grad), axis, exclusive=exclusive, reverse=not reverse)
     return [div_no_nan(out, x), None]
+
+
+@gradient("CumulativeLogsumexp")
+def _cumulative_logsumexp_grad(op, grad):
+    """TensorFlow's: the positive and negative parts of ``grad`` through log space, each a reversed scan."""
+    x, axis = op.inputs
+    result = op.outputs[0]
+    exclusive, reverse = op._attrs["exclusive"], op._attrs["reverse"]
+    lowest = grad.dtype.base_dtype.min
+    log_grad_positive = where_v2(math_ops.greater(grad, 0), math_ops.log(grad), lowest)
+    log_grad_negative = where_v2(math_ops.less(grad, 0), math_ops.log(-grad), lowest)
+    output_pos = math_ops.exp(cumulative_logsumexp(log_grad_positive - result, axis=axis, reverse=not reverse,
+                                                   exclusive=exclusive) + x)
+    output_neg = math_ops.exp(cumulative_logsumexp(log_grad_negative - result, axis=axis, reverse=not reverse,
+                                                   exclusive=exclusive) + x)
+    return [output_pos - output_neg, None]
 
 
 @gradient("Prod")

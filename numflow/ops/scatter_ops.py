@@ -1,5 +1,7 @@
-"""Indexing by index tuples: ``gather_nd`` (op ``GatherNd``), ``scatter_nd`` (op ``ScatterNd``) and the
-``tensor_scatter_nd_*`` ops (``TensorScatterUpdate``, ``TensorScatterAdd``, ``TensorScatterSub``).
+"""Indexing by index tuples: ``gather_nd`` (op ``GatherNd``), ``scatter_nd`` (op ``ScatterNd``), the
+``tensor_scatter_nd_*`` ops (``TensorScatterUpdate``, ``TensorScatterAdd``, ``TensorScatterSub``,
+``TensorScatterMax``, ``TensorScatterMin``) and their in-place twins on variables, ``scatter_nd_update``,
+``scatter_nd_add`` and ``scatter_nd_sub`` (ops ``ScatterNdUpdate``, ``ScatterNdAdd``, ``ScatterNdSub``).
 
 The last dimension of ``indices`` holds one index tuple of length ``k``; each tuple picks a slice
 ``params[i0, ..., ik-1]`` of rank ``rank(params) - k``. ``scatter_nd`` adds duplicate indices'
@@ -13,7 +15,7 @@ from numflow.framework.graph import get_default_graph
 from numflow.framework.indexed_slices import IndexedSlices
 from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, dims_text
-from numflow.ops import array_ops, math_ops
+from numflow.ops import array_ops, math_ops, state_ops
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out, check_dtype, check_rank, check_same_dtype, shape_from_tensor
@@ -131,6 +133,41 @@ tensor_scatter_nd_update = _make_tensor_scatter("TensorScatterUpdate", "tensor_s
                                                 "written (the last of duplicates wins)")
 tensor_scatter_nd_add = _make_tensor_scatter("TensorScatterAdd", "tensor_scatter_nd_add", "added")
 tensor_scatter_nd_sub = _make_tensor_scatter("TensorScatterSub", "tensor_scatter_nd_sub", "subtracted")
+tensor_scatter_nd_max = _make_tensor_scatter("TensorScatterMax", "tensor_scatter_nd_max",
+                                             "combined by their maximum")
+tensor_scatter_nd_min = _make_tensor_scatter("TensorScatterMin", "tensor_scatter_nd_min",
+                                             "combined by their minimum")
+
+
+def _scatter_nd_variable_infer(op):
+    ref, indices, updates = op.inputs
+    check_dtype(indices, (dtypes.int32, dtypes.int64), "indices")
+    if ref.dtype.base_dtype != updates.dtype.base_dtype:
+        raise TypeError(f"Input 'updates' of '{op.type}' Op has type {updates.dtype.base_dtype.name} that does not "
+                        f"match type {ref.dtype.base_dtype.name} of argument 'ref'.")
+    _check_updates(indices.shape, updates.shape, ref.shape, "ref")
+    return [(ref.dtype, ref.shape)]
+
+
+for _op_type in ("ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"):
+    declare(_op_type, stateful=True, ref_inputs=(0,), ref_output=True)(_scatter_nd_variable_infer)
+
+
+def scatter_nd_update(ref, indices, updates, use_locking=True, name=None):
+    """Write ``updates`` into variable ``ref`` at the index tuples of ``indices``; the result is the variable
+    after the update (op ``ScatterNdUpdate``)."""
+    return state_ops._scatter("ScatterNdUpdate", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_add(ref, indices, updates, use_locking=False, name=None):
+    """Add ``updates`` to variable ``ref`` at the index tuples of ``indices`` (repeats add up; op
+    ``ScatterNdAdd``)."""
+    return state_ops._scatter("ScatterNdAdd", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_sub(ref, indices, updates, use_locking=False, name=None):
+    """Subtract ``updates`` from variable ``ref`` at the index tuples of ``indices`` (op ``ScatterNdSub``)."""
+    return state_ops._scatter("ScatterNdSub", ref, indices, updates, use_locking, name)
 
 
 # -- gradients (TensorFlow's array_grad.py) --------------------------------------------------------------
@@ -164,3 +201,21 @@ def _tensor_scatter_add_grad(op, grad):
 @gradient("TensorScatterSub")
 def _tensor_scatter_sub_grad(op, grad):
     return [array_ops.identity(grad), None, math_ops.negative(gather_nd(grad, op.inputs[1]))]
+
+
+def _tensor_scatter_min_or_max_grad(op, grad):
+    """TensorFlow's: the gradient goes to the inputs equal to the result, split evenly between ties."""
+    x, indices, y = op.inputs
+    output = op.outputs[0]
+    x_indicators = math_ops.cast(math_ops.equal(x, output), grad.dtype)
+    y_output = gather_nd(output, indices)
+    y_indicators = math_ops.cast(math_ops.equal(y, y_output), grad.dtype)
+    ys_indicators = scatter_nd(indices, y_indicators, array_ops.shape(x, out_type=indices.dtype))
+    indicators = x_indicators + ys_indicators
+    x_grad = grad * x_indicators / indicators
+    y_grad = gather_nd(grad / indicators, indices) * y_indicators
+    return [x_grad, None, y_grad]
+
+
+gradient("TensorScatterMax")(_tensor_scatter_min_or_max_grad)
+gradient("TensorScatterMin")(_tensor_scatter_min_or_max_grad)

@@ -146,14 +146,18 @@ def _slice_helper(tensor, slice_spec, var=None):
     for i, s in enumerate(slice_spec):
         bit = 1 << i
         if isinstance(s, builtins.slice):
+            # An open end or step takes the dtype of the slice's tensors (int64 over int32), as in TensorFlow.
+            kinds = {t.dtype.base_dtype for t in (s.start, s.stop, s.step) if isinstance(t, Tensor)}
+            dtype = dtypes.int64 if dtypes.int64 in kinds else dtypes.int32 if dtypes.int32 in kinds else None
             for part, out, mask in ((s.start, begin, "begin_mask"), (s.stop, end, "end_mask")):
                 part = dimension_value(part)  # an unknown Dimension is an open end, as TensorFlow reads it
                 if part is None:
-                    out.append(0)
+                    out.append(0 if dtype is None else constant(0, dtype=dtype))
                     masks[mask] |= bit
                 else:
                     out.append(_slice_index(part))
-            strides.append(1 if s.step is None else _slice_index(s.step))
+            step = dimension_value(s.step)
+            strides.append(_slice_index(step) if step is not None else 1 if dtype is None else constant(1, dtype=dtype))
         elif s is Ellipsis or s is None:
             begin.append(0)
             end.append(0)
@@ -163,11 +167,14 @@ def _slice_helper(tensor, slice_spec, var=None):
             index = _slice_index(s)
             begin.append(index)
             end.append(index + 1)
-            strides.append(1)
+            strides.append(constant(1, dtype=dtypes.int64) if isinstance(index, Tensor) and
+                           index.dtype.base_dtype == dtypes.int64 else 1)
             masks["shrink_axis_mask"] |= bit
     with get_default_graph().name_scope("strided_slice") as scope:
         if begin:
             packed = [stack(begin, name="stack"), stack(end, name="stack_1"), stack(strides, name="stack_2")]
+            if any(p.dtype == dtypes.int64 for p in packed):  # one index dtype for all three, as TensorFlow casts
+                packed = [cast(p, dtypes.int64) for p in packed]
         else:
             packed = [constant([], dtype=dtypes.int32)] * 3
         return _out("StridedSlice", [tensor, *packed], masks, name=scope)[0]

@@ -9,6 +9,7 @@ block_shape, crops)`` is its inverse, then removes ``crops``. Kernels: ``referen
 
 import numpy as np
 
+from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
 from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
@@ -42,7 +43,7 @@ def _block_infer(op):
             if d is not None:
                 padded = d + int(pairs_v[i][0]) + int(pairs_v[i][1])
                 if padded % b:
-                    raise ValueError(f"padded_shape[{i}]={padded} is not divisible by block_shape[{i}]={b}")
+                    raise ValueError(f"Dimension size must be evenly divisible by {b} but is {padded}")
                 out[1 + i] = padded // b
     else:
         if dims[0] is not None and dims[0] % prod:
@@ -76,6 +77,57 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002 - 
 def batch_to_space_nd(input, block_shape, crops, name=None):  # noqa: A002 - TensorFlow's argument name
     """The inverse of :func:`space_to_batch_nd`, then ``crops`` removed (op ``BatchToSpaceND``)."""
     return _build("BatchToSpaceND", input, block_shape, crops, "crops", name)
+
+
+def _block_size(block_size, block_shape):
+    if block_size is not None and block_shape is not None:
+        raise ValueError("Cannot specify both 'block_shape' and 'block_size'")
+    size = block_shape if block_size is None else block_size
+    return np.array([size, size], np.int64)
+
+
+def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None):  # noqa: A002
+    """TensorFlow 1's 4-D :func:`space_to_batch_nd` with a square ``block_size``."""
+    result = space_to_batch_nd(input, _block_size(block_size, block_shape), paddings, name=name)
+    result.set_shape(result.shape.with_rank(4))
+    return result
+
+
+def batch_to_space(input, crops, block_size, name=None, block_shape=None):  # noqa: A002
+    """TensorFlow 1's 4-D :func:`batch_to_space_nd` with a square ``block_size``."""
+    result = batch_to_space_nd(input, _block_size(block_size, block_shape), crops, name=name)
+    result.set_shape(result.shape.with_rank(4))
+    return result
+
+
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """``(paddings, crops)`` that make ``input_shape`` (plus ``base_paddings``) divisible by
+    ``block_shape``, for :func:`space_to_batch_nd` and then :func:`batch_to_space_nd`; computed
+    here when all three are known, else in the graph."""
+    from numflow.ops.array_ops import stack, zeros
+
+    with get_default_graph().name_scope(name or "required_space_to_batch_paddings"):
+        input_shape = convert_to_tensor(input_shape, dtype=dtypes.int32, name="input_shape")
+        block_shape = convert_to_tensor(block_shape, dtype=dtypes.int32, name="block_shape")
+        if not block_shape.shape.is_fully_defined():
+            raise ValueError(f"Shape {block_shape.shape} is not fully defined")
+        check_rank(block_shape.shape, 1)
+        count = block_shape.shape.dim_values[0]
+        if count == 0:
+            return zeros([0, 2], dtypes.int32), zeros([0, 2], dtypes.int32)
+        if base_paddings is None:
+            base_paddings = zeros([count, 2], dtypes.int32)
+        else:
+            base_paddings = convert_to_tensor(base_paddings, dtype=dtypes.int32, name="base_paddings")
+        known = [static_value(t) for t in (block_shape, input_shape, base_paddings)]
+        if all(v is not None for v in known):
+            block_shape, input_shape, base_paddings = known
+        pad_start, pad_end = base_paddings[:, 0], base_paddings[:, 1]
+        extra = (block_shape - (input_shape + pad_start + pad_end) % block_shape) % block_shape
+        pad_end = pad_end + extra
+        paddings = stack([[pad_start[i], pad_end[i]] for i in range(count)], name="paddings")
+        crops = stack([[0, extra[i]] for i in range(count)], name="crops")
+        return paddings, crops
 
 
 @gradient("SpaceToBatchND")

@@ -20,7 +20,7 @@ cycle can form: where the graph already orders a pair, either way, it is left as
 from numflow.framework import registry
 
 _ALIASING = frozenset({"Identity", "StopGradient"})
-_WRITES_ITS_REFERENCES = frozenset({"RestoreBundle"})
+WRITES_ITS_REFERENCES = frozenset({"RestoreBundle"})  # beside the ops declared with ref_output
 
 
 def order_accesses(ops, preds):
@@ -61,7 +61,7 @@ def _accesses(ops):
         if op.type in _ALIASING:
             continue
         opdef = registry.get(op.type)
-        writes = opdef.ref_output or op.type in _WRITES_ITS_REFERENCES
+        writes = opdef.ref_output or op.type in WRITES_ITS_REFERENCES
         for i, t in enumerate(op._inputs):
             variable = _variable_behind(t)
             if variable is None:

@@ -6,20 +6,24 @@ A sub-plan is a plan of ``runtime.plan``, built with the plan of the run that ho
 the loop variables; fetching the branch's results, or the condition, or the body's next values and
 the values accumulated for the gradient (only those the run reads). Running a branch costs one copy of
 its slot list and its steps; an iteration of a loop costs its condition's and body's steps and a few
-list operations, no graph work. The steps run in order on the thread running the functional op
-(``executor.steps_runner()``, which in a traced run also calls the run's hooks around each step), so
-a loop runs the same ops in the same order in every run.
+list operations, no graph work. Past its first iteration, a loop adds into its running sums (a
+gradient's accumulators) in place; a loop that updates no variable reads its captured variables once
+per run, and all of it runs with numpy's float errors quiet, set once. The steps run in order on the
+thread running the functional op (``executor.steps_runner()``, which in a traced run also calls the
+run's hooks around each step), so a loop runs the same ops in the same order in every run.
 
 A functional op receives its inputs as they are: a captured variable's read stays the variable's
 handle, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
-TensorFlow's). The loop variables, the selector and the results are values: a handle among them is
-read when it enters or leaves.
+TensorFlow's; a loop that updates no variable reads it once, as it starts). The loop variables, the
+selector and the results are values: a handle among them is read when it enters or leaves.
 """
 
 import numpy as np
 
-from numflow.runtime import executor
+from numflow.framework import registry
+from numflow.runtime import access_order, executor
 from numflow.runtime import plan as _plan
+from numflow_kernels import control_flow, float_errors
 from numflow_kernels.handle import VariableHandle
 from numflow_kernels.registry import register
 
@@ -56,7 +60,7 @@ class _SubPlan:
     variable's handle), which the functional op, on the host, copies back before passing them on.
     """
 
-    __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host")
+    __slots__ = ("plan", "feed_slots", "fetch_slots", "off_host", "on_host")
 
     def __init__(self, op, context, fetches, feeds, session):
         self.plan = _plan.build(op.graph, list(fetches), [], list(feeds), session,
@@ -65,6 +69,7 @@ class _SubPlan:
         self.fetch_slots = self.plan.fetch_slots
         devices = self.plan.placements
         on_devices = not all(d.is_host for d in set(devices.values()))
+        self.on_host = not on_devices
         self.off_host = [i for i, t in enumerate(fetches)
                          if on_devices and (t.op in devices and not devices[t.op].is_host or t not in devices)]
 
@@ -146,10 +151,14 @@ class _LoopPlans:
 
     ``may_hold_state``: the next values that may come out of the body as a variable's handle (a read of
     a captured variable passed on as it is), which the loop reads before the next iteration.
+    ``later_body_steps``: the body's steps for the iterations after the first, where the sums that carry
+    a loop variable from one iteration to the next (see ``_sums_in_place``) add into it in place; None
+    where there are none. ``reads_once``: whether the captured variables may be read once per run of
+    the loop (see ``_writes_no_variable``) rather than by their readers in every iteration.
     """
 
     __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
-                 "calls_blas", "may_hold_state")
+                 "calls_blas", "may_hold_state", "later_body_steps", "reads_once")
 
     def __init__(self, op, session, needed):
         loop = op._attrs["loop"]
@@ -164,6 +173,62 @@ class _LoopPlans:
         self.body = _SubPlan(op, loop.body_context, fetches, [*loop.body_args, *captures], session)
         self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
         self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _plan.ALIASING or t in captures]
+        self.later_body_steps = _sums_in_place(self.body, n, self.may_hold_state)
+        self.reads_once = _writes_no_variable(self.cond) and _writes_no_variable(self.body)
+
+
+def _writes_no_variable(part):
+    """Whether ``part`` (a sub-plan, on the host) runs no op that could change a variable: no update
+    (an op writing through a reference, as ``access_order`` counts them), no cond or loop of its own.
+    Then a captured variable keeps its value through the loop's run (the run orders any update
+    outside the loop after the loop, which reads the variable), and a snapshot read once gives its
+    readers in every iteration the value they would read."""
+    if not part.on_host:
+        return False
+    for step in part.plan.alone_steps:
+        opdef = registry.get(step.op.type)
+        if opdef.ref_output or opdef.functional or step.op.type in access_order.WRITES_ITS_REFERENCES:
+            return False
+    return True
+
+
+_SUMS = frozenset({"AddV2", "Add"})
+
+
+def _sums_in_place(body, num_vars, may_hold_state):
+    """``body``'s steps with each running sum of a loop variable (``total = total + value``, a
+    gradient's accumulator over the iterations) adding into ``total``'s array; None if it has none.
+
+    A sum of floats qualifies (a counter's add stays as it is: the loops of its scalars are cheaper
+    than a check) where it is the only reader of the variable's value in the body, which the body
+    does not pass on (as a value kept for the gradient, say), and its result is the variable's next
+    value and nothing else's (read by no other step, fetched once, on the host):
+    then from the second iteration on, the array it reads is the one it made the iteration before,
+    which nothing else holds. (The first iteration reads the loop's initial value, which may be
+    anyone's, and runs the steps as they are.) The add's result has the same bits either way.
+    """
+    steps = body.plan.alone_steps
+    readers = {}
+    for index, step in enumerate(steps):
+        for slot in step.in_slots:
+            readers.setdefault(slot, []).append(index)
+    fetch_counts = {}
+    for slot in body.fetch_slots:
+        fetch_counts[slot] = fetch_counts.get(slot, 0) + 1
+    changed = list(steps)
+    for i in range(num_vars):
+        feed, fetch = body.feed_slots[i], body.fetch_slots[i]
+        (index, *others) = readers.get(feed, [None])
+        if index is None or others or feed in fetch_counts or i in may_hold_state or i in body.off_host:
+            continue
+        step = steps[index]
+        if (step.op.type in _SUMS and step.out_slots == (fetch,) and fetch not in readers
+                and fetch_counts[fetch] == 1 and step.ctx.device is not None and step.ctx.device.is_host
+                and np.dtype(step.ctx.output_dtypes[0]).kind in "fc"):
+            position = step.in_slots.index(feed)
+            changed[index] = _plan.Step(step.op, control_flow.sum_into(step.kernel, position), step.ctx,
+                                        step.in_slots, step.out_slots)
+    return changed if changed != steps else None
 
 
 def _run_loop(ctx, *inputs):
@@ -171,12 +236,15 @@ def _run_loop(ctx, *inputs):
 
     The condition's and the body's steps run in order over two slot lists made once per run (the
     captured values written in once); an iteration writes the loop variables into them, runs the
-    steps, and reads the next values and those to accumulate.
+    steps, and reads the next values and those to accumulate. The iterations run with numpy's
+    floating-point errors quiet, set once here rather than by each kernel that wants them so.
     """
     loop = ctx.subplans
     n = loop.num_vars
     current = [_value(v) for v in inputs[:n]]
     captures = inputs[n:n + loop.num_captures]
+    if loop.reads_once:  # read here what the body's readers would read each iteration
+        captures = [c.read() if isinstance(c, VariableHandle) and c.initialized else c for c in captures]
     limit = int(_value(inputs[-1])) if loop.has_limit else -1
     cond_values = loop.cond.values_with(captures, start=n)
     body_values = loop.body.values_with(captures, start=n)
@@ -190,25 +258,27 @@ def _run_loop(ctx, *inputs):
     plain = not (loop.may_hold_state or loop.body.off_host or appends)
     run_cond = executor.repeated_runner(loop.cond.plan.alone_steps)
     run_body = executor.repeated_runner(loop.body.plan.alone_steps)
+    run_later_body = run_body if loop.later_body_steps is None else executor.repeated_runner(loop.later_body_steps)
     count = 0
-    while count != limit:
-        for i, slot in cond_vars:
-            cond_values[slot] = current[i]
-        run_cond(cond_values)
-        go = cond_values[cond_out]
-        if (go.__class__ is not np.ndarray or go.dtype is not _BOOL or go.shape) and go.__class__ is not np.bool_:
-            go = loop.cond.to_host([_value(go)])[0]
-            if np.ndim(go) != 0:
-                raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
-        if not go:
-            break
-        for i, slot in body_vars:
-            body_values[slot] = current[i]
-        run_body(body_values)
-        current = next_values(body_values)
-        if not plain:
-            current = _iteration_results(loop, list(current), appends)
-        count += 1
+    with float_errors.quiet():  # once, not per kernel per iteration
+        while count != limit:
+            for i, slot in cond_vars:
+                cond_values[slot] = current[i]
+            run_cond(cond_values)
+            go = cond_values[cond_out]
+            if (go.__class__ is not np.ndarray or go.dtype is not _BOOL or go.shape) and go.__class__ is not np.bool_:
+                go = loop.cond.to_host([_value(go)])[0]
+                if np.ndim(go) != 0:
+                    raise ValueError(f"The loop condition must be a scalar, but it has shape {list(np.shape(go))}")
+            if not go:
+                break
+            for i, slot in body_vars:
+                body_values[slot] = current[i]
+            (run_later_body if count else run_body)(body_values)
+            current = next_values(body_values)
+            if not plain:
+                current = _iteration_results(loop, list(current), appends)
+            count += 1
     outputs = [None] * loop.num_accumulators
     for j, values in zip(loop.accumulate, accumulated):
         outputs[j] = values

@@ -36,7 +36,10 @@ from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, 
 from numflow.train.server import Server
 from numflow.train.session_manager import SessionManager
 from numflow.train.coordinator import LooperThread
-from numflow.train.supervisor import Supervisor
+from numflow.train.supervisor import Supervisor, basic_train_loop
+from numflow.train.checkpoint_utils import (
+    checkpoints_iterator, get_checkpoint_mtimes, init_from_checkpoint, remove_checkpoint,
+)
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.training_util import (
     assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
@@ -53,7 +56,8 @@ __all__ = [
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
     "LooperThread", "StepCounterHook", "SummarySaverHook", "Supervisor",
-    "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "byte_size_load_fn", "checkpoint_exists",
+    "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "basic_train_loop", "byte_size_load_fn",
+    "checkpoint_exists", "checkpoints_iterator", "get_checkpoint_mtimes", "init_from_checkpoint", "remove_checkpoint",
     "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "export_meta_graph",
     "get_checkpoint_state", "import_meta_graph", "write_graph",
     "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",

@@ -32,6 +32,7 @@ from numflow.ops import io_ops
 from numflow.ops.constant_op import constant
 from numflow.runtime.session import BaseSession
 from numflow.train import training_util
+from numflow.train.checkpoint_utils import checkpoint_mtime
 from numflow.train.checkpoint_writer import BackgroundWriter, write_snapshots
 from numflow.variables.partitioned import PartitionedVariable
 
@@ -261,17 +262,7 @@ class Saver:
 
     def recover_last_checkpoints(self, checkpoint_paths):
         """After a restart, keep track of those of ``checkpoint_paths`` that exist, their index's mtime as time."""
-        found = []
-        for path in checkpoint_paths:
-            fs = resolve(path)
-            matches = fs.glob(glob.escape(index_filename(path))) or fs.glob(index_filename(path))
-            if not matches:
-                continue
-            try:
-                mtime_ns = fs.stat(matches[0])[1]
-                found.append((path, mtime_ns // 10**9 + (mtime_ns % 10**9) * 1e-9))  # as os.stat's st_mtime
-            except errors.NotFoundError:  # deleted meanwhile by another process
-                continue
+        found = [(path, mtime) for path in checkpoint_paths if (mtime := checkpoint_mtime(path)) is not None]
         self.set_last_checkpoints_with_time(found)
 
     def _record_last_checkpoint(self, path):

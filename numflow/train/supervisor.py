@@ -15,7 +15,7 @@ import logging
 import os
 import time
 
-from numflow.framework import dtypes
+from numflow.framework import dtypes, errors
 from numflow.framework.graph import GraphKeys, get_default_graph
 from numflow.train import training_util
 from numflow.train.basic_session_run_hooks import scalar_summary_message, session_log_message
@@ -338,3 +338,19 @@ class _CheckpointThread(LooperThread):
             self._sv.summary_writer.add_session_log(
                 session_log_message("CHECKPOINT", checkpoint_path=self._sv.save_path),
                 training_util.global_step(self._sess, self._sv.global_step))
+
+
+def basic_train_loop(supervisor, train_step_fn, args=None, kwargs=None, master=""):
+    """Run ``train_step_fn(sess, *args, **kwargs)`` in ``supervisor``'s managed session until it should
+    stop; an ``AbortedError`` (a lost parameter server) starts a new session and carries on."""
+    args = [] if args is None else args
+    kwargs = {} if kwargs is None else kwargs
+    should_retry = True
+    while should_retry:
+        try:
+            should_retry = False
+            with supervisor.managed_session(master) as sess:
+                while not supervisor.should_stop():
+                    train_step_fn(sess, *args, **kwargs)
+        except errors.AbortedError:
+            should_retry = True

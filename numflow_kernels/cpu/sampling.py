@@ -1,4 +1,5 @@
-"""CPU kernels of the sampling ops (``RandomShuffle``, ``Multinomial``, ``RandomGamma``, ``RandomPoissonV2``):
+"""CPU kernels of the sampling ops (``RandomShuffle``, ``Multinomial``, ``StatelessMultinomial``, ``RandomGamma``,
+``RandomPoissonV2``):
 TensorFlow's checks, the op's Philox stream in the session's container (advanced per run as TensorFlow's
 ``GuardedPhiloxRandom`` is), and the Numba loops of ``sampling_loops.py``, imported when one first runs."""
 
@@ -34,8 +35,8 @@ def random_shuffle(ctx, value):
     return np.ascontiguousarray(value[perm])
 
 
-@register("Multinomial")
-def multinomial(ctx, logits, num_samples):
+def _multinomial(ctx, logits, num_samples, stream_for):
+    """TensorFlow's checks, then ``num_samples`` draws per row from the stream ``stream_for(calls)`` gives."""
     if logits.ndim != 2:
         raise ValueError(f"logits should be a matrix, got shape {dims_text(logits.shape)}")
     if np.ndim(num_samples) != 0:
@@ -49,10 +50,25 @@ def multinomial(ctx, logits, num_samples):
     out = np.zeros((batch, samples), dtype=ctx.attrs["output_dtype"])
     if out.size:
         doubles = (samples + 3) // 4 * 4 * 2  # TF reserves this per row: two words per double
-        stream = _stream(ctx, RESERVED_PER_OUTPUT * batch * doubles)
+        stream = stream_for(RESERVED_PER_OUTPUT * batch * doubles)
         lowest = float(np.finfo(logits.dtype).min) if logits.dtype.kind == "f" else float(np.iinfo(logits.dtype).min)
         _loops().multinomial(np.asarray(logits, np.float64), samples, stream, lowest, out)
     return out
+
+
+@register("Multinomial")
+def multinomial(ctx, logits, num_samples):
+    return _multinomial(ctx, logits, num_samples, lambda calls: _stream(ctx, calls))
+
+
+@register("StatelessMultinomial")
+def stateless_multinomial(ctx, logits, num_samples, seed):
+    """Multinomial's draws from the stream of a ``[2]`` seed, as TensorFlow's stateless kernel makes them."""
+    from numflow_kernels import philox
+    from numflow_kernels.reference_stateless import key_and_counter
+
+    key, counter = key_and_counter(seed)
+    return _multinomial(ctx, logits, num_samples, lambda calls: philox.make_stream(key, counter, 0))
 
 
 def _sample_shape(shape):

@@ -3,6 +3,7 @@ previous checkpoint with the same prefix intact and readable, and no temporary f
 
 import errno
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -124,6 +125,26 @@ def test_failed_first_save_leaves_nothing(tmp_path, monkeypatch):
 def test_successful_overwrite_leaves_only_the_new_files(tmp_path):
     prefix, listing = _save_old(tmp_path)
     write_bundle(prefix, NEW)
+    assert sorted(os.listdir(tmp_path)) == listing
+    assert BundleReader(prefix).get_tensor("step") == 2
+
+
+def test_large_replaced_files_are_unlinked_in_the_background(tmp_path, monkeypatch):
+    prefix, listing = _save_old(tmp_path)
+    old_data = files.data_filename(prefix, 0, 1)
+    old_inode = os.stat(old_data).st_ino
+    monkeypatch.setattr(files, "_REMOVE_IN_BACKGROUND", os.stat(old_data).st_size)
+    unlinked = []
+    real_unlink = os.unlink
+
+    def unlink(path):
+        unlinked.append((os.stat(path).st_ino, threading.current_thread().name))
+        real_unlink(path)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    write_bundle(prefix, NEW)  # the old data file is as large as the threshold; the index is replaced by its rename
+    files.wait_for_removals()
+    assert unlinked == [(old_inode, "numflow-remove")]
     assert sorted(os.listdir(tmp_path)) == listing
     assert BundleReader(prefix).get_tensor("step") == 2
 

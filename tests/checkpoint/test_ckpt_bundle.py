@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from ckpt_helpers import patch_bytes, read_bytes, same_bits
 
-from numflow.checkpoint import datatypes, table
+from numflow.checkpoint import bundle, datatypes, table
 from numflow.checkpoint.bundle import BundleReader, BundleWriter, write_bundle
 from numflow.checkpoint.protos import BundleHeader
 from numflow.framework import dtypes, errors
@@ -199,6 +199,26 @@ def test_large_tensor_uses_parallel_reads_and_checks_every_chunk(tmp_path):
     patch_bytes(prefix + ".data-00000-of-00001", 9 << 20, b"\xaa")
     with pytest.raises(errors.DataLossError, match=r"\(20972012 bytes\): Checksum does not match"):
         BundleReader(prefix).get_tensor("big")
+
+
+def test_the_disk_is_asked_to_write_every_byte_once_as_the_data_is_written(tmp_path, monkeypatch):
+    ranges = []
+    real = bundle.start_writeback
+
+    def start_writeback(fd, offset, size):
+        ranges.append((offset, size, os.fstat(fd).st_size))
+        real(fd, offset, size)
+
+    monkeypatch.setattr(bundle, "start_writeback", start_writeback)
+    big = np.random.default_rng(2).random(5 << 20, dtype=np.float32)  # 20 MiB: crcs on helper threads
+    small = np.arange(700_000, dtype=np.float32)  # 2.7 MiB: checksummed inline, in 256 KiB pieces
+    prefix = write_bundle(tmp_path / "m", {"a": small, "b": big, "c": small})
+    assert [offset for offset, _, _ in ranges] == [0] + [o + n for o, n, _ in ranges[:-1]]  # no gap, no overlap
+    assert all(size >= 8 << 20 and offset + size <= file_size for offset, size, file_size in ranges)
+    data_size = os.path.getsize(prefix + ".data-00000-of-00001")
+    assert data_size - (ranges[-1][0] + ranges[-1][1]) < 8 << 20  # the rest is left to the final sync
+    reader = BundleReader(prefix)
+    assert np.array_equal(reader.get_tensor("b"), big) and np.array_equal(reader.get_tensor("c"), small)
 
 
 def test_concurrent_reads_share_one_reader(tmp_path):

@@ -17,7 +17,7 @@ def encode(value):
         return {k: encode(v) for k, v in sorted(value.items())}
     if isinstance(value, tuple | list):
         return [encode(v) for v in value]
-    array = np.asarray(value)
+    array = np.array(value, dtype=object) if isinstance(value, bytes) else np.asarray(value)
     if array.dtype == object:
         return ["string", [b.decode("latin-1") for b in array.ravel().tolist()], list(array.shape)]
     return [array.dtype.name, array.tolist()]

@@ -55,6 +55,23 @@ def test_updates_on_gpu_match_numpy():
         np.testing.assert_array_equal(sess.run(v), expected)
 
 
+def test_scatter_nd_on_a_gpu_variable():
+    start = np.arange(12, dtype=np.float32).reshape(4, 3)
+    with tf.device("/gpu:0"):
+        v = tf.Variable(start, name="v")
+        update = tf.scatter_nd_update(v, [[1], [3]], np.full((2, 3), 9.0, np.float32))
+        add = tf.scatter_nd_add(v, [[0, 1], [0, 1]], [1.0, 2.0])
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        expected = start.copy()
+        expected[[1, 3]] = 9.0
+        np.testing.assert_array_equal(sess.run(update), expected)
+        expected[0, 1] += 3.0
+        np.testing.assert_array_equal(sess.run(add), expected)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"does not index into shape \[4,3\]"):
+            sess.run(tf.scatter_nd_update(v, [[9]], np.zeros((1, 3), np.float32)))
+
+
 def test_gpu_variable_saves_and_restores_through_the_host(tmp_path):
     with tf.device("/gpu:0"):
         v = tf.Variable(np.arange(6, dtype=np.float32), name="v")

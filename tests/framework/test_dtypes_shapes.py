@@ -104,6 +104,20 @@ def test_merge_with_conflict(other):
         TS([2, 3]).merge_with(other)
 
 
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        ([None, 8], [None, 8], [None, 8]), ([None, 8], [], [None, 8]), ([], [2, None], [2, None]),
+        ([], [], []), ([], None, None), (None, None, None), ([2, 1], [3], [2, 3]), ([None, 1], [4], [None, 4]),
+        ([1, None], [None, 1], [None, None]), ([3], None, None),
+    ],
+)
+def test_static_shapes_broadcast_as_numpy(graph, a, b, expected):
+    # the static shape of an elementwise op: numpy's rule, an unknown size or rank staying unknown
+    x, y = tf.placeholder(tf.float32, a), tf.placeholder(tf.float32, b)
+    assert (x + y).shape == TS(expected) and (y * x).shape == TS(expected)
+
+
 def test_shape_equality():
     assert TS([1, None]) == TS([1, None]) and TS([1, None]) == [1, None]
     assert TS(None) == TS(None) and TS([1]) != TS([2])

@@ -153,6 +153,21 @@ def test_a_dataset_from_a_python_generator_has_no_graph_def_form():
             graph.as_graph_def()
 
 
+def test_a_cond_branch_changing_a_variable_has_no_functional_form_and_the_error_names_it():
+    # TensorFlow's own functional cond (control flow v2) refuses this program too: inside the branch
+    # function, Assign's input is no reference (a TypeError)
+    with tf.Graph().as_default() as graph:
+        v = tf.Variable(1.0, name="v")
+        flag = tf.placeholder(tf.bool, [], name="flag")
+        tf.cond(flag, lambda: tf.assign(v, 5.0), lambda: tf.identity(v))
+        message = ("node 'cond/Assign' \\(Assign\\) changes variable 'v' inside function 'cond_true' .* numflow reads "
+                   "but does not write")
+        with pytest.raises(ValueError, match=message):
+            tf.train.export_meta_graph(graph=graph)
+        with pytest.raises(ValueError, match=message):
+            graph.as_graph_def()
+
+
 @pytest.mark.parametrize("cycle_length, block_length, message", [
     (0, 1, "cycle_length must be greater than zero."), (2, -1, "block_length must be greater than zero.")])
 def test_interleave_refuses_a_cycle_or_block_not_above_zero(cycle_length, block_length, message):

@@ -157,3 +157,9 @@ def test_scatter_property(rows, cols, data, op):
     else:
         assert result == -1
         np.testing.assert_array_equal(ref, scatter_reference(op, before, indices, updates))
+
+
+def test_a_float_scatter_div_by_zero_gives_ieee_results_as_tensorflow():
+    ref = np.array([[0.0, 1.0, -2.0], [3.0, 3.0, 3.0]], np.float32)
+    assert assign.scatter_div(ref, np.array([0]), np.zeros((1, 3), np.float32)) == -1
+    np.testing.assert_array_equal(ref, [[np.nan, np.inf, -np.inf], [3.0, 3.0, 3.0]])

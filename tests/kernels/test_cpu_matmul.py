@@ -70,3 +70,26 @@ def test_zero_times_infinity_and_overflows_give_nan_and_inf_quietly(recwarn):
     out = matmul.matmul(a, b)
     assert np.isnan(out[0, 0]) and (out[0, 1:] == 0).all() and np.isposinf(out[1:]).all()
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("m, k, n", [(32, 512, 192), (16, 192, 1024)])
+def test_a_short_product_by_a_transposed_matrix_is_computed_the_other_way_round_in_c_order(m, k, n):
+    a, b = _operands(m, k, n, np.float32, transpose_b=True)
+    assert matmul._swapped(a, b) and not matmul._swapped(a, np.ascontiguousarray(b))
+    with cpu_threads.one_blas_thread():
+        got = matmul.matmul(a, b)
+    assert got.flags.c_contiguous and got.dtype == np.float32
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_product_of_one_column_by_one_row_has_blas_bits_signed_zeros_included(dtype):
+    a = rng.standard_normal((300, 1)).astype(dtype)
+    b = rng.standard_normal((1, 70)).astype(dtype)
+    a[:3, 0] = [0.0, -0.0, np.inf]
+    b[0, :2] = [-1.5, 0.0]
+    with cpu_threads.one_blas_thread(), np.errstate(invalid="ignore"):
+        got = matmul.matmul(a, b)
+        want = np.matmul(a, b)
+    assert got.dtype == want.dtype and got.flags.c_contiguous
+    assert got.tobytes() == want.tobytes()  # 0 * -1.5 is +0, as BLAS sums from +0; inf * 0 is NaN

@@ -86,6 +86,12 @@ CASES = {
     "separable_rate2": lambda tf, a: (lambda x, d, p: (tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME",
                                                                               rate=[2, 1]), [x, d, p]))(
         *_c(tf, a, "x", "dw", "pw")),
+    "atrous_transpose_same": lambda tf, a: (lambda t, w: (
+        tf.nn.atrous_conv2d_transpose(t, w, [2, 4, 3, 5], 2, "SAME"), [t, w]))(*_c(tf, a, "t", "tw")),
+    "atrous_transpose_valid": lambda tf, a: (lambda t, w: (
+        tf.nn.atrous_conv2d_transpose(t, w, [2, 8, 7, 5], 2, "VALID"), [t, w]))(*_c(tf, a, "t", "tw")),
+    "space_to_batch_v1": lambda tf, a: (lambda x: (tf.batch_to_space(
+        tf.space_to_batch(x, [[1, 0], [1, 1]], 2) * 2.0, [[1, 0], [1, 1]], block_size=2), [x]))(*_c(tf, a, "x")),
     "atrous_same": lambda tf, a: (lambda x, w: (tf.nn.atrous_conv2d(x, w, 2, "SAME"), [x, w]))(*_c(tf, a, "x", "w")),
     "atrous_valid": lambda tf, a: (lambda x, w: (tf.nn.atrous_conv2d(x, w, 2, "VALID"), [x, w]))(
         *_c(tf, a, "x", "w")),

@@ -1,5 +1,6 @@
 """The graphs behind ``data/tf_linalg_cross_golden.npz``, written once for both engines: cross (values and
-gradients), logdet and qr (values and gradients), each case returning the tensors to fetch."""
+gradients), logdet and qr (values and gradients), pinv and lu (values), each case returning the tensors to
+fetch."""
 
 import numpy as np
 
@@ -36,7 +37,21 @@ def _qr(tf):
 
 
 _RNG_QR = np.random.RandomState(8)
-CASES = {"cross": _cross, "logdet": _logdet, "qr": _qr}
+_RNG_PINV = np.random.RandomState(9)
+WIDE = _RNG_PINV.randn(2, 3, 5).astype(np.float32)
+TALL = _RNG_PINV.randn(4, 3)
+SQUARE = _RNG_PINV.randn(2, 4, 4)
+
+
+def _pinv_lu(tf):
+    lu, p = tf.linalg.lu(SQUARE)
+    lu32, p64 = tf.linalg.lu(SQUARE[0].astype(np.float32), output_idx_type=tf.int64)
+    rank_deficient = np.outer(TALL[:, 0], TALL[0])
+    return [tf.linalg.pinv(TALL), tf.linalg.pinv(WIDE), tf.linalg.pinv(rank_deficient, rcond=1e-3), lu, p, lu32,
+            p64]
+
+
+CASES = {"cross": _cross, "logdet": _logdet, "qr": _qr, "pinv_lu": _pinv_lu}
 
 
 def run_case(tf, name):

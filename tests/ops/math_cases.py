@@ -27,6 +27,7 @@ V4 = rng.randn(4)
 C3 = rng.randn(2, 3, 4)
 
 
+IMAGES = np.random.RandomState(31).uniform(0, 1, (2, 6, 5, 3)).astype(np.float32)
 IDS_2D = [[0, 1, 1, 0], [2, -1, 0, 2], [0, 0, 1, 1]]
 
 
@@ -162,6 +163,118 @@ CASES = {
     "tensordot_pairs": (lambda tf, a, b: tf.tensordot(a, b, [[0, 1], [1, 0]]), [C3, np.swapaxes(C3, 0, 1)]),
     "tensordot_outer": (lambda tf, a, b: tf.tensordot(a, b, 0), [V4[:2], V4[:3]]),
     "tensordot_all": (lambda tf, a, b: tf.tensordot(a, b, 2), [D, D]),
+    # -- safe and special functions ----------------------------------------------------------------------------
+    "xlogy_family": (lambda tf, x, y: [tf.math.xlogy(x, y), tf.math.xdivy(x, y), tf.math.xlog1py(x, y)],
+                     [WITH_ZEROS, P[:3, :3]]),
+    "xlogy_broadcast_float32": (lambda tf, x, y: [tf.math.xlogy(x, y), tf.math.xdivy(y, x), tf.math.xlog1py(x, y)],
+                                [F, P[0].astype(np.float32)]),
+    "multiply_no_nan": (lambda tf, x, y: tf.math.multiply_no_nan(x, y), [D[:3, :3], WITH_ZEROS]),
+    "reciprocal_no_nan": (lambda tf, x: [tf.math.reciprocal_no_nan(x), tf.math.divide_no_nan(x, x + 1)],
+                          [WITH_ZEROS]),
+    "lbeta": (lambda tf, x: [tf.lbeta(x), tf.math.lbeta(x[0])], [P]),
+    "erfinv_ndtri": (lambda tf, x: [tf.math.erfinv(x * 0.6), tf.math.ndtri(x * 0.3 + 0.5)], [D]),
+    "erfinv_ndtri_float32": (lambda tf, x: [tf.math.erfinv(x * 0.6), tf.math.ndtri(x * 0.3 + 0.5)], [F]),
+    "ndtri_tails": (lambda tf, x: tf.math.ndtri(x), [np.array([1e-300, 1e-20, 0.01, 0.9, 0.999, 1.0, 0.0])]),
+    "reduce_euclidean_norm": (lambda tf, x: [tf.math.reduce_euclidean_norm(x), tf.math.reduce_euclidean_norm(x, 1),
+                                             tf.math.reduce_euclidean_norm(x, [0], keepdims=True)], [D]),
+    "reduce_euclidean_norm_int": (lambda tf, x: tf.math.reduce_euclidean_norm(x, 0), [I]),
+    "cumulative_logsumexp": (lambda tf, x: [tf.math.cumulative_logsumexp(x, 1),
+                                            tf.math.cumulative_logsumexp(x, 0, exclusive=True, reverse=True)], [D]),
+    "cumulative_logsumexp_float32": (lambda tf, x: tf.math.cumulative_logsumexp(x * 30, axis=-1, reverse=True), [F]),
+    "polyval": (lambda tf, x: [tf.math.polyval([2.0, -1.0, 0.5], x), tf.math.polyval([3.0], x)], [F]),
+    "bessel": (lambda tf, x: [tf.math.bessel_i0e(x * 8), tf.math.bessel_i1e(x * 8)], [D]),
+    "bessel_float32": (lambda tf, x: [tf.math.bessel_i0e(x * 30), tf.math.bessel_i1e(x)], [F]),
+    "igamma": (lambda tf, a, x: [tf.math.igamma(a, x), tf.igammac(a, x), tf.math.igamma(a[0], 2.5)],
+               [P * 3, np.abs(D) * 4]),
+    "igamma_float32": (lambda tf, a, x: [tf.igamma(a, x), tf.math.igammac(a, x)],
+                       [np.array([0.3, 1.0, 5.0, 30.0, 2.0], np.float32),
+                        np.array([0.1, 2.0, 4.0, 45.0, 0.0], np.float32)]),
+    "betainc": (lambda tf, a, b, x: [tf.math.betainc(a, b, x), tf.betainc(a, 2.5, x)],
+                [P, P[::-1] * 2, np.clip(np.abs(D) / 3, 0.01, 0.99)]),
+    # -- linear algebra ------------------------------------------------------------------------------------------
+    "adjoint_matvec": (lambda tf, x, v: [tf.linalg.adjoint(x), tf.linalg.matvec(x, v),
+                                         tf.linalg.matvec(x, v[:3], transpose_a=True)], [D, V4]),
+    "normalize": (lambda tf, x: [*tf.linalg.normalize(x), *tf.linalg.normalize(x, ord=1, axis=1)], [D]),
+    "global_norm": (lambda tf, x, y: tf.linalg.global_norm([x, y]), [D, V4]),
+    "eigh": (lambda tf, x: (lambda e, v: [e, v * tf.sign(v[:1, :]), tf.linalg.eigvalsh(x + 1.0)])(
+        *tf.linalg.eigh(x)), [SPD]),
+    "eigh_batch_float32": (lambda tf, x: (lambda e, v: [e, v * tf.sign(v[..., :1, :])])(
+        *tf.self_adjoint_eig(x + tf.linalg.matrix_transpose(x))), [BATCH.astype(np.float32)]),
+    "slogdet": (lambda tf, x, y: [*tf.linalg.slogdet(x), *tf.linalg.slogdet(y)], [M3, BATCH]),
+    "cholesky_solve": (lambda tf, x, y: tf.linalg.cholesky_solve(tf.cholesky(x), y), [SPD, RHS]),
+    "lstsq": (lambda tf, a, b: [tf.linalg.lstsq(a, b), tf.matrix_solve_ls(a, b, l2_regularizer=0.5),
+                                tf.linalg.lstsq(tf.linalg.adjoint(a), b[:3])], [ROWS, RHS[:, :1].repeat(5, 0)[:5]]),
+    # singular vectors' signs are each library's own: these outputs do not depend on them
+    "svd_uv": (lambda tf, x: (lambda s, u, v: [s, tf.matmul(u, v, adjoint_b=True),
+                                               tf.matmul(u * s[..., None, :], v, adjoint_b=True)])(*tf.svd(x)),
+               [C3]),
+    "svd_uv_tall_full": (lambda tf, x: (lambda s, u, v: [tf.matmul(u[:, :3] * s, v, adjoint_b=True)])(
+        *tf.svd(x, full_matrices=True)), [ROWS[:4]]),
+    "pinv": (lambda tf, x: [tf.linalg.pinv(x), tf.linalg.pinv(tf.transpose(x))], [ROWS]),
+    "pinv_float32": (lambda tf, x: tf.linalg.pinv(x), [C3.astype(np.float32)]),
+    "matrix_rank": (lambda tf, x: [tf.linalg.matrix_rank(x), tf.linalg.matrix_rank(x, tol=0.5)],
+                    [np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.2, 1.0]])]),
+    # -- losses -------------------------------------------------------------------------------------------------
+    "cosine_distance": (lambda tf, x, y: [tf.losses.cosine_distance(tf.nn.l2_normalize(x, 1), tf.nn.l2_normalize(y, 1),
+                                                                   axis=1),
+                                          tf.losses.cosine_distance(x, y, dim=0, weights=[[1.0, 0.0, 2.0, 1.0]],
+                                                                    reduction=tf.losses.Reduction.NONE)],
+                        [F, F[::-1] * 2]),
+    "mean_pairwise_squared_error": (lambda tf, x, y: [tf.losses.mean_pairwise_squared_error(x, y),
+                                                      tf.losses.mean_pairwise_squared_error(
+                                                          x, y, weights=[[2.0], [0.0], [1.0]])], [F, F * 0.5 + 1]),
+    "log_poisson_loss": (lambda tf, t, x: [tf.nn.log_poisson_loss(t, x), tf.nn.log_poisson_loss(t, x, True)],
+                         [np.array([[0.0, 0.5, 1.0, 2.0], [3.0, 7.5, 0.2, 12.0]]), D[:2]]),
+    "safe_embedding_lookup_sparse": (lambda tf, table, ids, w: [
+        tf.nn.safe_embedding_lookup_sparse(table, tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1], [3, 0]], ids,
+                                                                  [4, 3])),
+        tf.nn.safe_embedding_lookup_sparse(table, tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1], [3, 0]], ids,
+                                                                  [4, 3]),
+                                           tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1], [3, 0]], w, [4, 3]),
+                                           combiner="sum", default_id=1),
+        tf.nn.safe_embedding_lookup_sparse([table[:2], table[2:]], tf.SparseTensor(
+            [[0, 0, 0], [0, 1, 0], [1, 1, 1]], ids[:3], [2, 2, 2]), combiner="sqrtn")],
+        [ROWS, np.array([1, -1, 4, 0, 2], np.int64), np.array([0.5, 2.0, -1.0, 1.5, 3.0])]),
+    # -- images -------------------------------------------------------------------------------------------------
+    "color_spaces": (lambda tf, x: [tf.image.rgb_to_yiq(x), tf.image.yiq_to_rgb(x), tf.image.rgb_to_yuv(x),
+                                    tf.image.yuv_to_rgb(tf.image.rgb_to_yuv(x))], [IMAGES[0]]),
+    "adjust_gamma": (lambda tf, x, u: [tf.image.adjust_gamma(x, 2.2, gain=0.8), tf.image.adjust_gamma(u, 0.5)],
+                     [IMAGES, (IMAGES * 255).astype(np.uint8)]),
+    "total_variation": (lambda tf, x: [tf.image.total_variation(x), tf.image.total_variation(x[0])], [IMAGES]),
+    "image_gradients": (lambda tf, x: list(tf.image.image_gradients(x)), [IMAGES]),
+    "sobel_edges": (lambda tf, x: tf.image.sobel_edges(x), [IMAGES]),
+    "psnr": (lambda tf, x, y: [tf.image.psnr(x, y, 1.0), tf.image.psnr(x, y, max_val=2.0)], [IMAGES, IMAGES[::-1]]),
+    "psnr_uint8": (lambda tf, x, y: tf.image.psnr(x, y, 255), [(IMAGES * 255).astype(np.uint8),
+                                                              (IMAGES[::-1] * 255).astype(np.uint8)]),
+    "ssim": (lambda tf, x, y: [tf.image.ssim(x, y, 1.0, filter_size=3),
+                               tf.image.ssim(x, y, 1.0, filter_size=4, filter_sigma=0.8, return_index_map=True)],
+             [IMAGES, np.clip(IMAGES * 0.8 + 0.1 * IMAGES[::-1], 0, 1)]),
+    # -- array ops ---------------------------------------------------------------------------------------------
+    "tensor_scatter_nd_max_min": (lambda tf, x, y: [tf.tensor_scatter_nd_max(x, [[0], [2], [0]], y),
+                                                    tf.tensor_scatter_nd_min(x, [[1], [2], [1]], y)],
+                                  [TIES[:3], np.array([[1.0, 5.0], [0.5, 2.0], [-2.0, 2.0]])]),
+    "tensor_scatter_nd_max_elements": (lambda tf, x: tf.tensor_scatter_nd_max(x, [[0, 1], [2, 3]], [0.0, 9.0]),
+                                       [D]),
+    "unique_with_counts": (lambda tf, x: list(tf.unique_with_counts(x)), [np.array([4, 1, 4, 2, 1, 4], np.int32)]),
+    "unique_with_counts_int64": (lambda tf, x: list(tf.unique_with_counts(x, out_idx=tf.int64)), [V4.round()]),
+    "repeat_flat": (lambda tf, x: tf.repeat(x, 2), [D]),
+    "repeat_rows": (lambda tf, x: tf.repeat(x, [1, 0, 3], axis=0), [D]),
+    "repeat_columns": (lambda tf, x: [tf.repeat(x, 3, axis=1), tf.repeat(x, [2, 1, 0, 1], axis=-1)], [D]),
+    "repeat_scalar": (lambda tf, x: tf.repeat(x[0, 0], [3]), [D]),
+    "shape_n": (lambda tf, x, y: tf.shape_n([x, y, x[0]], out_type=tf.int64), [D, C3]),
+    "parallel_stack": (lambda tf, x, y: tf.parallel_stack([x, y, x * y]), [D, P]),
+    "invert_permutation": (lambda tf, x: tf.invert_permutation(x), [np.array([3, 0, 4, 1, 2], np.int32)]),
+    "batch_gather": (lambda tf, x: tf.batch_gather(x, [[2, 0], [1, 1], [0, 3]]), [D]),
+    "batch_gather_3d": (lambda tf, x: tf.batch_gather(x, np.array([[[1], [0], [2]], [[0], [0], [1]]], np.int64)),
+                        [C3]),
+    "ensure_shape": (lambda tf, x: tf.ensure_shape(x, [None, 4]) * 2.0, [D]),
+    "edit_distance": (lambda tf, hi, hv, hs, ti, tv, ts: [
+        tf.edit_distance(tf.SparseTensor(hi, hv, hs), tf.SparseTensor(ti, tv, ts)),
+        tf.edit_distance(tf.SparseTensor(hi, hv, hs), tf.SparseTensor(ti, tv, ts), normalize=False)],
+        [np.array([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 0, 2]], np.int64),
+         np.array([1, 2, 3, 4, 5, 6], np.int32), np.array([2, 3, 3], np.int64),
+         np.array([[0, 0, 0], [0, 0, 1], [0, 2, 0], [1, 0, 0], [1, 0, 1]], np.int64),
+         np.array([1, 3, 3, 4, 6], np.int32), np.array([2, 3, 2], np.int64)]),
 }
 
 

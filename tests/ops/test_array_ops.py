@@ -225,6 +225,27 @@ def test_slice_masks_are_tensorflows(key, masks):
                                                       "strided_slice/stack_2"]
 
 
+def test_int64_tensor_indices_give_tensorflows_int64_begin_end_and_strides():
+    # The op listing of TensorFlow 2.21's compat.v1 for the same lines: an int64 index makes its stride
+    # an int64 constant, and the int32 parts are cast so that TensorFlow's StridedSlice takes them.
+    with tf.Graph().as_default() as graph:
+        b = tf.constant([[1, 2, 3], [4, 5, 6]], tf.int64)
+        i = tf.placeholder(tf.int64, [], name="i")
+        values = [b[i], b[1:i], b[..., i]]
+        ops = [f"{op.name}:{op.type}" for op in graph.get_operations()]
+        with tf.Session() as sess:
+            got = [v.tolist() for v in sess.run(values, {i: 1})]
+    assert got == [[4, 5, 6], [], [2, 5]]
+    assert ops == [
+        "Const:Const", "i:Placeholder", "add/y:Const", "add:AddV2", "Const_1:Const", "strided_slice/stack:Pack",
+        "strided_slice/stack_1:Pack", "strided_slice/stack_2:Pack", "strided_slice:StridedSlice", "Const_2:Const",
+        "strided_slice_1/stack:Const", "strided_slice_1/stack_1:Pack", "strided_slice_1/stack_2:Pack",
+        "strided_slice_1/Cast:Cast", "strided_slice_1:StridedSlice", "add_1/y:Const", "add_1:AddV2", "Const_3:Const",
+        "strided_slice_2/stack/0:Const", "strided_slice_2/stack:Pack", "strided_slice_2/stack_1/0:Const",
+        "strided_slice_2/stack_1:Pack", "strided_slice_2/stack_2/0:Const", "strided_slice_2/stack_2:Pack",
+        "strided_slice_2:StridedSlice"]
+
+
 @pytest.mark.parametrize("key, want", [
     ((1,), [3]), ((slice(None), 1), [None]), ((slice(None), 5), "error"), ((slice(None), slice(1, None)), [None, 2]),
     ((slice(1, None),), [None, 3]), ((slice(None, None, -1),), [None, 3]), ((Ellipsis, None), [None, 3, 1]),
@@ -260,6 +281,18 @@ def test_iterating_a_tensor_of_known_first_dimension_slices_it():
     rows = list(tf.reshape(tf.range(6), [3, 2]))
     assert len(rows) == 3
     np.testing.assert_array_equal(_run(rows), [[0, 1], [2, 3], [4, 5]])
+
+
+def test_slices_of_the_same_bounds_index_by_their_own_masks_and_shapes_run_after_run():
+    x = _ph([None, None])
+    bounds = ([0, 1], [2, 3], [1, 1])
+    outs = [tf.strided_slice(x, *bounds), tf.strided_slice(x, *bounds, shrink_axis_mask=1),
+            tf.strided_slice(x, *bounds, end_mask=2), tf.strided_slice(x, *bounds, new_axis_mask=1)]
+    for shape in [(2, 4), (3, 5), (2, 4)]:
+        value = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+        got = _run(outs, {x: value})
+        for out, want in zip(got, [value[0:2, 1:3], value[0, 1:3], value[0:2, 1:], value[None, 1:3]]):
+            np.testing.assert_array_equal(out, want)
 
 
 def test_strided_slice_function():

@@ -60,3 +60,15 @@ def test_channels_first_3d_is_channels_last_transposed():
         got = sess.run([last, first, pool_last, pool_first])
     np.testing.assert_allclose(got[1].transpose(0, 2, 3, 4, 1), got[0], rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(got[3].transpose(0, 2, 3, 4, 1), got[2], rtol=1e-6)
+
+
+def test_required_space_to_batch_paddings_round_each_dimension_up_to_its_block():
+    known_paddings, known_crops = tf.required_space_to_batch_paddings([5, 7], [2, 3], base_paddings=[[1, 0], [0, 2]])
+    shape = tf.placeholder(tf.int32, [2])
+    paddings, crops = tf.required_space_to_batch_paddings(shape, [2, 2])
+    assert paddings.op.name == "required_space_to_batch_paddings_1/paddings"
+    with tf.Session() as sess:
+        # 5 + 1 + 0 = 6 and 7 + 0 + 2 = 9 divide already; 3 and 5 need one more each.
+        assert [v.tolist() for v in sess.run([known_paddings, known_crops])] == [[[1, 0], [0, 2]], [[0, 0], [0, 0]]]
+        assert [v.tolist() for v in sess.run([paddings, crops], {shape: [3, 5]})] == [[[0, 1], [0, 1]],
+                                                                                        [[0, 1], [0, 1]]]

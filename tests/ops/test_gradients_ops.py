@@ -272,3 +272,17 @@ def test_broadcast_to_copies_or_names_both_shapes(shape, target):
         got = sess.run(y, {x: value})
         np.testing.assert_array_equal(got, want)
         assert got.flags.writeable and got.flags.owndata
+
+
+def test_maximum_and_minimum_select_their_gradient_as_tensorflow():
+    """An infinite gradient of the losing input stays there (TensorFlow selects; a 0/1 mask would give NaN):
+    d sqrt(maximum(x, 0)) is 0 below zero, inf at zero (x wins the tie), 1 / (2 sqrt(x)) above; d sqrt(-minimum(x,
+    0)) is -1 / (2 sqrt(-x)) below zero and 0 above, and at zero +inf (the square root of -0.0 is -0.0). TensorFlow
+    2.21 gives these values."""
+    with tf.Graph().as_default():
+        x = tf.constant([-1.0, 0.0, 4.0])
+        grads = [tf.gradients(tf.sqrt(tf.maximum(x, 0.0)), x)[0], tf.gradients(tf.sqrt(-tf.minimum(x, 0.0)), x)[0]]
+        with tf.Session() as sess:
+            above, below = sess.run(grads)
+    np.testing.assert_array_equal(above, [0.0, np.inf, 0.25])
+    np.testing.assert_array_equal(below, [-0.5, np.inf, 0.0])

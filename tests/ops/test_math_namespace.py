@@ -22,15 +22,20 @@ xlog1py xlogy zero_fraction zeta
 """.split())
 
 
-# Names TensorFlow 1 has in tf.math alone.
-MATH_ONLY = {"reduce_std", "reduce_variance"}
+# Names TensorFlow 1 has in tf.math alone, by the module that defines them.
+MATH_ONLY = {"reduce_std": "math_composites", "reduce_variance": "math_composites", "divide_no_nan": "math_ops",
+             "cumulative_logsumexp": "scan_ops", "reduce_euclidean_norm": "math_ops",
+             **dict.fromkeys(["xlogy", "xdivy", "xlog1py", "multiply_no_nan", "reciprocal_no_nan", "erfinv", "ndtri",
+                              "bessel_i0e", "bessel_i1e", "polyval"], "special_math_ops")}
+MATH_ALIASES = {"divide_no_nan": "div_no_nan"}
 
 
 def _elsewhere(name):
     if name in MATH_ONLY:
-        from numflow.ops import math_composites
+        import importlib
 
-        return getattr(math_composites, name)
+        module = importlib.import_module(f"numflow.ops.{MATH_ONLY[name]}")
+        return getattr(module, MATH_ALIASES.get(name, name))
     return getattr(tf, name, None) or getattr(tf.nn, name, None)
 
 

@@ -42,3 +42,34 @@ def test_errors():
             with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
                 sess.run(tf.scatter_div(ints, [0, 1], np.array([2, 0], np.int64)))
             assert sess.run(ints).tolist() == [4, 5] and sess.run(v).tolist() == [[1.0, 1.0]] * 3
+
+
+def test_scatter_nd_on_variables_as_tensorflow():
+    # TensorFlow 2.21's values for the same three updates, in order, written down from a run of it.
+    with tf.Graph().as_default():
+        v = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
+        ops = [tf.scatter_nd_update(v, [[1], [3]], [[9.0, 9.0, 9.0], [7.0, 7.0, 7.0]]),
+               tf.scatter_nd_add(v, [[0, 1], [0, 1], [2, 2]], [1.0, 2.0, 3.0]),
+               tf.scatter_nd_sub(v, np.array([[3, 0]], np.int64), [100.0])]
+        assert [(o.name, o.shape.as_list()) for o in ops] == [
+            ("ScatterNdUpdate:0", [4, 3]), ("ScatterNdAdd:0", [4, 3]), ("ScatterNdSub:0", [4, 3])]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = [sess.run(o).tolist() for o in ops]
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = \[5\] does not index into shape "
+                                                                     r"\[4,3\]"):
+                sess.run(tf.scatter_nd_update(v, [[5]], [[1.0, 1.0, 1.0]]))
+            assert sess.run(v).tolist() == got[-1]  # the failed update wrote nothing
+    assert got == [[[0.0, 1.0, 2.0], [9.0, 9.0, 9.0], [6.0, 7.0, 8.0], [7.0, 7.0, 7.0]],
+                   [[0.0, 4.0, 2.0], [9.0, 9.0, 9.0], [6.0, 7.0, 11.0], [7.0, 7.0, 7.0]],
+                   [[0.0, 4.0, 2.0], [9.0, 9.0, 9.0], [6.0, 7.0, 11.0], [-93.0, 7.0, 7.0]]]
+
+
+def test_scatter_nd_errors_when_built():
+    with tf.Graph().as_default():
+        v = tf.Variable(np.zeros((4, 3), np.float32))
+        with pytest.raises(TypeError, match="parameter 'indices' has DataType float32 not in list of allowed values: "
+                                            "int32, int64"):
+            tf.scatter_nd_add(v, [[1.0]], [[1.0, 2.0, 3.0]])
+        with pytest.raises(ValueError):
+            tf.scatter_nd_update(v, [[1]], [1.0, 2.0])

@@ -145,6 +145,22 @@ def test_updates_in_the_body_are_seen_by_later_reads():
         assert sess.run(v) == 3.0
 
 
+def test_a_body_that_updates_no_variable_reads_the_value_the_loop_started_from_and_an_unset_one_fails_its_read():
+    v = tf.Variable(2.0)
+    w = tf.Variable(1.0)
+    loop = tf.while_loop(lambda i, acc: i < 3, lambda i, acc: (i + 1, acc * v + w), [0, 1.0])
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        unset = "(?s)uninitialized value Variable_1.*node Variable_1/read"
+        with pytest.raises(tf.errors.FailedPreconditionError, match=unset):
+            sess.run(loop)
+        sess.run(w.initializer)
+        assert sess.run(loop) == (3, 15.0)  # ((1 * 2 + 1) * 2 + 1) * 2 + 1
+        with tf.control_dependencies([loop[1]]):
+            after = tf.assign(v, 10.0)
+        assert sess.run([loop, after]) == [(3, 15.0), 10.0]  # the update waits for the loop
+
+
 def test_same_bits_whatever_parallel_iterations():
     x = tf.placeholder(tf.float32, [64])
 
@@ -214,3 +230,48 @@ def test_loop_results_keep_the_dtype_of_their_variables():
                                 [tf.constant(0, tf.int64), tf.constant(1.0, tf.float32)]))
     assert values[0] == 4 and np.asarray(values[0]).dtype == np.int64
     assert values[1] == np.float32(1.5) ** 4 and np.asarray(values[1]).dtype == np.float32
+
+
+def test_running_sums_add_in_place_from_the_second_iteration_and_leave_every_other_value_alone():
+    x = tf.placeholder(tf.float32, [3])
+    start = tf.placeholder(tf.float32, [3])
+    step = np.array([0.1, 1e8, -3.0], np.float32)
+
+    def body(i, total, shared, previous):
+        # total: a running sum (added in place); shared: a sum also read by a Mul (kept as it is);
+        # previous: the value of shared before this iteration, which shared's in-place add must not reach.
+        return i + 1, total + x, shared + x, shared * 1.0
+
+    loop = tf.while_loop(lambda i, *_: i < 4, body, [0, start, start, start])
+    initial = np.array([1.0, -2.0, 0.5], np.float32)
+    fed = initial.copy()
+    _, total, shared, previous = _run(loop, {x: step, start: fed})
+    want = initial
+    for _ in range(4):
+        want, before = want + step, want  # float32 sums in the loop's order
+    np.testing.assert_array_equal(total, want)
+    np.testing.assert_array_equal(shared, want)
+    np.testing.assert_array_equal(previous, before)
+    np.testing.assert_array_equal(fed, initial)  # the first iteration made a new array
+
+
+def test_a_loop_sums_into_its_accumulators_only_where_the_sum_alone_reads_them():
+    from numflow.runtime import subplan
+
+    x = tf.placeholder(tf.float32, [2])
+    loop = tf.while_loop(lambda i, *_: i < 3, lambda i, a, b: (i + 1, a + x, b + x + b), [0, x, x])
+    with tf.Session() as sess:
+        sess.run(loop, {x: [1.0, 2.0]})
+        (loop_plans,) = [s.ctx.subplans for p in sess._plans.values() for s in p.alone_steps
+                         if isinstance(s.ctx.subplans, subplan._LoopPlans)]
+    changed = [s.op.name for s, before in zip(loop_plans.later_body_steps, loop_plans.body.plan.alone_steps)
+               if s is not before]
+    assert changed == ["while/add_1"]  # a + x; not the counter (ints), nor b + x (b is read twice)
+
+
+def test_a_running_sum_whose_value_the_body_also_passes_on_is_not_added_in_place():
+    x = tf.placeholder(tf.float32, [2])
+    loop = tf.while_loop(lambda i, *_: i < 3, lambda i, total, before: (i + 1, total + x, total), [0, x, x])
+    _, total, before = _run(loop, {x: [1.0, 2.0]})
+    np.testing.assert_array_equal(total, [4.0, 8.0])
+    np.testing.assert_array_equal(before, [3.0, 6.0])

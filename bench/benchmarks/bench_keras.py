@@ -1,0 +1,58 @@
+"""Keras in TF1 mode: one epoch of ``model.fit`` and one ``predict`` of a small MLP classifier, numflow against
+tf-keras' v1 loops in TensorFlow.
+
+- ``KerasFit.time_epoch``: one epoch of ``fit`` (verbose 0, shuffled) of a 64-128-64-10 MLP with dropout,
+  Adam and categorical cross entropy with accuracy, on 2048 examples in batches of 64 (32 training steps,
+  each a ``Session.run`` of the loss, the metric and the updates in the Keras session, plus the loop's
+  numpy slicing). The target: numflow's epochs per second at least TensorFlow's.
+- ``KerasFit.time_predict``: ``predict`` of the 2048 examples (batches of 32).
+
+Run with the other suites (``python bench/run.py --filter bench_keras``) or beside TensorFlow::
+
+    TF_USE_LEGACY_KERAS=1 PYTHONPATH=/opt/tfenv/lib/python3.11/site-packages .venv/bin/python bench/run.py \\
+        --filter bench_keras --stat min
+"""
+
+import os
+
+import numpy as np
+
+try:
+    from .bench_session import graph_library
+except ImportError:  # run by bench/run.py, which imports the suites as top-level modules
+    from bench_session import graph_library
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+EXAMPLES = 256 if os.environ.get("NUMFLOW_BENCH_QUICK") else 2048
+
+
+class KerasFit:
+    """One epoch of fit, and one predict, of a small MLP."""
+
+    params = [["numflow", "tensorflow"]]
+    param_names = ["library"]
+    repeat = 7
+
+    def setup(self, library):
+        tf = graph_library(library)
+        keras = tf.keras
+        rng = np.random.RandomState(0)
+        self.x = rng.rand(EXAMPLES, 64).astype(np.float32)
+        self.y = keras.utils.to_categorical(rng.randint(0, 10, EXAMPLES), 10)
+        self.graph = tf.Graph()
+        with self.graph.as_default():
+            tf.set_random_seed(1)
+            self.model = keras.Sequential([keras.layers.Dense(128, activation="relu", input_shape=(64,)),
+                                           keras.layers.Dropout(0.2), keras.layers.Dense(64, activation="relu"),
+                                           keras.layers.Dense(10, activation="softmax")])
+            self.model.compile("adam", "categorical_crossentropy", metrics=["accuracy"])
+            self.model.fit(self.x, self.y, batch_size=64, epochs=1, verbose=0)  # builds, compiles, warms
+            self.model.predict(self.x)
+
+    def time_epoch(self, library):
+        with self.graph.as_default():
+            self.model.fit(self.x, self.y, batch_size=64, epochs=1, verbose=0)
+
+    def time_predict(self, library):
+        with self.graph.as_default():
+            self.model.predict(self.x)

@@ -1,0 +1,6 @@
+"""``tf.keras.datasets``: mnist, fashion_mnist, cifar10 and boston_housing, read from Keras' cache
+(``~/.keras/datasets``) in Keras' file names and formats, downloaded from Keras' URLs only when absent."""
+
+from numflow.keras.datasets import boston_housing, cifar10, fashion_mnist, mnist
+
+__all__ = ["boston_housing", "cifar10", "fashion_mnist", "mnist"]

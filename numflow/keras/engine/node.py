@@ -1,0 +1,67 @@
+"""The record of Keras layer calls that functional models are read back from: for each tensor a layer (or
+``Input``) made, the layer and the tensors it was called on.
+
+Tensors are numflow's thin views of an op's output, so the record is keyed by graph and tensor name.
+"""
+
+import weakref
+
+from numflow.framework import nest
+
+_history = weakref.WeakKeyDictionary()  # graph -> {tensor name: Node}
+
+
+class Node:
+    """One call of ``layer``: ``inputs`` in, ``outputs`` out (each a flat list of tensors)."""
+
+    __slots__ = ("layer", "call_inputs", "inputs", "outputs")
+
+    def __init__(self, layer, inputs, outputs):
+        self.layer = layer
+        self.call_inputs = inputs
+        self.inputs = [t for t in nest.flatten(inputs) if hasattr(t, "graph")]
+        self.outputs = nest.flatten(outputs)
+
+
+def record(layer, inputs, outputs):
+    """Note that ``layer`` turned ``inputs`` into ``outputs``."""
+    node = Node(layer, inputs, outputs)
+    for tensor in node.outputs:
+        if hasattr(tensor, "graph"):  # the innermost call that made it: a layer's, not the model's around it
+            _history.setdefault(tensor.graph, {}).setdefault(tensor.name, node)
+    layer._inbound_nodes.append(node)
+    return node
+
+
+def history_of(tensor):
+    """The Node that made ``tensor``, None if no Keras layer did."""
+    graph = getattr(tensor, "graph", None)
+    if graph is None:
+        return None
+    return _history.get(graph, {}).get(tensor.name)
+
+
+def nodes_between(inputs, outputs):
+    """The calls on the paths from ``inputs`` to ``outputs``, each once, each after the calls it depends on (the
+    inputs' layers first); a ValueError names an output that the inputs do not reach."""
+    input_names = {t.name for t in inputs}
+    order, seen = [], set()
+
+    def visit(tensor):
+        node = history_of(tensor)
+        if tensor.name in input_names and (node is None or node.inputs):
+            return  # a model input that no Input layer made
+        if node is None:
+            raise ValueError(f"Graph disconnected: cannot obtain value for tensor {tensor} at layer "
+                             f'"{tensor.op.name}". The following previous layers were accessed without issue: '
+                             f"{[n.layer.name for n in order]}")
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        for source in node.inputs:
+            visit(source)
+        order.append(node)
+
+    for tensor in outputs:
+        visit(tensor)
+    return order

@@ -1,0 +1,147 @@
+"""``model.save_weights`` and ``model.load_weights`` in TensorFlow's checkpoint format, as tf-keras writes it from
+a TF1 graph: an object-based checkpoint whose keys follow the model's objects, not the variables' names.
+
+A model's weights are under ``layer_with_weights-<i>/<attribute>/.ATTRIBUTES/VARIABLE_VALUE`` (``i`` counting
+the layers that have weights, the attribute the layer keeps the variable in: ``kernel``, ``gamma``...), its
+optimizer's under ``optimizer/<name>/...`` (``iter``, ``learning_rate``...) and its slots under
+``<weight's path>/.OPTIMIZER_SLOT/optimizer/<slot>/...``; ``_CHECKPOINTABLE_OBJECT_GRAPH`` holds the object
+graph (``TrackableObjectGraph``) that TensorFlow reads them back by. ``.h5`` files need h5py, which numflow
+does not use.
+"""
+
+import os
+
+import numpy as np
+
+from numflow.framework import errors
+from numflow.keras import backend
+from numflow.variables.variable import Variable
+
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+_VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
+
+
+def _attributes(layer):
+    """``(attribute name, variable)`` of each weight ``layer`` keeps, in the order it set them."""
+    weights = {id(w) for w in layer.weights}
+    return [(name, value) for name, value in vars(layer).items()
+            if isinstance(value, Variable) and id(value) in weights]
+
+
+class _ObjectGraph:
+    """The nodes of the object graph and the checkpoint key of each variable in it."""
+
+    def __init__(self):
+        from numflow.protos import trackable_object_graph_pb2
+
+        self.proto = trackable_object_graph_pb2.TrackableObjectGraph()
+        self.keys = {}  # checkpoint key -> variable
+        self.nodes = {}  # id(variable) -> node id
+
+    def node(self):
+        self.proto.nodes.add()
+        return len(self.proto.nodes) - 1
+
+    def child(self, parent, name, node_id):
+        self.proto.nodes[parent].children.add(node_id=node_id, local_name=name)
+
+    def variable(self, parent, name, variable, key):
+        node_id = self.node()
+        self.child(parent, name, node_id)
+        self.proto.nodes[node_id].attributes.add(name="VARIABLE_VALUE", full_name=variable.op.name, checkpoint_key=key)
+        self.keys[key] = variable
+        self.nodes[id(variable)] = node_id
+        return node_id
+
+
+def object_graph(model):
+    """The model's :class:`_ObjectGraph`: its layers (as TensorFlow keys them), then its optimizer."""
+    graph = _ObjectGraph()
+    root = graph.node()
+    paths = {}  # id(variable) -> its path
+    with_weights = 0
+    for index, layer in enumerate(model.layers):
+        attributes = _attributes(layer)
+        if not attributes:
+            continue
+        node_id = graph.node()
+        graph.child(root, f"layer_with_weights-{with_weights}", node_id)
+        graph.child(root, f"layer-{index}", node_id)
+        for name, variable in attributes:
+            paths[id(variable)] = f"layer_with_weights-{with_weights}/{name}"
+            graph.variable(node_id, name, variable, f"{paths[id(variable)]}/{_VALUE}")
+        with_weights += 1
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is not None and getattr(optimizer, "iterations", None) is not None and hasattr(optimizer, "_slots"):
+        node_id = graph.node()
+        graph.child(root, "optimizer", node_id)
+        graph.variable(node_id, "iter", optimizer.iterations, f"optimizer/iter/{_VALUE}")
+        for name in sorted(optimizer._hyper_variables):
+            graph.variable(node_id, name, optimizer._hyper_variables[name], f"optimizer/{name}/{_VALUE}")
+        for slot_name in optimizer._SLOTS:
+            for slot in optimizer._slots.get(slot_name, []):
+                primary = paths.get(id(slot._primary))
+                if primary is None:
+                    continue
+                key = f"{primary}/.OPTIMIZER_SLOT/optimizer/{slot_name}/{_VALUE}"
+                slot_node = graph.variable(node_id, slot_name, slot, key)
+                del graph.proto.nodes[node_id].children[-1]  # a slot is referenced, not a child
+                graph.proto.nodes[node_id].slot_variables.add(
+                    original_variable_node_id=graph.nodes[id(slot._primary)], slot_name=slot_name,
+                    slot_variable_node_id=slot_node)
+    graph.child(root, "root", root)
+    return graph
+
+
+def _check_format(filepath, save_format):
+    if save_format == "h5" or str(filepath).endswith((".h5", ".keras", ".hdf5")):
+        raise ImportError("`save_weights` requires h5py when saving in hdf5, but h5py is not available. Try "
+                          "installing h5py package, or save in the TensorFlow format (a path without .h5).")
+
+
+def save_weights(model, filepath, save_format=None):
+    """Write ``model``'s weights and optimizer to the checkpoint ``filepath`` (see the module docstring)."""
+    from numflow.checkpoint.bundle import write_bundle
+    from numflow.checkpoint.state import update_checkpoint_state
+
+    _check_format(filepath, save_format)
+    filepath = os.fspath(filepath)
+    graph = object_graph(model)
+    keys = list(graph.keys)
+    values = backend.batch_get_value([graph.keys[k] for k in keys])
+    tensors = dict(zip(keys, values))
+    tensors[OBJECT_GRAPH_KEY] = graph.proto.SerializeToString()
+    directory = os.path.dirname(filepath) or "."
+    os.makedirs(directory, exist_ok=True)
+    write_bundle(filepath, tensors)
+    update_checkpoint_state(directory, filepath, [filepath], save_relative_paths=True)
+
+
+def load_weights(model, filepath):
+    """Set ``model``'s weights (and its optimizer's variables, once made) from the checkpoint ``filepath``.
+
+    A weight the checkpoint lacks is left as it is; one of another shape is a ValueError naming both.
+    """
+    from numflow.checkpoint.reader import CheckpointReader
+
+    _check_format(filepath, None)
+    filepath = os.fspath(filepath)
+    if os.path.isdir(filepath):
+        from numflow.checkpoint.state import latest_checkpoint
+
+        filepath = latest_checkpoint(filepath) or filepath
+    with CheckpointReader(filepath) as reader:
+        if not reader.has_tensor(OBJECT_GRAPH_KEY):
+            raise errors.NotFoundError(None, None, f"{filepath} is not an object-based checkpoint written by "
+                                       "`save_weights` (it has no _CHECKPOINTABLE_OBJECT_GRAPH).")
+        pairs = []
+        for key, variable in object_graph(model).keys.items():
+            if not reader.has_tensor(key):
+                continue
+            value = np.asarray(reader.get_tensor(key))
+            shape = tuple(variable.shape.as_list())
+            if value.shape != shape:
+                raise ValueError(f"Shape mismatch for {variable.op.name}: the checkpoint's {key} has shape "
+                                 f"{value.shape}, the variable {shape}.")
+            pairs.append((variable, value))
+    backend.batch_set_value(pairs)

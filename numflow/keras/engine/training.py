@@ -1,0 +1,384 @@
+"""``tf.keras.Model`` in TensorFlow 1.x mode: a functional model ``Model(inputs, outputs)`` read back from the
+record of layer calls, its weights, losses and updates gathered from its layers, and ``compile``, which
+builds (once the model has inputs) the total loss, the metrics and, on first use, the train, test and
+predict functions that ``fit``, ``evaluate`` and ``predict`` run in the Keras session.
+
+What ``compile`` builds is TensorFlow's: a target placeholder per output (``dense_1_target``); the loss in
+``loss/<output>_loss`` (each output's loss averaged over the batch, times its weight, plus the layers'
+regularization losses); a mean metric per name (``acc`` for "accuracy", chosen from the loss and output
+shape as Keras chooses); the optimizer's updates and the layers' (batch normalization's moving averages)
+in ``training/``. The learning phase is fed 1 to train and 0 to test and predict.
+"""
+
+from numflow.framework import nest
+from numflow.framework.graph import get_default_graph
+from numflow.keras import backend, losses, optimizers
+from numflow.keras import metrics as metrics_module
+from numflow.keras.engine import node as node_module
+from numflow.keras.engine import training_loops
+from numflow.keras.engine.base_layer import Layer
+from numflow.layers.base import _dedup as _unique
+
+
+class Model(Layer):
+    """A model of layers: ``Model(inputs, outputs)`` for the layers between Keras tensors, or a subclass or
+    ``Sequential``. See the module docstring for what ``compile`` builds."""
+
+    def __init__(self, *args, **kwargs):
+        inputs = kwargs.pop("inputs", args[0] if args else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        super().__init__(name=kwargs.pop("name", None), trainable=kwargs.pop("trainable", True), **kwargs)
+        self.inputs, self.outputs = [], []
+        self._nodes = []
+        self._layers = []
+        self._is_graph_network = False
+        self.optimizer = None
+        self._compile_arguments = None
+        self._compiled_graph = None
+        self.stop_training = False
+        self.history = None
+        if inputs is not None:
+            self._init_graph_network(inputs, outputs)
+
+    def _init_graph_network(self, inputs, outputs):
+        self._nested_inputs, self._nested_outputs = inputs, outputs
+        self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
+        self._nodes = node_module.nodes_between(self.inputs, self.outputs)
+        self._layers = _unique([node.layer for node in self._nodes])
+        self._is_graph_network = True
+        self.built = True
+
+    # -- structure -------------------------------------------------------------------------------------------
+    @property
+    def layers(self):
+        """The model's layers: those between its inputs and outputs; for a subclassed model, the layers kept in
+        its attributes (or in lists there), in the order they were set."""
+        if self._is_graph_network:
+            return list(self._layers)
+        found = []
+        for value in vars(self).values():
+            for item in value if isinstance(value, list | tuple) else [value]:
+                if isinstance(item, Layer) and item is not self:
+                    found.append(item)
+        return _unique(found)
+
+    def __call__(self, inputs, *args, **kwargs):
+        """The layer call; a subclassed model's first call makes its inputs and outputs (as Keras' ``_set_inputs``)."""
+        outputs = super().__call__(inputs, *args, **kwargs)
+        if not self._is_graph_network and not self.inputs:
+            self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
+            self._nested_outputs = outputs
+            self.built = True
+        return outputs
+
+    def _build_input(self, batch_shape, dtype):
+        """Give a subclassed model an ``Input`` of ``batch_shape`` and call it there."""
+        from numflow.keras.layers.input_layer import Input
+
+        self(Input(batch_shape=batch_shape, dtype=dtype))
+
+    def get_layer(self, name=None, index=None):
+        """The layer at ``index``, or named ``name``."""
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: {[layer.name for layer in self.layers]}.")
+
+    @property
+    def trainable_weights(self):
+        if not self.trainable:
+            return []
+        return _unique([w for layer in self.layers for w in layer.trainable_weights] + self._trainable_weights)
+
+    @property
+    def non_trainable_weights(self):
+        if not self.trainable:
+            return _unique([w for layer in self.layers for w in layer.weights] + self._trainable_weights
+                           + self._non_trainable_weights)
+        trainable = {id(w) for w in self.trainable_weights}
+        own = [w for layer in self.layers for w in layer.non_trainable_weights] + self._non_trainable_weights
+        return _unique([w for w in own if id(w) not in trainable])
+
+    @property
+    def weights(self):
+        """The layers' weights, layer by layer (then the model's own), as Keras orders them."""
+        return _unique([w for layer in self.layers for w in layer.weights] + self._trainable_weights
+                       + self._non_trainable_weights)
+
+    variables = weights
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    @property
+    def losses(self):
+        return [loss for layer in self.layers for loss in layer.losses] + super().losses
+
+    @property
+    def updates(self):
+        return [u for layer in self.layers if layer.trainable or layer.stateful for u in layer.updates]
+
+    @property
+    def output_shape(self):
+        shapes = [backend.int_shape(t) for t in self.outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def count_params(self):
+        return int(sum(layer.count_params() for layer in self.layers if layer.built))
+
+    def summary(self, line_length=None, positions=None, print_fn=None):
+        """Print the table of the layers, their output shapes and parameter counts, as tf-keras prints it."""
+        from numflow.keras.engine.summary import print_summary
+
+        if not self.built:
+            raise ValueError("This model has not yet been built. Build the model first by calling `build()` or "
+                             "by calling the model on a batch of data.")
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
+
+    def _maybe_build(self, inputs):
+        """Nothing: a model's layers build themselves when it calls them."""
+
+    def call(self, inputs, training=None, mask=None):
+        """The model's outputs for ``inputs``: its own outputs for its own inputs, else its layers called again
+        in the order they were first called."""
+        flat = nest.flatten(inputs)
+        if [t.name for t in flat] == [t.name for t in self.inputs]:
+            return self._nested_outputs
+        values = {t.name: new for t, new in zip(self.inputs, flat)}
+        for node in self._nodes:
+            if not node.inputs:
+                continue
+            args = nest.map_structure(lambda t: values.get(t.name, t) if hasattr(t, "name") else t,
+                                      node.call_inputs)
+            made = node.layer(args)
+            for old, new in zip(node.outputs, nest.flatten(made)):
+                values[old.name] = new
+        return nest.map_structure(lambda t: values[t.name], self._nested_outputs)
+
+    # -- compiling -------------------------------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, sample_weight_mode=None,
+                weighted_metrics=None, target_tensors=None, **kwargs):
+        """Choose the optimizer (a name, a Keras optimizer, a ``tf.train`` optimizer), the loss (a name, a
+        function or a Loss, or one per output) and the metrics; what they need is built when the model has
+        inputs (see the module docstring)."""
+        del sample_weight_mode, weighted_metrics, target_tensors, kwargs
+        self.optimizer = optimizers.get(optimizer)
+        outputs = max(len(self.outputs), 1)
+        loss_list = loss if isinstance(loss, list | tuple) else [loss] * outputs
+        if isinstance(loss, dict):
+            loss_list = [loss.get(name) for name in self.output_names]
+        self.loss = loss
+        self._loss_functions = [_loss_function(item) for item in loss_list]
+        self._loss_weights = list(loss_weights) if isinstance(loss_weights, list | tuple) else [1.0] * outputs
+        self._metric_names = list(metrics or [])
+        self._compile_arguments = True
+        self._compiled_graph = None
+        if self.built and self.outputs:
+            self._build_compiled()
+
+    @property
+    def output_names(self):
+        return [node_module.history_of(t).layer.name if node_module.history_of(t) else t.op.name
+                for t in self.outputs]
+
+    @property
+    def metrics_names(self):
+        """``loss``, then each output's loss when there are several, then the metrics (``acc``, or
+        ``<output>_acc`` with several outputs)."""
+        names = ["loss"]
+        several = len(self.outputs) > 1
+        if several:
+            names += [f"{name}_loss" for name in self.output_names]
+        for name in self.output_names if several else [None]:
+            names += [f"{name}_{_metric_name(m)}" if several else _metric_name(m)
+                      for m in getattr(self, "_metric_names", [])]
+        return names
+
+    def _build_compiled(self):
+        """Targets, total loss and metrics, once per compile (see the module docstring)."""
+        graph = get_default_graph()
+        targets, sample_weights, weighted = [], [], []
+        with graph.name_scope(None):
+            for output, name in zip(self.outputs, self.output_names):
+                targets.append(backend.placeholder(ndim=output.shape.ndims, dtype=output.dtype.base_dtype,
+                                                   name=f"{name}_target"))
+                sample_weights.append(backend.placeholder(shape=(None,), name=f"{name}_sample_weights"))
+        total, output_losses = None, []
+        with graph.name_scope("loss"):
+            for output, target, sample_weight, loss_fn, weight, name in zip(
+                    self.outputs, targets, sample_weights, self._loss_functions, self._loss_weights,
+                    self.output_names):
+                with graph.name_scope(f"{name}_loss"):
+                    loss_reduction = loss_fn.reduction
+                    loss_fn.reduction = losses.Reduction.NONE
+                    try:
+                        per_example = loss_fn(target, output, sample_weight=sample_weight)
+                    finally:
+                        loss_fn.reduction = loss_reduction
+                    reduction = (losses.Reduction.SUM_OVER_BATCH_SIZE if loss_reduction == losses.Reduction.AUTO
+                                 else loss_reduction)
+                    output_loss = losses.reduce_weighted_loss(per_example, reduction)
+                output_losses.append(output_loss)
+                weighted.append(weight * output_loss)
+                total = weighted[-1] if total is None else total + weighted[-1]
+            regularization = self.losses
+            if regularization:
+                from numflow.ops.math_ops import add_n
+
+                total += add_n(regularization)
+        metric_objects, metric_results = [], []
+        several = len(self.outputs) > 1
+        with graph.name_scope("metrics"):
+            if several:  # each output's loss, as a running mean over the batches
+                for output_loss, name in zip(output_losses, self.output_names):
+                    made = metrics_module.MeanMetricWrapper(lambda _, loss: loss, f"{name}_loss")
+                    metric_objects.append(made)
+                    metric_results.append(made(None, output_loss))
+            for output, target, loss_fn, name in zip(self.outputs, targets, self._loss_functions, self.output_names):
+                for metric in self._metric_names:
+                    fn = _metric_function(metric, output, loss_fn)
+                    made = metrics_module.MeanMetricWrapper(fn, f"{name}_{_metric_name(metric)}" if several
+                                                            else _metric_name(metric))
+                    metric_objects.append(made)
+                    metric_results.append(made(target, output))
+        self._compiled_graph = {"targets": targets, "sample_weights": sample_weights, "total_loss": total,
+                                "metrics": metric_objects,
+                                "fetches": [total, *metric_results], "train": None}
+
+    def _train_fetches(self):
+        compiled = self._compiled_graph
+        if compiled["train"] is None:
+            from numflow.ops.control_flow_ops import group
+
+            graph = get_default_graph()
+            with graph.name_scope("training"):
+                updates = self.optimizer.get_updates(loss=compiled["total_loss"], params=self.trainable_weights)
+                updates += self.updates
+            # Keras' train function: the updates grouped after the loss, in a second "training" scope
+            # (training_1/group_deps), which later models' names count on.
+            with graph.name_scope("training"), graph.control_dependencies([compiled["total_loss"]]):
+                compiled["train"] = group(*updates, name="group_deps")
+        return compiled["train"]
+
+    def _require_compiled(self):
+        if self._compile_arguments is None:
+            raise RuntimeError("You must compile your model before training/testing. Use "
+                               "`model.compile(optimizer, loss)`.")
+
+    def reset_metrics(self):
+        """Zero the metrics' totals and counts."""
+        if self._compiled_graph is not None and self._compiled_graph["metrics"]:
+            backend.batch_set_value([pair for m in self._compiled_graph["metrics"] for pair in m.reset_values()])
+
+    # -- training --------------------------------------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_steps=None, **kwargs):
+        """Train for ``epochs`` passes over ``x`` and ``y`` in batches of ``batch_size`` (32), shuffled with numpy's
+        generator when ``shuffle``; each example's loss weighted by ``sample_weight`` or by ``class_weight`` of its
+        class; print as ``verbose`` says; a ``History`` of the epochs' losses and metrics."""
+        _numpy_only(steps_per_epoch, validation_steps, kwargs)
+        return training_loops.fit(self, x, y, batch_size=batch_size or 32, epochs=epochs, verbose=verbose,
+                                  callbacks=callbacks, validation_split=validation_split,
+                                  validation_data=validation_data, shuffle=shuffle, initial_epoch=initial_epoch,
+                                  sample_weight=sample_weight, class_weight=class_weight)
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None, steps=None, **kwargs):
+        """The loss (and metrics) over ``x`` and ``y``: a scalar, or a list in ``metrics_names`` order."""
+        _numpy_only(steps, None, kwargs)
+        return training_loops.evaluate(self, x, y, batch_size=batch_size or 32, verbose=verbose,
+                                       sample_weight=sample_weight)
+
+    def predict(self, x, batch_size=None, verbose=0, steps=None, **kwargs):
+        """The outputs for ``x``, computed in batches of ``batch_size`` (32)."""
+        _numpy_only(steps, None, kwargs)
+        return training_loops.predict(self, x, batch_size=batch_size or 32, verbose=verbose)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, reset_metrics=True):
+        """One training step on the batch; its loss (and metrics, which then reset if ``reset_metrics``)."""
+        return training_loops.on_batch(self, x, y, train=True, reset_metrics=reset_metrics, sample_weight=sample_weight,
+                                       class_weight=class_weight)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True):
+        """The loss (and metrics) of the batch, without training."""
+        return training_loops.on_batch(self, x, y, train=False, reset_metrics=reset_metrics,
+                                       sample_weight=sample_weight)
+
+    def predict_on_batch(self, x):
+        """The outputs for the batch ``x``."""
+        return training_loops.predict(self, x, batch_size=None, verbose=0)
+
+
+    # -- weights ---------------------------------------------------------------------------------------------
+    def save_weights(self, filepath, overwrite=True, save_format=None):
+        """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
+        tf-keras keys them (see ``engine/saving.py``)."""
+        from numflow.keras.engine.saving import save_weights
+
+        del overwrite
+        save_weights(self, filepath, save_format)
+
+    def load_weights(self, filepath, by_name=False, skip_mismatch=False):
+        """Read the weights from the TensorFlow checkpoint ``filepath`` (numflow's or tf-keras' ``save_weights``)."""
+        from numflow.keras.engine.saving import load_weights
+
+        del by_name, skip_mismatch
+        load_weights(self, filepath)
+
+    def get_weights(self):
+        """The values of ``weights``, in order."""
+        return backend.batch_get_value(self.weights)
+
+    def set_weights(self, weights):
+        """Set ``weights`` from values in their order (as ``get_weights`` gives them)."""
+        Layer.set_weights(self, weights)
+
+
+def _numpy_only(steps, validation_steps, kwargs):
+    """numflow's loops take numpy data: steps (for datasets and iterators) and other options are refused."""
+    if steps is not None or validation_steps is not None:
+        raise NotImplementedError("numflow's Keras loops run on numpy arrays: `steps_per_epoch`, `steps` and "
+                                  "`validation_steps` (for datasets and iterators) are not supported.")
+    unused = sorted(k for k in kwargs if k not in ("max_queue_size", "workers", "use_multiprocessing"))
+    if unused:
+        raise TypeError(f"Invalid keyword argument(s): {unused}")
+
+
+def _loss_function(identifier):
+    """A Loss for ``identifier`` (a name, a function, a Loss)."""
+    if isinstance(identifier, losses.Loss):
+        return identifier
+    fn = losses.get(identifier)
+    if fn is None:
+        raise ValueError("The model cannot be compiled because it has no loss to optimize.")
+    return losses.LossFunctionWrapper(fn, name=getattr(fn, "__name__", "loss"))
+
+
+def _metric_name(metric):
+    if metric in ("accuracy", "acc"):
+        return "acc"
+    if metric in ("crossentropy", "ce"):
+        return "ce"
+    fn = metrics_module.get(metric)
+    return getattr(fn, "name", None) or fn.__name__
+
+
+def _metric_function(metric, output, loss_fn):
+    """Keras' choice for "accuracy": binary for one output unit or a binary cross entropy, sparse for a sparse
+    cross entropy, else categorical."""
+    if metric not in ("accuracy", "acc", "crossentropy", "ce"):
+        return metrics_module.get(metric)
+    fn = getattr(loss_fn, "fn", None)
+    binary = fn is losses.binary_crossentropy or output.shape.as_list()[-1] == 1
+    sparse = fn is losses.sparse_categorical_crossentropy
+    if metric in ("accuracy", "acc"):
+        if binary:
+            return metrics_module.binary_accuracy
+        return metrics_module.sparse_categorical_accuracy if sparse else metrics_module.categorical_accuracy
+    if binary:
+        return losses.binary_crossentropy
+    return losses.sparse_categorical_crossentropy if sparse else losses.categorical_crossentropy

@@ -1,0 +1,255 @@
+"""Keras layers with no ``tf.layers`` twin: Activation, Reshape, Lambda, Embedding, the global pools and the
+merges (Add, Subtract, Multiply, Average, Maximum, Minimum, Concatenate), built with Keras' ops and names."""
+
+import numpy as np
+
+from numflow.framework.shapes import TensorShape
+from numflow.keras import activations, backend, initializers, regularizers
+from numflow.keras.engine.base_layer import Layer
+from numflow.layers.input_spec import InputSpec
+from numflow.ops import array_ops, math_ops
+
+
+class Activation(Layer):
+    """``activation(inputs)``, the activation given by name or as a function."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class Reshape(Layer):
+    """``inputs`` reshaped to ``(batch,) + target_shape`` (one entry may be -1)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(target_shape)
+
+    def call(self, inputs):
+        outputs = array_ops.reshape(inputs, (array_ops.shape(inputs)[0], *self.target_shape))
+        outputs.set_shape(self.compute_output_shape(inputs.shape))
+        return outputs
+
+    def compute_output_shape(self, input_shape):
+        dims = TensorShape(input_shape).as_list()
+        rest = dims[1:]
+        target = list(self.target_shape)
+        if None not in rest and -1 in target:
+            known = int(np.prod([d for d in target if d != -1]))
+            total = int(np.prod(rest))
+            if known == 0 or total % known:
+                raise ValueError(f"total size of new array must be unchanged, input_shape = {rest}, output_shape = "
+                                 f"{target}")
+            target[target.index(-1)] = total // known
+        return TensorShape([dims[0]] + [None if d == -1 else d for d in target])
+
+
+class Lambda(Layer):
+    """``function(inputs, **arguments)`` as a layer."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        self.function = function
+        self.arguments = arguments or {}
+        self._output_shape = output_shape
+
+    def call(self, inputs, mask=None, training=None):
+        del mask, training
+        return self.function(inputs, **self.arguments)
+
+
+class Embedding(Layer):
+    """Rows of an ``(input_dim, output_dim)`` ``embeddings`` matrix looked up by integer ids."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
+                 activity_regularizer=None, embeddings_constraint=None, mask_zero=False, input_length=None,
+                 **kwargs):
+        if input_dim <= 0 or output_dim <= 0:
+            raise ValueError(f"Both `input_dim` and `output_dim` should be positive, Received input_dim = "
+                             f"{input_dim} and output_dim = {output_dim}")
+        if "input_shape" not in kwargs and input_length is not None:
+            kwargs["input_shape"] = (input_length,)
+        kwargs.setdefault("dtype", backend.floatx())
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.input_dim, self.output_dim = int(input_dim), int(output_dim)
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = embeddings_constraint
+        self.mask_zero = mask_zero
+        self.input_length = input_length
+
+    def build(self, input_shape):
+        self.embeddings = self.add_weight(name="embeddings", shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint)
+
+    def call(self, inputs):
+        from numflow.ops.embedding_ops import embedding_lookup
+
+        if inputs.dtype.base_dtype.name not in ("int32", "int64"):
+            inputs = math_ops.cast(inputs, "int32")
+        return embedding_lookup(self.embeddings, inputs)
+
+    def _maybe_build(self, inputs):
+        dtype = self._dtype
+        super()._maybe_build(inputs)
+        self._dtype = dtype  # the weights' float type, not the ids'
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape).concatenate(self.output_dim)
+
+
+def _global_pooling(name, reduce, rank, doc):
+    class GlobalPooling(Layer):
+        def __init__(self, data_format=None, keepdims=False, **kwargs):
+            super().__init__(**kwargs)
+            self.data_format = "channels_last" if data_format is None else data_format
+            self.keepdims = keepdims
+            self.input_spec = InputSpec(ndim=rank + 2)
+
+        def _axes(self):
+            first = 2 if self.data_format == "channels_first" else 1
+            return list(range(first, first + rank))
+
+        def call(self, inputs):
+            return reduce(inputs, axis=self._axes(), keepdims=self.keepdims)
+
+        def compute_output_shape(self, input_shape):
+            dims = TensorShape(input_shape).as_list()
+            axes = self._axes()
+            if self.keepdims:
+                return TensorShape([1 if i in axes else d for i, d in enumerate(dims)])
+            return TensorShape([d for i, d in enumerate(dims) if i not in axes])
+
+    GlobalPooling.__name__ = GlobalPooling.__qualname__ = name
+    GlobalPooling.__doc__ = doc
+    return GlobalPooling
+
+
+GlobalAveragePooling1D = _global_pooling("GlobalAveragePooling1D", math_ops.reduce_mean, 1, "The mean over steps.")
+GlobalMaxPooling1D = _global_pooling("GlobalMaxPooling1D", math_ops.reduce_max, 1, "The maximum over steps.")
+GlobalAveragePooling2D = _global_pooling("GlobalAveragePooling2D", math_ops.reduce_mean, 2,
+                                         "The mean over height and width.")
+GlobalMaxPooling2D = _global_pooling("GlobalMaxPooling2D", math_ops.reduce_max, 2,
+                                     "The maximum over height and width.")
+GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+
+
+# -- merges ------------------------------------------------------------------------------------------------
+class _Merge(Layer):
+    """A layer of a list of tensors of one shape (broadcast along the batch) to one tensor."""
+
+    def _check_inputs(self, inputs):
+        if not isinstance(inputs, list | tuple) or len(inputs) < 2:
+            raise ValueError(f"A merge layer should be called on a list of at least 2 inputs. Got {len(inputs)} "
+                             "inputs. Full input_shape received: "
+                             f"{[backend.int_shape(t) for t in (inputs if isinstance(inputs, list) else [inputs])]}")
+        shape = _shape_tuple(inputs[0])[1:]
+        for t in inputs[1:]:
+            shape = _broadcast_shapes(shape, _shape_tuple(t)[1:])
+
+    def __call__(self, inputs, *args, **kwargs):
+        self._check_inputs(inputs)
+        return super().__call__(inputs, *args, **kwargs)
+
+    def call(self, inputs):
+        output = inputs[0]
+        for x in inputs[1:]:
+            output = self._merge(output, x)
+        return output
+
+
+def _shape_tuple(t):
+    return tuple(TensorShape(t.shape).as_list())
+
+
+def _broadcast_shapes(a, b):
+    """Keras' shape of an element-wise merge of shapes ``a`` and ``b`` (without the batch)."""
+    if len(a) < len(b):
+        a, b = b, a
+    out = list(a[: len(a) - len(b)])
+    for i, j in zip(a[len(a) - len(b):], b):
+        if i is None or j is None:
+            out.append(None)
+        elif i == 1 or j == 1 or i == j:
+            out.append(max(i, j) if 1 in (i, j) else i)
+        else:
+            raise ValueError(f"Inputs have incompatible shapes. Received shapes {a} and {b}")
+    return tuple(out)
+
+
+def _merge_layer(name, merge, doc):
+    cls = type(name, (_Merge,), {"_merge": staticmethod(merge), "__doc__": doc})
+    return cls
+
+
+Add = _merge_layer("Add", lambda a, b: a + b, "The sum of the inputs.")
+Subtract = _merge_layer("Subtract", lambda a, b: a - b, "The first input minus the second.")
+Multiply = _merge_layer("Multiply", lambda a, b: a * b, "The product of the inputs.")
+Maximum = _merge_layer("Maximum", math_ops.maximum, "The element-wise maximum of the inputs.")
+Minimum = _merge_layer("Minimum", math_ops.minimum, "The element-wise minimum of the inputs.")
+
+
+class Average(_Merge):
+    """The mean of the inputs."""
+
+    def call(self, inputs):
+        output = inputs[0]
+        for x in inputs[1:]:
+            output += x
+        return output / len(inputs)
+
+
+class Concatenate(_Merge):
+    """The inputs joined along ``axis``."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def _check_inputs(self, inputs):
+        if not isinstance(inputs, list | tuple) or len(inputs) < 1:
+            raise ValueError("A `Concatenate` layer should be called on a list of at least 1 input. Received: "
+                             f"input_shape={inputs}")
+        shapes = [_shape_tuple(t) for t in inputs]
+        reduced = set()
+        for shape in shapes:
+            dims = list(shape)
+            del dims[self.axis]
+            reduced.add(tuple(dims))
+        if len({d for d in reduced if None not in d}) > 1:
+            raise ValueError("A `Concatenate` layer requires inputs with matching shapes except for the "
+                             f"concatenation axis. Received: input_shape={shapes}")
+
+    def call(self, inputs):
+        axis = self.axis
+        rank = inputs[0].shape.ndims
+        if axis < 0:
+            axis = axis % rank if rank else 0
+        return array_ops.concat(list(inputs), axis)
+
+
+def _merge_function(layer_class):
+    def merge(inputs, **kwargs):
+        return layer_class(**kwargs)(inputs)
+
+    merge.__name__ = layer_class.__name__.lower()
+    merge.__doc__ = f"``{layer_class.__name__}(**kwargs)(inputs)``."
+    return merge
+
+
+add, subtract, multiply, average, maximum, minimum = (
+    _merge_function(c) for c in (Add, Subtract, Multiply, Average, Maximum, Minimum))
+
+
+def concatenate(inputs, axis=-1, **kwargs):
+    """``Concatenate(axis)(inputs)``."""
+    return Concatenate(axis=axis, **kwargs)(inputs)

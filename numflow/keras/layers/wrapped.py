@@ -1,0 +1,98 @@
+"""The Keras layers that are ``tf.layers``' layers with Keras' defaults, names and learning phase: Dense,
+Dropout, Flatten, the convolutions and pools, and BatchNormalization (their computation is ``numflow.layers``';
+TensorFlow's ``tf.layers`` are these Keras layers' subclasses)."""
+
+from numflow.keras import activations, backend, initializers, regularizers
+from numflow.keras.engine.base_layer import Layer
+from numflow.layers import convolutional, core, normalization, pooling
+
+
+def keras_arguments(kwargs, initializer_defaults=("kernel", "bias")):
+    """``kwargs`` with Keras' defaults (glorot_uniform kernels, zeros biases) and its names resolved."""
+    defaults = {"kernel_initializer": "glorot_uniform", "bias_initializer": "zeros"}
+    for prefix in initializer_defaults:
+        kwargs.setdefault(f"{prefix}_initializer", defaults[f"{prefix}_initializer"])
+    for key, value in list(kwargs.items()):
+        if key == "activation":
+            kwargs[key] = None if value is None else activations.get(value)
+        elif key.endswith("_initializer"):
+            kwargs[key] = initializers.get(value)
+        elif key.endswith("_regularizer"):
+            kwargs[key] = regularizers.get(value)
+    kwargs.pop("groups", None)
+    return kwargs
+
+
+class Dense(Layer, core.Dense):
+    """``activation(inputs @ kernel + bias)``: ``tf.layers.Dense`` with Keras' names and defaults."""
+
+    def __init__(self, units, **kwargs):
+        super().__init__(units, **keras_arguments(kwargs))
+
+
+class Dropout(Layer, core.Dropout):
+    """Zero each element with probability ``rate`` (scaling the others by ``1 / (1 - rate)``) while training:
+    ``training`` left out is the Keras learning phase."""
+
+    def call(self, inputs, training=None):
+        return super().call(inputs, training=backend.learning_phase() if training is None else training)
+
+
+class Flatten(Layer, core.Flatten):
+    """All but the first dimension in one."""
+
+
+def _convolution(legacy_class):
+    class Convolution(Layer, legacy_class):
+        def __init__(self, filters, kernel_size, *args, **kwargs):
+            super().__init__(filters, kernel_size, *args, **keras_arguments(kwargs))
+
+    Convolution.__name__ = Convolution.__qualname__ = legacy_class.__name__
+    Convolution.__doc__ = legacy_class.__doc__
+    return Convolution
+
+
+Conv1D = _convolution(convolutional.Conv1D)
+Conv2D = _convolution(convolutional.Conv2D)
+Conv3D = _convolution(convolutional.Conv3D)
+Conv2DTranspose = _convolution(convolutional.Conv2DTranspose)
+Conv3DTranspose = _convolution(convolutional.Conv3DTranspose)
+SeparableConv1D = _convolution(convolutional.SeparableConv1D)
+SeparableConv2D = _convolution(convolutional.SeparableConv2D)
+Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+
+
+def _pooling(legacy_class, default_size):
+    class Pooling(Layer, legacy_class):
+        def __init__(self, pool_size=default_size, strides=None, padding="valid", data_format=None, **kwargs):
+            super().__init__(pool_size, pool_size if strides is None else strides, padding=padding,
+                             data_format=data_format, **kwargs)
+
+    Pooling.__name__ = Pooling.__qualname__ = legacy_class.__name__
+    Pooling.__doc__ = f"{legacy_class.__doc__ or ''} Keras' defaults: windows of {default_size}, strides the windows."
+    return Pooling
+
+
+MaxPooling1D = _pooling(pooling.MaxPooling1D, 2)
+AveragePooling1D = _pooling(pooling.AveragePooling1D, 2)
+MaxPooling2D = _pooling(pooling.MaxPooling2D, (2, 2))
+AveragePooling2D = _pooling(pooling.AveragePooling2D, (2, 2))
+MaxPooling3D = _pooling(pooling.MaxPooling3D, (2, 2, 2))
+AveragePooling3D = _pooling(pooling.AveragePooling3D, (2, 2, 2))
+MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
+
+
+class BatchNormalization(Layer, normalization.BatchNormalization):
+    """Batch normalization (``tf.layers.BatchNormalization``'s computation): ``training`` left out is the
+    Keras learning phase; the moving averages' updates are in ``updates``, not ``UPDATE_OPS``."""
+
+    def __init__(self, *args, **kwargs):
+        for prefix, default in (("beta", "zeros"), ("gamma", "ones"), ("moving_mean", "zeros"),
+                                ("moving_variance", "ones")):
+            kwargs[f"{prefix}_initializer"] = initializers.get(kwargs.get(f"{prefix}_initializer", default))
+        for prefix in ("beta", "gamma"):
+            kwargs[f"{prefix}_regularizer"] = regularizers.get(kwargs.get(f"{prefix}_regularizer"))
+        super().__init__(*args, **kwargs)
+
+    def call(self, inputs, training=None):
+        return super().call(inputs, training=backend.learning_phase() if training is None else training)

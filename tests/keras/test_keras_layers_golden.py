@@ -1,0 +1,79 @@
+"""tf.keras.layers against TensorFlow 2.21's compat.v1 with tf-keras: for each graph of ``keras_layer_cases.py``,
+the names (variables, collections, fetched tensors and their static shapes, layers and their weights and
+losses), the initial values (the same bits, from the same seeds), the outputs in training and in inference,
+the gradients, and the variables after one run of the layers' updates; and the error of each bad use of
+``keras_error_cases.py``.
+
+``data/tf_keras_layers_golden.npz`` and ``.json`` hold TensorFlow's; regenerate them with
+``TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_golden.py`` where TensorFlow is installed.
+"""
+
+import json
+import pathlib
+import re
+
+import keras_error_cases
+import numpy as np
+import pytest
+from keras_layer_cases import CASES, run_case
+
+import numflow as tf
+
+DATA = pathlib.Path(__file__).parent / "data"
+GOLDEN = np.load(DATA / "tf_keras_layers_golden.npz")
+NAMES = json.loads((DATA / "tf_keras_layers_golden.json").read_text())
+HOW = "regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_golden.py (TensorFlow installed)"
+
+
+@pytest.fixture(scope="module")
+def results():
+    a = {k: GOLDEN[k] for k in ("vec", "seq", "img", "ids")}
+    return {case: run_case(tf, case, a) for case in CASES}
+
+
+def _numflow_name(name):
+    """TensorFlow's tensor name as numflow gives it: numflow's ``softmax_cross_entropy_with_logits`` of rank-2
+    logits is the loss op itself, where TensorFlow reshapes the loss to the logits' outer shape."""
+    return re.sub(r"^(softmax_cross_entropy_with_logits[_0-9]*)/Reshape_2:0$", r"\1:0", name)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_names_as_tensorflow(case, results):
+    names, _ = results[case]
+    want = NAMES[case]
+    want["fetches"] = {k: [_numflow_name(name), shape] for k, (name, shape) in want["fetches"].items()}
+    for key in ("global", "trainable", "update_ops", "regularization_losses", "fetches", "layers"):
+        assert names[key] == want[key], f"{case}: {key}; {HOW}"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_initial_values_are_tensorflows_bits(case, results):
+    _, values = results[case]
+    for key, value in values.items():
+        if key.startswith("init/"):
+            np.testing.assert_array_equal(value, GOLDEN[f"{case}/{key}"], err_msg=f"{case}/{key}; {HOW}")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_outputs_gradients_and_updates_as_tensorflow(case, results):
+    _, values = results[case]
+    want = {k[len(case) + 1:]: GOLDEN[k] for k in GOLDEN.files if k.startswith(case + "/")}
+    assert sorted(values) == sorted(want), HOW
+    for key, value in values.items():
+        atol = 2e-5 if key.startswith("d/") else 2e-6
+        scale = max(1.0, float(np.abs(want[key]).max(initial=0.0)))
+        np.testing.assert_allclose(value, want[key], rtol=2e-5, atol=atol * scale, err_msg=f"{case}/{key}; {HOW}")
+
+
+def _expected_start(message):
+    """TensorFlow's message as numflow starts it: TF 2's shapes (``(None, 6)`` for ``(Dimension(None),
+    Dimension(6))``), up to the op's node text that numflow does not print (as ``tests/layers`` compares)."""
+    return re.sub(r"Dimension\((\w+)\)", r"\1", message).split(" for '{{node")[0]
+
+
+@pytest.mark.parametrize("case", sorted(keras_error_cases.CASES))
+def test_errors_as_tensorflow(case):
+    kind, message = keras_error_cases.raised(tf, case)
+    want_kind, want_message = NAMES["errors"][case]
+    assert kind == want_kind, message
+    assert message.startswith(_expected_start(want_message)), (message, want_message)
