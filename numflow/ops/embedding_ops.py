@@ -214,6 +214,8 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
     from numflow.framework.sparse_tensor import SparseTensor
     from numflow.ops import sparse_math_ops, sparse_struct_ops
 
+    if embedding_weights is None or (isinstance(embedding_weights, list | tuple) and not embedding_weights):
+        raise ValueError(f"Missing embedding_weights {embedding_weights}.")
     params = _params_list(embedding_weights)
     graph = get_default_graph()
     with graph.name_scope(name or "embedding_lookup") as scope:
