@@ -245,9 +245,8 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
         final = array_ops.reshape(result, array_ops.concat(
             [array_ops.slice(math_ops.cast(original_shape, dtypes.int32), [0], [rank - 1]),
              array_ops.slice(array_ops.shape(result), [1], [-1])], 0))
-        static_rank = sparse_ids.dense_shape.shape.dim_values[0]
-        if static_rank is not None:
-            final.set_shape(TensorShape([None] * (static_rank - 1)).concatenate(result.shape[1:]))
+        if isinstance(rank, int):  # the ids' own rank, known before they were made 2-D
+            final.set_shape(TensorShape([None] * (rank - 1)).concatenate(result.shape[1:]))
         return final
 
 
