@@ -33,6 +33,15 @@ def _scale(lo, hi, count, size):
     return np.float32(0)
 
 
+def _taps(coordinate, size):
+    """``(inside, low, high, lerp)``: the two pixels around ``coordinate`` of an axis of ``size`` and
+    its weight between them; ``inside`` False when it falls outside the axis."""
+    if coordinate < 0 or coordinate > np.float32(size - 1):
+        return False, 0, 0, np.float32(0)
+    low = int(math.floor(coordinate))
+    return True, low, int(math.ceil(coordinate)), coordinate - np.float32(low)
+
+
 def _nearest(coordinate):
     """C's ``roundf`` of a coordinate (never negative here): halves away from zero."""
     whole = math.floor(coordinate)
@@ -49,19 +58,17 @@ def _crop(image, boxes, box_index, out, bilinear, extrapolation):
         width_scale = _scale(x1, x2, crop_w, width)
         for y in range(crop_h):
             in_y = _source(y1, y2, y, crop_h, height, height_scale)
-            if in_y < 0 or in_y > np.float32(height - 1):
+            inside, top, bottom, y_lerp = _taps(in_y, height)
+            if not inside:
                 out[b, y, :, :] = extrapolation
                 continue
-            top, bottom = int(math.floor(in_y)), int(math.ceil(in_y))
-            y_lerp = in_y - np.float32(top)
             for x in range(crop_w):
                 in_x = _source(x1, x2, x, crop_w, width, width_scale)
-                if in_x < 0 or in_x > np.float32(width - 1):
+                inside, left, right, x_lerp = _taps(in_x, width)
+                if not inside:
                     out[b, y, x, :] = extrapolation
                     continue
                 if bilinear:
-                    left, right = int(math.floor(in_x)), int(math.ceil(in_x))
-                    x_lerp = in_x - np.float32(left)
                     for d in range(depth):
                         top_left = np.float32(image[source, top, left, d])
                         top_right = np.float32(image[source, top, right, d])
@@ -87,17 +94,15 @@ def _grad_image(grads, boxes, box_index, out, bilinear):
         width_scale = _scale(x1, x2, crop_w, width)
         for y in range(crop_h):
             in_y = _source(y1, y2, y, crop_h, height, height_scale)
-            if in_y < 0 or in_y > np.float32(height - 1):
+            inside, top, bottom, y_lerp = _taps(in_y, height)
+            if not inside:
                 continue
-            top, bottom = int(math.floor(in_y)), int(math.ceil(in_y))
-            y_lerp = in_y - np.float32(top)
             for x in range(crop_w):
                 in_x = _source(x1, x2, x, crop_w, width, width_scale)
-                if in_x < 0 or in_x > np.float32(width - 1):
+                inside, left, right, x_lerp = _taps(in_x, width)
+                if not inside:
                     continue
                 if bilinear:
-                    left, right = int(math.floor(in_x)), int(math.ceil(in_x))
-                    x_lerp = in_x - np.float32(left)
                     for d in range(depth):
                         dtop = (one - y_lerp) * grads[b, y, x, d]
                         out[source, top, left, d] += (one - x_lerp) * dtop
@@ -125,16 +130,14 @@ def _grad_boxes(grads, image, boxes, box_index, out):
         dy1, dx1, dy2, dx2 = np.float32(0), np.float32(0), np.float32(0), np.float32(0)
         for y in range(crop_h):
             in_y = _source(y1, y2, y, crop_h, height, height_scale)
-            if in_y < 0 or in_y > np.float32(height - 1):
+            inside, top, bottom, y_lerp = _taps(in_y, height)
+            if not inside:
                 continue
-            top, bottom = int(math.floor(in_y)), int(math.ceil(in_y))
-            y_lerp = in_y - np.float32(top)
             for x in range(crop_w):
                 in_x = _source(x1, x2, x, crop_w, width, width_scale)
-                if in_x < 0 or in_x > np.float32(width - 1):
+                inside, left, right, x_lerp = _taps(in_x, width)
+                if not inside:
                     continue
-                left, right = int(math.floor(in_x)), int(math.ceil(in_x))
-                x_lerp = in_x - np.float32(left)
                 for d in range(depth):
                     top_left = np.float32(image[source, top, left, d])
                     top_right = np.float32(image[source, top, right, d])
@@ -169,7 +172,7 @@ class _Loops(twins.LazyTwin):
         if self._pair is None:
             import numba
 
-            for helper in (_source, _scale, _nearest):
+            for helper in (_source, _scale, _taps, _nearest):
                 if not isinstance(helper, numba.core.dispatcher.Dispatcher):
                     globals()[helper.__name__] = numba.njit(inline="always")(helper)
         return super().__iter__()
