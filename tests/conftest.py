@@ -9,6 +9,9 @@ The test ops are declared and given CPU kernels once, when this file is imported
 - ``NfTestRecord(x)``: appends ``(op name, thread id)`` to ``attrs["log"]`` and returns ``x``.
 
 Build them with the ``test_ops`` fixture: ``test_ops.barrier(x, barrier)``.
+
+Hypothesis runs without its "too slow" health check: on a machine busy with other work, drawing
+examples can take long enough to fail it, which says nothing about the code under test.
 """
 
 import threading
@@ -16,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import numflow as tf
 from numflow.framework import graph as _graph
@@ -23,6 +27,9 @@ from numflow.framework import registry as _op_registry
 from numflow.framework.shapes import TensorShape
 from numflow.runtime.executor import SyncExecutor
 from numflow_kernels import registry as _kernel_registry
+
+settings.register_profile("numflow", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("numflow")
 
 BARRIER_TIMEOUT_S = 10
 
