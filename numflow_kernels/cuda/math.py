@@ -106,7 +106,7 @@ for _op in _BINARY:
     _register_binary(_op)
 for _op in _UNARY:
     _register_unary(_op)
-for _op in ("Sum", "Mean", "Max", "Min", "Cast", "Reshape", "MatMul"):
+for _op in ("Sum", "Mean", "Max", "Min", "Cast", "Reshape", "BroadcastTo", "MatMul"):
     register(_op, GPU)(_on_host(_op))
 
 

@@ -294,6 +294,7 @@ def test_an_op_error_says_where_the_op_was_defined(graph):
     assert f"[[node bad (defined at {__file__}:{line}) ]]" in info.value.message
 
 
+@pytest.mark.filterwarnings("ignore::numflow.runtime.growth.GraphGrowthWarning")  # growing is the point here
 def test_running_a_graph_while_another_thread_adds_ops(graph):
     # Each new op consumes an op the runs need, so the runs rebuild their plans while the graph grows.
     import sys
