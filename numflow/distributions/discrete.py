@@ -4,6 +4,7 @@ probabilities, written as TensorFlow 1 writes them, so that the same seeds give 
 import numpy as np
 
 from numflow.distributions import distribution, util
+from numflow.distributions.gamma import OverConcentrations
 from numflow.distributions.kullback_leibler import RegisterKL
 from numflow.framework import dtypes
 from numflow.framework.collections_api import name_scope
@@ -272,7 +273,7 @@ class Multinomial(distribution.Distribution):
         return self._mean_val - self._mean_val * self._expanded_probs()
 
 
-class DirichletMultinomial(distribution.Distribution):
+class DirichletMultinomial(OverConcentrations):
     """Dirichlet-multinomial distributions: the class counts of ``total_count`` draws from a categorical whose
     probabilities are drawn from a Dirichlet of ``concentration``."""
 
@@ -288,20 +289,6 @@ class DirichletMultinomial(distribution.Distribution):
                          parameters=parameters, graph_parents=[self._total_count, self._concentration], name=name)
 
     total_count = property(lambda self: self._total_count, doc="The number of draws.")
-    concentration = property(lambda self: self._concentration, doc="The Dirichlet's concentrations.")
-    total_concentration = property(lambda self: self._total_concentration, doc="Their sum.")
-
-    def _batch_shape_tensor(self):
-        return array_ops.shape(self.total_concentration)
-
-    def _batch_shape(self):
-        return self.total_concentration.shape
-
-    def _event_shape_tensor(self):
-        return array_ops.shape(self.concentration)[-1:]
-
-    def _event_shape(self):
-        return self.concentration.shape.with_rank_at_least(1)[-1:]
 
     def _sample_n(self, n, seed=None):
         n_draws = math_ops.cast(self.total_count, dtype=dtypes.int32)

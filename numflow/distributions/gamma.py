@@ -224,7 +224,27 @@ def _kl_beta_beta(d1, d2, name=None):
                 + digamma(d1.total_concentration) * (d2.total_concentration - d1.total_concentration))
 
 
-class Dirichlet(distribution.Distribution):
+class OverConcentrations(distribution.Distribution):
+    """A distribution of events over the classes of the last dimension of ``concentration``: its
+    batch shape is that of the concentrations' sum, its event shape their last dimension."""
+
+    concentration = property(lambda self: self._concentration, doc="The concentration of each class.")
+    total_concentration = property(lambda self: self._total_concentration, doc="Their sum.")
+
+    def _batch_shape_tensor(self):
+        return array_ops.shape(self.total_concentration)
+
+    def _batch_shape(self):
+        return self.total_concentration.shape
+
+    def _event_shape_tensor(self):
+        return array_ops.shape(self.concentration)[-1:]
+
+    def _event_shape(self):
+        return self.concentration.shape.with_rank_at_least(1)[-1:]
+
+
+class Dirichlet(OverConcentrations):
     """Dirichlet distributions over the simplex of the last dimension of ``concentration``."""
 
     def __init__(self, concentration, validate_args=False, allow_nan_stats=True, name="Dirichlet"):
@@ -242,20 +262,6 @@ class Dirichlet(distribution.Distribution):
                          parameters=parameters, graph_parents=[self._concentration, self._total_concentration],
                          name=name)
 
-    concentration = property(lambda self: self._concentration, doc="The concentration of each class.")
-    total_concentration = property(lambda self: self._total_concentration, doc="Their sum.")
-
-    def _batch_shape_tensor(self):
-        return array_ops.shape(self.total_concentration)
-
-    def _batch_shape(self):
-        return self.total_concentration.shape
-
-    def _event_shape_tensor(self):
-        return array_ops.shape(self.concentration)[-1:]
-
-    def _event_shape(self):
-        return self.concentration.shape.with_rank_at_least(1)[-1:]
 
     def _sample_n(self, n, seed=None):
         gamma_sample = sampling_ops.random_gamma(shape=[n], alpha=self.concentration, dtype=self.dtype, seed=seed)
