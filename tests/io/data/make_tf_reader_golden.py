@@ -4,30 +4,22 @@
 Run with TensorFlow installed: ``python tests/io/data/make_tf_reader_golden.py``.
 """
 
-import json
 import pathlib
 import sys
-import tempfile
 
 import tensorflow.compat.v1 as tf
 
 HERE = pathlib.Path(__file__).parent
-sys.path.insert(0, str(HERE.parent))
+sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]  # the cases, and tests/golden_scripts.py
 
+from golden_scripts import write_file_cases_golden  # noqa: E402
 from reader_cases import CASES, make_files  # noqa: E402
 
 tf.disable_v2_behavior()
 
 
 def main():
-    golden = {}
-    with tempfile.TemporaryDirectory() as folder:
-        folder = pathlib.Path(folder)
-        make_files(tf, folder)
-        for name, case in CASES.items():
-            with tf.Graph().as_default():
-                golden[name] = case(tf, folder)
-    (HERE / "tf_reader_golden.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+    write_file_cases_golden(tf, CASES, make_files, HERE / "tf_reader_golden.json")
 
 
 if __name__ == "__main__":
