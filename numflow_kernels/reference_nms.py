@@ -10,25 +10,25 @@ threshold, it goes back into the queue, to be compared later only with boxes sel
 and scores are float32 as there, and ``exp`` is libm's ``expf``, as TensorFlow calls it.
 """
 
+import functools
 import heapq
+import math
 
 import numpy as np
 
 from numflow_kernels.reference_math import kernel
 
-_expf = None
+
+def _exp(x):
+    return math.exp(x)
 
 
+@functools.cache
 def _libm_expf():
     """libm's ``expf`` through Numba (numpy's float32 exp may differ from it in the last bit)."""
-    global _expf
-    if _expf is None:
-        import math
+    import numba
 
-        import numba
-
-        _expf = numba.njit(cache=True)(lambda x: math.exp(x))
-    return _expf
+    return numba.njit(cache=True)(_exp)
 
 
 def _iou_function(boxes):
