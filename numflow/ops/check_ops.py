@@ -20,7 +20,7 @@ from numflow.ops.array_grad import gradient, not_differentiable
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
 from numflow.ops.control_flow_ops import no_op
 from numflow.ops.math_ops import FLOATS
-from numflow.ops.op_util import _out, check_dtype
+from numflow.ops.op_util import _out, check_dtype, check_input_dtype
 
 NUMERIC_TYPES = frozenset(FLOATS + math_ops.SIGNED + math_ops.UNSIGNED)
 
@@ -29,9 +29,7 @@ NUMERIC_TYPES = frozenset(FLOATS + math_ops.SIGNED + math_ops.UNSIGNED)
 @declare("Assert", stateful=True)
 def _assert_infer(op):
     condition = op.inputs[0]
-    if condition.dtype.base_dtype != dtypes.bool:
-        raise TypeError(f"Input 'condition' of 'Assert' Op has type {condition.dtype.base_dtype.name} that does not "
-                        "match expected type of bool.")
+    check_input_dtype(condition, dtypes.bool, "Assert", "condition")
     return []
 
 

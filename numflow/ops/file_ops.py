@@ -13,16 +13,14 @@ from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
-from numflow.ops.op_util import _out, check_dtype, check_rank
+from numflow.ops.op_util import _out, check_dtype, check_input_dtype, check_rank
 
 
 def _string_input(value, op_type, param):
     """``value`` as a string tensor; a tensor of another dtype is TensorFlow's TypeError."""
     tensor = convert_to_tensor(value, name=param) if is_tensor(value) else convert_to_tensor(
         value, dtype=dtypes.string, name=param)
-    if tensor.dtype.base_dtype != dtypes.string:
-        raise TypeError(f"Input '{param}' of '{op_type}' Op has type {tensor.dtype.base_dtype.name} that does not "
-                        "match expected type of string.")
+    check_input_dtype(tensor, dtypes.string, op_type, param)
     return tensor
 
 

@@ -23,6 +23,14 @@ def check_dtype(tensor, allowed, param="x"):
         )
 
 
+def check_input_dtype(tensor, expected, op_type, param):
+    """Raise TensorFlow's TypeError unless input ``param`` of an ``op_type`` op has the one dtype it takes."""
+    dtype = tensor.dtype.base_dtype
+    if dtype != expected:
+        raise TypeError(f"Input '{param}' of '{op_type}' Op has type {dtype.name} that does not match expected type "
+                        f"of {expected.name}.")
+
+
 def check_same_dtype(a, b, op_type, name_a, name_b):
     """Raise TensorFlow's TypeError when inputs ``a`` and ``b`` of one type attr differ."""
     if a.dtype._base is not b.dtype._base:  # DTypes are one object each: identity is equality

@@ -13,6 +13,7 @@ from numflow.ops.op_util import (
     _out,
     _typed_operand,
     check_dtype,
+    check_input_dtype,
     check_rank,
     check_same_dtype,
     merge_dims,
@@ -87,9 +88,7 @@ def _merge_shapes(a, b):
 
 
 def _check_condition(op, condition):
-    if condition.dtype.base_dtype != dtypes.bool:
-        raise TypeError(f"Input 'condition' of '{op.type}' Op has type {condition.dtype.base_dtype.name} that does "
-                        "not match expected type of bool.")
+    check_input_dtype(condition, dtypes.bool, op.type, "condition")
 
 
 @declare("Select")

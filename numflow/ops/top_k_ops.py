@@ -15,7 +15,7 @@ from numflow.framework.shapes import TensorShape, dimension_value
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import REAL
-from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, merge_dims, static_value
+from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_input_dtype, check_rank, merge_dims, static_value
 
 _INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])  # TensorFlow's name for top_k's pair
@@ -82,9 +82,7 @@ def _top_k_grad(op, grad, unused_indices_grad):
 @declare("InTopKV2")
 def _in_top_k_infer(op):
     predictions, targets, k = op.inputs
-    if predictions.dtype.base_dtype != dtypes.float32:
-        raise TypeError(f"Input 'predictions' of 'InTopKV2' Op has type {predictions.dtype.base_dtype.name} that does "
-                        "not match expected type of float32.")
+    check_input_dtype(predictions, dtypes.float32, "InTopKV2", "predictions")
     check_dtype(targets, INDEX_TYPES, "targets")
     check_rank(predictions.shape, 2)
     check_rank(targets.shape, 1)
