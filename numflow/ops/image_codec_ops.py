@@ -13,6 +13,7 @@ from numflow.framework.graph import get_default_graph
 from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
+from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.file_ops import _string_input
 from numflow.ops.op_util import _out, check_rank
 
@@ -114,8 +115,6 @@ declare("EncodeJpeg")(_encode_infer)
 
 def encode_png(image, compression=-1, name=None):
     """The PNG file bytes of the ``[height, width, channels]`` uint8 or uint16 ``image`` (op ``EncodePng``)."""
-    from numflow.ops.constant_op import convert_to_tensor
-
     with get_default_graph().name_scope(name or "EncodePng") as scope:
         image = convert_to_tensor(image, name="image")
         return _out("EncodePng", [image], {"compression": int(compression)}, name=scope)[0]
@@ -125,8 +124,6 @@ def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=F
                 chroma_downsampling=True, density_unit="in", x_density=300, y_density=300, xmp_metadata="",
                 name=None):
     """The JPEG file bytes of the ``[height, width, 1 or 3]`` uint8 ``image`` (op ``EncodeJpeg``)."""
-    from numflow.ops.constant_op import convert_to_tensor
-
     with get_default_graph().name_scope(name or "EncodeJpeg") as scope:
         image = convert_to_tensor(image, dtype=dtypes.uint8, name="image")
         attrs = {"format": format, "quality": int(quality), "progressive": bool(progressive),
