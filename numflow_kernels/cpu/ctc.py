@@ -206,10 +206,15 @@ def ctc_greedy_decoder(ctx, inputs, sequence_length):
                 decoded.append(label)
             previous = label
         sequences.append(decoded)
+    return (*_sparse_sequences(sequences), log_probability)
+
+
+def _sparse_sequences(sequences):
+    """The label ``sequences`` of the batch items as a SparseTensor's ``(indices, values, dense_shape)``."""
     longest = max((len(s) for s in sequences), default=0)
     indices = np.array([[b, i] for b, s in enumerate(sequences) for i in range(len(s))], np.int64).reshape(-1, 2)
     values = np.array([v for s in sequences for v in s], np.int64)
-    return indices, values, np.array([batch, longest], np.int64), log_probability
+    return indices, values, np.array([len(sequences), longest], np.int64)
 
 
 class _Beam:
@@ -347,12 +352,5 @@ def ctc_beam_search_decoder(ctx, inputs, sequence_length):
         for k in range(top_paths):
             paths[k].append(leaves[k].labels(a["merge_repeated"]))
             log_probability[item, k] = leaves[k].new[0]
-    outputs = []
-    for sequences in paths:
-        longest = max((len(s) for s in sequences), default=0)
-        outputs.append((np.array([[b, i] for b, s in enumerate(sequences) for i in range(len(s))],
-                                 np.int64).reshape(-1, 2),
-                        np.array([v for s in sequences for v in s], np.int64),
-                        np.array([batch, longest], np.int64)))
-    indices, values, shapes = zip(*outputs)
+    indices, values, shapes = zip(*(_sparse_sequences(sequences) for sequences in paths))
     return (*indices, *values, *shapes, log_probability)
