@@ -224,7 +224,7 @@ class _Beam:
     __slots__ = ("parent", "label", "children", "new", "old")
 
     def __init__(self, parent, label):
-        self.parent, self.label, self.children = parent, label, None
+        self.parent, self.label, self.children = parent, label, {}
         self.new = [-np.inf, -np.inf, -np.inf]  # total, blank, label
         self.old = [-np.inf, -np.inf, -np.inf]
 
@@ -233,8 +233,6 @@ class _Beam:
 
     def child(self, label):
         """The prefix extended by ``label``, made on first use (an inactive child is as good as none)."""
-        if self.children is None:
-            self.children = {}
         if label not in self.children:
             self.children[label] = _Beam(self, label)
         return self.children[label]
@@ -302,7 +300,7 @@ def _beam_search(log_probabilities, beam_width, blank):
             if 0 <= beam.label < num_labels:
                 totals[beam.label] = frame[beam.label] + np.float32(beam.old[1])
             floor = lowest().new[0] if len(leaves) == beam_width else -np.inf
-            labels = set(np.flatnonzero(totals > floor).tolist()).union(beam.children or ())
+            labels = set(np.flatnonzero(totals > floor).tolist()).union(beam.children)
             for label in sorted(labels):
                 child = beam.child(label)
                 if child.active():
