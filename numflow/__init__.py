@@ -212,3 +212,6 @@ from numflow.ops.reader_ops import (  # noqa: E402, I001
 )
 from numflow import lookup  # noqa: E402, I001
 from numflow import feature_column  # noqa: E402, I001
+from numflow.ops.serialize_ops import parse_tensor, serialize_tensor  # noqa: E402, I001
+from numflow.framework.tensor_util import make_ndarray, make_tensor_proto  # noqa: E402, I001
+from numflow.ops.sequence_parsing_ops import parse_single_sequence_example  # noqa: E402, I001

@@ -10,14 +10,17 @@ Tensors are written as TensorFlow's ``make_tensor_proto`` writes them: the raw b
 otherwise, and a single value for a tensor filled with one value (:func:`splat_tensor_proto`).
 """
 
+import math
+
 import numpy as np
 
 from numflow.framework import dtypes
 from numflow.framework.shapes import TensorShape
 from numflow.protos import attr_value_pb2, tensor_pb2, tensor_shape_pb2
 
-# DataType numbers whose values TensorFlow writes as raw bytes when there are several of them.
-_CONTENT_TYPES = frozenset([1, 2, 3, 4, 5, 6, 9, 17, 19, 22, 23])
+# DataType numbers whose values TensorFlow writes as raw bytes when there are several of them (not
+# uint16, 17: TensorFlow's ``_TENSOR_CONTENT_TYPES`` lacks it).
+_CONTENT_TYPES = frozenset([1, 2, 3, 4, 5, 6, 9, 19, 22, 23])
 # DataType number -> the TensorProto field holding its values one by one.
 _VALUE_FIELDS = {1: "float_val", 2: "double_val", 3: "int_val", 4: "int_val", 5: "int_val", 6: "int_val",
                  17: "int_val", 9: "int64_val", 10: "bool_val", 7: "string_val", 19: "half_val",
@@ -55,16 +58,18 @@ def _dtype_of(value):
     return dtypes.as_dtype(value.dtype)
 
 
-def tensor_to_proto(value, dtype=None, proto=None):
-    """A ``TensorProto`` holding numpy ``value`` (of ``dtype``, default: the value's own)."""
+def tensor_to_proto(value, dtype=None, proto=None, shape=None):
+    """A ``TensorProto`` holding numpy ``value`` (of ``dtype``, default: the value's own), of ``shape``
+    (default: the value's own; a larger one is filled out by repeating the last value when read)."""
     value = np.asarray(value)
     dtype = dtypes.as_dtype(dtype).base_dtype if dtype is not None else _dtype_of(value)
     proto = proto if proto is not None else tensor_pb2.TensorProto()
     enum = dtype.as_datatype_enum
     proto.dtype = enum
     proto.tensor_shape.SetInParent()
-    shape_to_proto(TensorShape(list(value.shape)), proto.tensor_shape)
-    if enum in _CONTENT_TYPES and value.size > 1:
+    shape = list(value.shape) if shape is None else list(shape)
+    shape_to_proto(TensorShape(shape), proto.tensor_shape)
+    if enum in _CONTENT_TYPES and value.size > 1 and value.size == math.prod(shape):
         proto.tensor_content = np.ascontiguousarray(value, dtype=dtype.as_numpy_dtype).astype(
             np.dtype(dtype.as_numpy_dtype).newbyteorder("<"), copy=False).tobytes()
         return proto

@@ -78,19 +78,21 @@ class ParseOpParams:
         self.sparse_keys, self.sparse_types = [], []
         self.dense_keys, self.dense_types, self.dense_shapes = [], [], []
         self.dense_defaults = {}
+        self.missing_assumed_empty = set()  # sequence features that may be absent (``allow_missing``)
 
     @classmethod
-    def from_features(cls, features):
-        """The parameters of ``features`` (a dict of feature key -> feature config)."""
+    def from_features(cls, features, types=(VarLenFeature, FixedLenFeature, FixedLenSequenceFeature)):
+        """The parameters of ``features`` (a dict of feature key -> feature config, or None), each of
+        one of ``types``."""
         params = cls()
-        for key in sorted(features):
+        for key in sorted(features or {}):
             feature = features[key]
+            if not isinstance(feature, types):
+                raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key '{key}'")
             if isinstance(feature, VarLenFeature):
                 params._add_varlen(key, feature)
-            elif isinstance(feature, FixedLenFeature | FixedLenSequenceFeature):
-                params._add_dense(key, feature)
             else:
-                raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key '{key}'")
+                params._add_dense(key, feature)
         dense, sparse = set(params.dense_keys), set(params.sparse_keys)
         if not dense.isdisjoint(sparse):
             raise ValueError(f"Dense and sparse keys must not intersect; dense_keys: {params.dense_keys}, "
@@ -119,6 +121,8 @@ class ParseOpParams:
         self.dense_keys.append(key)
         self.dense_shapes.append(shape)
         self.dense_types.append(dtypes.as_dtype(feature.dtype))
+        if isinstance(feature, FixedLenSequenceFeature) and feature.allow_missing:
+            self.missing_assumed_empty.add(key)
         if feature.default_value is not None:
             self.dense_defaults[key] = feature.default_value
 
