@@ -215,3 +215,7 @@ from numflow import feature_column  # noqa: E402, I001
 from numflow.ops.serialize_ops import parse_tensor, serialize_tensor  # noqa: E402, I001
 from numflow.framework.tensor_util import make_ndarray, make_tensor_proto  # noqa: E402, I001
 from numflow.ops.sequence_parsing_ops import parse_single_sequence_example  # noqa: E402, I001
+from numflow.ops.sparse_more_ops import (  # noqa: E402, I001
+    sparse_mask, sparse_matmul, sparse_merge, sparse_reset_shape, sparse_softmax, sparse_to_indicator,
+    sparse_transpose,
+)

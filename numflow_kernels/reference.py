@@ -200,6 +200,7 @@ def matmul_operands(ctx, a, b):
 
 
 @kernel("MatMul", calls_blas=True)
+@kernel("SparseMatMul", calls_blas=True)  # a MatMul with hints that the operands hold many zeros
 def matmul(ctx, a, b):
     a, b = matmul_operands(ctx, a, b)
     with np.errstate(invalid="ignore", over="ignore"):  # 0 * inf and overflows: NaN and inf, as in TF

@@ -1,10 +1,12 @@
-"""NumPy kernels of SparseFillEmptyRows (and its gradient), SparseConcat and SparseSparseMaximum/Minimum.
+"""NumPy kernels of SparseFillEmptyRows (and its gradient), SparseConcat, SparseSparseMaximum/Minimum and
+SparseSoftmax.
 
 Spec: TensorFlow's ``fill_empty_rows_functor.h`` (the output sorted by row, a row's values in input order,
 an empty row's default at ``[row, 0, ...]``; ``reverse_index_map`` is each input value's output position),
 ``sparse_concat_op.cc`` (``SparseTensor::Concat``: along dimension 0 the inputs follow one another, along any
 other the entries are reordered row-major, stably) and ``sparse_sparse_binary_op_shared.cc`` (the union of two
-row-major index lists, a missing value counting as 0).
+row-major index lists, a missing value counting as 0) and ``sparse_softmax_op.cc`` (a softmax over each run
+of consecutive entries that share all but their last index, shifted by the run's maximum).
 """
 
 import numpy as np
@@ -172,3 +174,19 @@ def sparse_split(ctx, axis, indices, values, shape):
         outs[1].append(values[mine])
         outs[2].append(piece_shape)
     return tuple(outs[0] + outs[1] + outs[2])
+
+
+@kernel("SparseSoftmax")
+def sparse_softmax(ctx, indices, values, shape):
+    check_sparse(indices, values, shape)
+    if shape.size < 2:
+        raise ValueError(f"Input should have rank >= 2, but received shape: {shape.tolist()}")
+    out = np.empty_like(values)
+    if not values.size:
+        return out
+    prefix = indices[:, :-1]
+    starts = np.concatenate([[0], np.flatnonzero(np.any(prefix[1:] != prefix[:-1], axis=1)) + 1, [len(values)]])
+    for begin, end in zip(starts[:-1], starts[1:]):
+        shifted = np.exp(values[begin:end] - values[begin:end].max())
+        out[begin:end] = shifted / shifted.sum(dtype=values.dtype)
+    return out
