@@ -39,7 +39,14 @@ ALIASES = [
     ("debugging", "assert_all_finite", "verify_tensor_all_finite"), ("debugging", "Assert", "Assert"),
     ("debugging", "check_numerics", "check_numerics"), ("dtypes", "as_string", "as_string"),
     ("dtypes", "cast", "cast"), ("strings", "join", "string_join"),
+    ("sparse", "transpose", "sparse_transpose"), ("sparse", "softmax", "sparse_softmax"),
+    ("sparse", "reset_shape", "sparse_reset_shape"), ("sparse", "merge", "sparse_merge"),
+    ("sparse", "to_indicator", "sparse_to_indicator"), ("sparse", "mask", "sparse_mask"),
+    ("sparse", "matmul", "sparse_tensor_dense_matmul"), ("io", "serialize_tensor", "serialize_tensor"),
+    ("io", "parse_tensor", "parse_tensor"), ("io", "parse_single_sequence_example", "parse_single_sequence_example"),
 ]
+SAMPLERS = ("all_candidate_sampler", "fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler",
+            "log_uniform_candidate_sampler", "uniform_candidate_sampler")
 
 
 def test_every_name_is_tensorflows():
@@ -51,6 +58,8 @@ def test_every_name_is_tensorflows():
 def test_aliases_are_one_function():
     for namespace, name, top in ALIASES:
         assert getattr(getattr(tf, namespace), name) is getattr(tf, top), (namespace, name, top)
+    for name in SAMPLERS:
+        assert getattr(tf.random, name) is getattr(tf.nn, name), name
 
 
 def test_the_top_level_names_tf1_programs_use():
