@@ -219,3 +219,6 @@ from numflow.ops.sparse_more_ops import (  # noqa: E402, I001
     sparse_mask, sparse_matmul, sparse_merge, sparse_reset_shape, sparse_softmax, sparse_to_indicator,
     sparse_transpose,
 )
+from numflow.ops.string_transform_ops import string_to_hash_bucket  # noqa: E402, I001
+from numflow.ops.index_ops import bitcast, unravel_index  # noqa: E402, I001
+from numflow.ops.counting_ops import histogram_fixed_width_bins  # noqa: E402, I001

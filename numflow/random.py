@@ -2,8 +2,11 @@
 
 from numflow.framework.seeds import get_seed, set_random_seed
 from numflow.ops.candidate_sampling_ops import (
-    all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
-    log_uniform_candidate_sampler, uniform_candidate_sampler,
+    all_candidate_sampler,
+    fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
 )
 from numflow.ops.random_ops import random_normal as normal
 from numflow.ops.random_ops import random_uniform as uniform
@@ -19,4 +22,5 @@ from numflow.ops.stateless_random_ops import stateless_random_uniform as statele
 __all__ = ["all_candidate_sampler", "categorical", "fixed_unigram_candidate_sampler", "gamma", "get_seed",
            "learned_unigram_candidate_sampler", "log_uniform_candidate_sampler", "multinomial", "normal", "poisson",
            "set_random_seed", "shuffle", "stateless_categorical", "stateless_multinomial", "stateless_normal",
-           "stateless_truncated_normal", "stateless_uniform", "truncated_normal", "uniform", "uniform_candidate_sampler"]
+           "stateless_truncated_normal", "stateless_uniform", "truncated_normal", "uniform",
+           "uniform_candidate_sampler"]

@@ -15,9 +15,11 @@ from numflow.ops.string_transform_ops import (
     substr,
     upper,
 )
+from numflow.ops.string_transform_ops import string_to_hash_bucket as to_hash_bucket
 from numflow.ops.string_transform_ops import string_to_hash_bucket_fast as to_hash_bucket_fast
 from numflow.ops.string_transform_ops import string_to_hash_bucket_strong as to_hash_bucket_strong
 from numflow.ops.string_transform_ops import string_to_number as to_number
 
 __all__ = ["as_string", "format", "join", "length", "lower", "reduce_join", "regex_full_match", "regex_replace",
-           "split", "strip", "substr", "to_hash_bucket_fast", "to_hash_bucket_strong", "to_number", "upper"]
+           "split", "strip", "substr", "to_hash_bucket", "to_hash_bucket_fast", "to_hash_bucket_strong", "to_number",
+           "upper"]

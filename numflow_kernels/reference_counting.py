@@ -1,5 +1,5 @@
 """NumPy kernels of the counting and bit ops: DenseBincount, HistogramFixedWidth, LowerBound, UpperBound, Roll,
-IdentityN, and the bitwise ops.
+IdentityN, the bitwise ops, UnravelIndex and Bitcast (the bytes read little-endian, as TensorFlow's CPU does).
 
 The spec, as TensorFlow's kernels compute it: DenseBincount adds each row's weights (1 without weights) into bins
 ``0 .. size - 1``, skipping values from ``size`` on; HistogramFixedWidth puts ``x`` in bin
@@ -103,3 +103,29 @@ def bucketize(ctx, x):
     compare = np.float64 if x.dtype == np.float64 else np.float32
     boundaries = np.asarray(ctx.attrs["boundaries"], dtype=np.float32).astype(compare)
     return np.searchsorted(boundaries, x.astype(compare), side="right").astype(np.int32)
+
+
+@kernel("UnravelIndex")
+def unravel_index(ctx, indices, dims):
+    if indices.ndim > 1:
+        raise ValueError(f"The indices can only be scalar or vector, got \"[{','.join(map(str, indices.shape))}]\"")
+    if dims.ndim != 1:
+        raise ValueError(f"The indices can only be 1-D, got \"[{','.join(map(str, dims.shape))}]\"")
+    if np.any(dims <= 0):
+        raise ValueError("Input dims must be > 0")
+    if indices.size and (indices.min() < 0 or indices.max() >= np.prod(dims, dtype=np.int64)):
+        raise ValueError("index is out of bound as with dims")
+    return np.stack(np.unravel_index(indices, tuple(int(d) for d in dims))).astype(indices.dtype)
+
+
+@kernel("Bitcast")
+def bitcast(ctx, source):
+    target = np.dtype(ctx.attrs["type"])
+    if source.itemsize == target.itemsize:
+        return source.view(target)
+    if source.itemsize > target.itemsize:
+        return np.ascontiguousarray(source).view(target).reshape(*source.shape, source.itemsize // target.itemsize)
+    if not source.ndim or source.shape[-1] != target.itemsize // source.itemsize:
+        raise ValueError(f"Cannot bitcast from {source.dtype.name} to {target.name}: the last dimension of shape "
+                         f"{list(source.shape)} must be {target.itemsize // source.itemsize}")
+    return np.ascontiguousarray(source).view(target).reshape(source.shape[:-1])

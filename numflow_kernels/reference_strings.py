@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from numflow_kernels.reference_math import kernel
-from numflow_kernels.string_hash import fingerprint64, siphash24
+from numflow_kernels.string_hash import fingerprint64, hash64, siphash24
 
 _WHITESPACE = b" \t\n\v\f\r"
 _INT_RANGES = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1), "uint32": (0, 2**32 - 1),
@@ -64,6 +64,12 @@ def string_to_number(ctx, x):
 def string_to_hash_bucket_fast(ctx, x):
     buckets = ctx.attrs["num_buckets"]
     return _map_strings(x, lambda s: fingerprint64(s) % buckets, np.int64)
+
+
+@kernel("StringToHashBucket")
+def string_to_hash_bucket(ctx, x):
+    buckets = ctx.attrs["num_buckets"]
+    return _map_strings(x, lambda s: hash64(s) % buckets, np.int64)
 
 
 @kernel("StringToHashBucketStrong")

@@ -1,8 +1,10 @@
-"""The two string hashes TensorFlow buckets with, bit for bit: ``fingerprint64`` (FarmHash's
-``Fingerprint64``, that is ``farmhashna::Hash64``; op ``StringToHashBucketFast``) and ``siphash24``
-(SipHash-2-4 under a 128-bit key; op ``StringToHashBucketStrong``).
+"""The string hashes TensorFlow buckets with, bit for bit: ``fingerprint64`` (FarmHash's
+``Fingerprint64``, that is ``farmhashna::Hash64``; op ``StringToHashBucketFast``), ``siphash24``
+(SipHash-2-4 under a 128-bit key; op ``StringToHashBucketStrong``) and ``hash64`` (TensorFlow's own
+MurmurHash2-64A variant; the legacy op ``StringToHashBucket``).
 
-Spec: Google's ``farmhash.cc`` (namespace ``farmhashna``) and Aumasson and Bernstein's SipHash paper.
+Spec: Google's ``farmhash.cc`` (namespace ``farmhashna``), Aumasson and Bernstein's SipHash paper and
+TensorFlow's ``lib/hash/hash.cc``.
 Python integers masked to 64 bits stand in for C's wrapping ``uint64_t`` arithmetic.
 """
 
@@ -182,6 +184,22 @@ def siphash24(key0, key1, data):
     for _ in range(4):
         v0, v1, v2, v3 = _sip_round(v0, v1, v2, v3)
     return v0 ^ v1 ^ v2 ^ v3
+
+
+def hash64(data, seed=0xDECAFCAFFE):
+    """TensorFlow's ``Hash64`` of the bytes ``data``: MurmurHash2-64A, its tail bytes taken as unsigned."""
+    mul, shift = 0xC6A4A7935BD1E995, 47
+    size = len(data)
+    h = (seed ^ (size * mul)) & _MASK
+    for (k,) in struct.iter_unpack("<Q", data[:size - size % 8]):
+        k = (k * mul) & _MASK
+        k = ((k ^ (k >> shift)) * mul) & _MASK
+        h = ((h ^ k) * mul) & _MASK
+    tail = data[size - size % 8:]
+    if tail:
+        h = ((h ^ int.from_bytes(tail, "little")) * mul) & _MASK
+    h = ((h ^ (h >> shift)) * mul) & _MASK
+    return h ^ (h >> shift)
 
 
 _recent_fingerprint64 = functools.lru_cache(maxsize=1 << 16)(_fingerprint64)

@@ -103,6 +103,41 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
                     name=scope)[0]
 
 
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """The bin, of ``nbins`` equal bins spanning ``value_range``, of each of ``values`` (values outside go
+    to the end bins), as an int32 tensor of ``values``' shape; built as TensorFlow builds it.
+
+    Parameters
+    ----------
+    values : Tensor
+        Numbers of any shape.
+    value_range : Tensor
+        ``[low, high]``, of ``values``' dtype, ``low < high``.
+    nbins : int or Tensor
+        Positive (checked when run).
+    dtype : DType
+        Unused: the bins are int32, as in TensorFlow.
+    name : str, optional
+    """
+    from numflow.ops.check_ops import Assert
+    from numflow.ops.clip_ops import clip_by_value
+    from numflow.ops.control_flow_ops import with_dependencies
+
+    with get_default_graph().name_scope(name or "histogram_fixed_width_bins"):
+        values = convert_to_tensor(values, name="values")
+        shape = array_ops.shape(values)
+        values = array_ops.reshape(values, [-1])
+        value_range = convert_to_tensor(value_range, name="value_range")
+        nbins = convert_to_tensor(nbins, dtype=dtypes.int32, name="nbins")
+        check = Assert(math_ops.greater(nbins, 0), [f"nbins {nbins} must > 0"])
+        nbins = with_dependencies([check], nbins)
+        nbins_float = math_ops.cast(nbins, values.dtype)
+        scaled = math_ops.truediv(values - value_range[0], value_range[1] - value_range[0], name="scaled_values")
+        indices = math_ops.floor(nbins_float * scaled, name="indices")
+        indices = math_ops.cast(clip_by_value(indices, 0, nbins_float - 1), dtypes.int32)
+        return array_ops.reshape(indices, shape)
+
+
 def _bound_infer(op):
     sequence, values = op.inputs
     if sequence.dtype.base_dtype != values.dtype.base_dtype:

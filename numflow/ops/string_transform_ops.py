@@ -50,6 +50,7 @@ def string_to_number(string_tensor, out_type=dtypes.float32, name=None):
         return _out("StringToNumber", [x], {"out_type": out_type}, name=scope)[0]
 
 
+@declare("StringToHashBucket")
 @declare("StringToHashBucketFast")
 @declare("StringToHashBucketStrong")
 def _hash_bucket_infer(op):
@@ -68,6 +69,12 @@ def string_to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
     """Each string's bucket in ``[0, num_buckets)``: FarmHash's Fingerprint64 of its bytes modulo
     ``num_buckets``, the same buckets TensorFlow gives (op ``StringToHashBucketFast``)."""
     return _hash_bucket("StringToHashBucketFast", input, num_buckets, {}, name)
+
+
+def string_to_hash_bucket(string_tensor, num_buckets, name=None):
+    """Each string's bucket in ``[0, num_buckets)`` by TensorFlow's legacy ``Hash64`` (op
+    ``StringToHashBucket``); new code uses :func:`string_to_hash_bucket_fast`."""
+    return _hash_bucket("StringToHashBucket", string_tensor, num_buckets, {}, name)
 
 
 def string_to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
@@ -232,6 +239,6 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None, redu
         return _out("ReduceJoin", [x], attrs, name=name or "ReduceJoin")[0]
 
 
-not_differentiable("StringToNumber", "StringToHashBucketFast", "StringToHashBucketStrong", "StringLower",
-                   "StringUpper", "StringStrip", "StaticRegexReplace", "RegexReplace", "RegexFullMatch", "Substr",
-                   "ReduceJoin")
+not_differentiable("StringToNumber", "StringToHashBucket", "StringToHashBucketFast", "StringToHashBucketStrong",
+                   "StringLower", "StringUpper", "StringStrip", "StaticRegexReplace", "RegexReplace", "RegexFullMatch",
+                   "Substr", "ReduceJoin")
