@@ -222,3 +222,5 @@ from numflow.ops.sparse_more_ops import (  # noqa: E402, I001
 from numflow.ops.string_transform_ops import string_to_hash_bucket  # noqa: E402, I001
 from numflow.ops.index_ops import bitcast, unravel_index  # noqa: E402, I001
 from numflow.ops.counting_ops import histogram_fixed_width_bins  # noqa: E402, I001
+from numflow.ops.file_ops import decode_compressed  # noqa: E402, I001
+from numflow.ops.serialize_ops import decode_json_example  # noqa: E402, I001

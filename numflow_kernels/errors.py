@@ -12,7 +12,12 @@ Kernels import nothing from ``numflow``, so they cannot raise ``tf.errors.*`` th
 message names the op. The message is the exception's text: write TensorFlow's words there.
 """
 
-__all__ = ["FailedPrecondition", "OutOfRange", "dims_text"]
+__all__ = ["DataLoss", "FailedPrecondition", "OutOfRange", "dims_text"]
+
+
+class DataLoss(Exception):
+    """Data that cannot be read back as it was written (a corrupt compressed stream): TensorFlow's
+    ``DataLossError``."""
 
 
 class FailedPrecondition(Exception):

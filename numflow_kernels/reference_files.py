@@ -1,5 +1,6 @@
-"""Kernels of the whole-file ops ``ReadFile``, ``WriteFile`` and ``MatchingFiles``, and of the
-base64 ops ``EncodeBase64`` and ``DecodeBase64``.
+"""Kernels of the whole-file ops ``ReadFile``, ``WriteFile`` and ``MatchingFiles``, of the
+base64 ops ``EncodeBase64`` and ``DecodeBase64``, and of ``DecodeCompressed`` (zlib and gzip streams,
+as TensorFlow's ``decode_compressed_op.cc`` reads them: a stream cut short gives what it holds).
 
 A path with a scheme (``s3://bucket/x``, ``memory://x``) goes through fsspec, imported only then; a
 plain path through the operating system. Errors are ``OSError`` with the path, which the runtime
@@ -11,9 +12,11 @@ import errno
 import glob
 import os
 import re
+import zlib
 
 import numpy as np
 
+from numflow_kernels.errors import DataLoss
 from numflow_kernels.reference_math import kernel
 
 _WEB_SAFE = re.compile(rb"[A-Za-z0-9_-]*")
@@ -109,3 +112,26 @@ def _decode_one(text):
 def decode_base64(ctx, x):
     decoded = [_decode_one(s) for s in np.asarray(x, dtype=object).reshape(-1)]
     return np.array(decoded, dtype=object).reshape(np.shape(x))
+
+
+_WINDOW_BITS = {b"ZLIB": 15, b"GZIP": 31}  # zlib's window bits for a zlib header, and for a gzip one
+
+
+@kernel("DecodeCompressed")
+def decode_compressed(ctx, x):
+    kind = ctx.attrs["compression_type"].encode()
+    if kind == b"ZSTD":
+        raise NotImplementedError("ZSTD decompression is not available in numflow")
+    if kind not in (b"", b"NONE", *_WINDOW_BITS):
+        raise ValueError("Only ZLIB, ZSTD, GZIP or NONE are supported compressions")
+    flat = np.asarray(x, dtype=object).reshape(-1)
+    if kind in (b"", b"NONE"):
+        return np.asarray(x, dtype=object).copy()
+    out = np.empty(flat.size, dtype=object)
+    for i, data in enumerate(flat):
+        try:
+            out[i] = zlib.decompressobj(_WINDOW_BITS[kind]).decompress(bytes(data))
+        except zlib.error as e:
+            code, _, reason = str(e).partition(" while decompressing data: ")
+            raise DataLoss(f"inflate() failed with error {code.removeprefix('Error ')}: {reason}") from None
+    return out.reshape(np.shape(x))

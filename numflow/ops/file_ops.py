@@ -1,7 +1,8 @@
 """Whole files as string tensors: ``tf.read_file`` (op ``ReadFile``), ``tf.write_file`` (op
 ``WriteFile``) and ``tf.matching_files`` (op ``MatchingFiles``), on the local disk or at any URL that
-fsspec has a filesystem for; and their bytes as text, ``tf.io.encode_base64``/``decode_base64``
-(web-safe base64). Kernels: ``numflow_kernels/reference_files.py``.
+fsspec has a filesystem for; their bytes as text, ``tf.io.encode_base64``/``decode_base64``
+(web-safe base64); and ``tf.io.decode_compressed`` (op ``DecodeCompressed``: zlib or gzip).
+Kernels: ``numflow_kernels/reference_files.py``.
 
 All three are stateful here: what they give depends on the filesystem at the time of the run, so a
 run never reuses an earlier result.
@@ -106,4 +107,27 @@ def decode_base64(input, name=None):  # noqa: A002 - TensorFlow's argument name
         return _out("DecodeBase64", [_string_input(input, "DecodeBase64", "input")], name=scope)[0]
 
 
-not_differentiable("ReadFile", "WriteFile", "MatchingFiles", "EncodeBase64", "DecodeBase64")
+@declare("DecodeCompressed")
+def _decode_compressed_infer(op):
+    check_dtype(op.inputs[0], (dtypes.string,), "bytes")
+    return [(dtypes.string, op.inputs[0].shape)]
+
+
+def decode_compressed(bytes, compression_type="", name=None):  # noqa: A002 - TensorFlow's argument name
+    """Each string of ``bytes`` decompressed (op ``DecodeCompressed``).
+
+    Parameters
+    ----------
+    bytes : string Tensor
+        Compressed strings, of any shape.
+    compression_type : str
+        ``"ZLIB"``, ``"GZIP"``, or ``""`` for strings passed through as they are.
+    name : str, optional
+        The op's name (default ``DecodeCompressed``).
+    """
+    with get_default_graph().name_scope(name or "DecodeCompressed") as scope:
+        return _out("DecodeCompressed", [_string_input(bytes, "DecodeCompressed", "bytes")],
+                    {"compression_type": str(compression_type)}, name=scope)[0]
+
+
+not_differentiable("ReadFile", "WriteFile", "MatchingFiles", "EncodeBase64", "DecodeBase64", "DecodeCompressed")

@@ -1,6 +1,6 @@
 """A tensor as bytes and back: ``tf.io.serialize_tensor`` (op ``SerializeTensor``) and
 ``tf.io.parse_tensor`` (op ``ParseTensor``), also top-level in TensorFlow 1, with TensorFlow's
-names, static shapes and messages.
+names, static shapes and messages; and ``tf.io.decode_json_example`` (op ``DecodeJSONExample``).
 
 >>> import numflow as tf
 >>> with tf.Graph().as_default():
@@ -10,6 +10,7 @@ names, static shapes and messages.
 """
 
 from numflow.framework import dtypes
+from numflow.framework.graph import get_default_graph
 from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
@@ -68,4 +69,25 @@ def parse_tensor(serialized, out_type, name=None):
     return _out("ParseTensor", [serialized], {"out_type": dtypes.as_dtype(out_type)}, name=name or "ParseTensor")[0]
 
 
-not_differentiable("SerializeTensor", "ParseTensor")
+@declare("DecodeJSONExample")
+def _decode_json_example_infer(op):
+    return [(dtypes.string, op.inputs[0].shape)]
+
+
+def decode_json_example(json_examples, name=None):
+    """Each ``Example`` written in protobuf's JSON form (``{"features": {"feature": ...}}``), as the
+    bytes of the binary message (op ``DecodeJSONExample``); ``parse_example`` reads them.
+
+    Parameters
+    ----------
+    json_examples : string Tensor
+        JSON texts, of any shape.
+    name : str, optional
+        The op's name (default ``DecodeJSONExample``).
+    """
+    with get_default_graph().name_scope(name or "DecodeJSONExample") as scope:
+        json_examples = convert_to_tensor(json_examples, dtype=dtypes.string, name="json_examples")
+        return _out("DecodeJSONExample", [json_examples], name=scope)[0]
+
+
+not_differentiable("SerializeTensor", "ParseTensor", "DecodeJSONExample")

@@ -378,6 +378,7 @@ def repeated_runner(steps):
 _CLASS_OF = {  # the plain errors kernels raise (numflow_kernels.errors) -> TensorFlow's classes
     kernel_errors.FailedPrecondition: errors.FailedPreconditionError,
     kernel_errors.OutOfRange: errors.OutOfRangeError,
+    kernel_errors.DataLoss: errors.DataLossError,
     ValueError: errors.InvalidArgumentError,
     TypeError: errors.InvalidArgumentError,
     IndexError: errors.InvalidArgumentError,

@@ -1,4 +1,5 @@
-"""Kernels of ``SerializeTensor`` and ``ParseTensor``: a tensor to and from a serialized ``TensorProto``.
+"""Kernels of ``SerializeTensor`` and ``ParseTensor`` (a tensor to and from a serialized ``TensorProto``)
+and ``DecodeJSONExample`` (an ``Example`` written in protobuf's JSON form, as binary).
 
 Spec: TensorFlow's ``parse_tensor_op.cc``. A tensor is written as ``Tensor::AsProtoTensorContent``
 writes it (numbers as raw little-endian ``tensor_content``, strings one by one); any ``TensorProto``
@@ -57,3 +58,21 @@ def parse_tensor(ctx, serialized):
         return tensor_from_proto(proto)
     except AttrError as e:
         raise ValueError(f"Could not parse `serialized` as TensorProto: {e}") from None
+
+
+@register("DecodeJSONExample")
+def decode_json_example(ctx, json_examples):
+    from google.protobuf import json_format
+
+    from numflow.protos import example_pb2
+
+    flat = np.asarray(json_examples, dtype=object).reshape(-1)
+    out = np.empty(flat.size, dtype=object)
+    for i, text in enumerate(flat):
+        example = example_pb2.Example()
+        try:
+            json_format.Parse(text if isinstance(text, bytes | str) else str(text), example)
+        except json_format.ParseError as e:
+            raise ValueError(f"Error while parsing JSON: {e}") from None
+        out[i] = example.SerializeToString()
+    return out.reshape(np.shape(json_examples))

@@ -1,5 +1,6 @@
 """The programs behind ``data/tf_sequence_golden.json``: ``SequenceExample`` parsing, tensors serialized
-to ``TensorProto`` bytes and back, and ``make_tensor_proto``/``make_ndarray``. Each case takes the ``tf``
+to ``TensorProto`` bytes and back, ``make_tensor_proto``/``make_ndarray``, ``decode_compressed`` and
+``decode_json_example``. Each case takes the ``tf``
 module (TensorFlow's compat.v1 when the golden file is made, numflow in the tests) and returns what it
 built and read, or the error's class and message.
 """
@@ -174,5 +175,37 @@ def make_tensor_proto(tf):
             "errors": errors}
 
 
+def decode_compressed(tf):
+    import gzip
+    import zlib
+
+    raw = [b"hello hello hello", b"", bytes(range(256)) * 3]
+    out = [_run(tf, [tf.decode_compressed([zlib.compress(r) for r in raw], "ZLIB"),
+                     tf.io.decode_compressed([[gzip.compress(r, mtime=0) for r in raw]], compression_type="GZIP",
+                                             name="gz"),
+                     tf.decode_compressed(raw), tf.decode_compressed([zlib.compress(raw[2])[:-30]], "ZLIB")])]
+    for data, kind in (([b"garbage"], "ZLIB"), ([b"garbage"], "GZIP"), ([b"x"], "LZ")):
+        with tf.Graph().as_default():
+            out.append(_run(tf, tf.decode_compressed(data, kind)).get("error"))
+    return out
+
+
+def decode_json_example(tf):
+    texts = ['{"features": {"feature": {"a": {"floatList": {"value": [1.5, 2]}}, "b": {"bytesList": {"value": '
+             '["aGk="]}}, "c": {"int64List": {"value": ["7", -3]}}}}}', "{}"]
+    decoded = tf.io.decode_json_example(tf.constant([texts]), name="json")
+    parsed = tf.parse_example(tf.reshape(decoded, [-1])[:1], {"a": tf.FixedLenFeature([2], tf.float32),
+                                                            "b": tf.VarLenFeature(tf.string),
+                                                            "c": tf.FixedLenFeature([2], tf.int64)})
+    out = _run(tf, parsed)
+    out["decoded"] = [str(decoded.shape), decoded.name]
+    errors = []
+    for text in ("{bad", '{"nope": 1}'):
+        with tf.Graph().as_default():
+            errors.append(_run(tf, tf.decode_json_example([text])).get("error", [None])[0])
+    return [out, errors]
+
+
 CASES = {f.__name__: f for f in (parse_single, parse_batch, parse_batch_static, run_errors, build_errors,
-                                 serialize_tensor, parse_tensor_errors, make_tensor_proto)}
+                                 serialize_tensor, parse_tensor_errors, make_tensor_proto, decode_compressed,
+                                 decode_json_example)}
