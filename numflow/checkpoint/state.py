@@ -299,26 +299,59 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
     save_dir = os.fspath(save_dir)
     model_checkpoint_path = os.fspath(model_checkpoint_path)
     paths = [os.fspath(p) for p in (all_model_checkpoint_paths or [])]
+    if save_relative_paths:
+        model_checkpoint_path = _relative_to(model_checkpoint_path, save_dir)
+        paths = [_relative_to(p, save_dir) for p in paths]
+    state = generate_checkpoint_state_proto(save_dir, model_checkpoint_path, paths, all_model_checkpoint_timestamps,
+                                            last_preserved_timestamp)
+    filename = _state_path(save_dir, latest_filename)
+    if filename == state.model_checkpoint_path:
+        raise RuntimeError(f"Save path '{state.model_checkpoint_path}' conflicts with path used for checkpoint "
+                           "state.  Please use a different save path.")
+    write_atomically(filename, format_checkpoint_state(state).encode("utf-8", "surrogateescape"))
+    return state
+
+
+def generate_checkpoint_state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
+                                    all_model_checkpoint_timestamps=None, last_preserved_timestamp=None):
+    """The CheckpointState that ``update_checkpoint_state`` writes, without writing it.
+
+    Parameters
+    ----------
+    save_dir : str or path-like
+        The directory of the state file: with a relative ``save_dir``, relative prefixes are stored
+        relative to it (``ckpts/model-4`` as ``model-4``).
+    model_checkpoint_path : str
+        The newest checkpoint prefix; appended to ``all_model_checkpoint_paths`` if not last there.
+    all_model_checkpoint_paths : list of str, optional
+        Prefixes kept, oldest first.
+    all_model_checkpoint_timestamps, last_preserved_timestamp : optional
+        Seconds since the epoch, one timestamp per kept prefix.
+
+    Returns
+    -------
+    CheckpointState
+
+    Raises
+    ------
+    ValueError
+        When the timestamps are not one per prefix.
+    """
+    save_dir = os.fspath(save_dir)
+    model_checkpoint_path = os.fspath(model_checkpoint_path)
+    paths = [os.fspath(p) for p in (all_model_checkpoint_paths or [])]
     if not paths or paths[-1] != model_checkpoint_path:
         paths.append(model_checkpoint_path)
     timestamps = list(all_model_checkpoint_timestamps or [])
     if timestamps and len(timestamps) != len(paths):
         raise ValueError(f"Checkpoint timestamps, if provided, must match checkpoint paths (got paths "
                          f"{paths} and timestamps {timestamps})")
-    if save_relative_paths:
-        rel = lambda p: _relative_to(p, save_dir)
-        model_checkpoint_path, paths = rel(model_checkpoint_path), [rel(p) for p in paths]
     if not _is_absolute(save_dir):
-        # As TF does: a relative prefix such as "ckpts/model-4" is stored relative to "ckpts".
-        rel = lambda p: p if os.path.isabs(p) else os.path.relpath(p, save_dir)
+        def rel(p):
+            return p if os.path.isabs(p) else os.path.relpath(p, save_dir)
+
         model_checkpoint_path, paths = rel(model_checkpoint_path), [rel(p) for p in paths]
-    filename = _state_path(save_dir, latest_filename)
-    if filename == model_checkpoint_path:
-        raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for checkpoint "
-                           "state.  Please use a different save path.")
-    state = CheckpointState(model_checkpoint_path, paths, timestamps, last_preserved_timestamp or 0.0)
-    write_atomically(filename, format_checkpoint_state(state).encode("utf-8", "surrogateescape"))
-    return state
+    return CheckpointState(model_checkpoint_path, paths, timestamps, last_preserved_timestamp or 0.0)
 
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):

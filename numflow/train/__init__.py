@@ -2,7 +2,7 @@
 sessions and their hooks, device setters, clusters and servers."""
 
 from numflow.checkpoint.reader import NewCheckpointReader, list_variables, load_checkpoint, load_variable
-from numflow.checkpoint.state import update_checkpoint_state
+from numflow.checkpoint.state import generate_checkpoint_state_proto, update_checkpoint_state
 from numflow.train.basic_session_run_hooks import (
     CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook, LoggingTensorHook,
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, StepCounterHook, StopAtStepHook, SummarySaverHook,
@@ -17,7 +17,7 @@ from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queu
 from numflow.train.device_setter import GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter
 from numflow.train.learning_rate_decay import (
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay, natural_exp_decay,
-    piecewise_constant, piecewise_constant_decay, polynomial_decay,
+    noisy_linear_cosine_decay, piecewise_constant, piecewise_constant_decay, polynomial_decay,
 )
 from numflow.train.monitored_session import (
     ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, Scaffold, SessionCreator,
@@ -41,6 +41,7 @@ from numflow.train.checkpoint_utils import (
     checkpoints_iterator, get_checkpoint_mtimes, init_from_checkpoint, remove_checkpoint,
 )
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
+from numflow.train.step_hooks import GlobalStepWaiterHook, ProfilerHook
 from numflow.train.training_util import (
     assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
 )
@@ -50,8 +51,10 @@ __all__ = [
     "ChiefSessionCreator",
     "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook",
     "FtrlOptimizer",
-    "GradientDescentOptimizer", "GreedyLoadBalancingStrategy", "LoggingTensorHook", "MomentumOptimizer",
+    "GlobalStepWaiterHook", "GradientDescentOptimizer", "GreedyLoadBalancingStrategy", "LoggingTensorHook",
+    "MomentumOptimizer",
     "MonitoredSession", "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Optimizer",
+    "ProfilerHook",
     "ProximalAdagradOptimizer", "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
@@ -62,9 +65,10 @@ __all__ = [
     "get_checkpoint_state", "import_meta_graph", "write_graph",
     "get_global_step", "get_or_create_global_step", "global_step", "inverse_time_decay", "latest_checkpoint",
     "linear_cosine_decay", "list_variables", "load_checkpoint", "load_variable", "natural_exp_decay",
+    "noisy_linear_cosine_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay", "replica_device_setter",
     "summary_iterator",
-    "NewCheckpointReader", "update_checkpoint_state",
+    "NewCheckpointReader", "generate_checkpoint_state_proto", "update_checkpoint_state",
     "QueueRunner", "add_queue_runner", "batch", "batch_join", "input_producer", "limit_epochs",
     "match_filenames_once", "range_input_producer", "shuffle_batch", "shuffle_batch_join", "slice_input_producer",
     "start_queue_runners", "string_input_producer",

@@ -215,6 +215,31 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
         return math_ops.multiply(initial, linear_cosine_decayed, name=scope)
 
 
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0, variance_decay=0.55,
+                              num_periods=0.5, alpha=0.0, beta=0.001, name=None):
+    """:func:`linear_cosine_decay` with normal noise added to the linear part, its variance
+    ``initial_variance / (1 + step) ** variance_decay`` (a ``random_normal`` op, seeded as any)."""
+    from numflow.ops.random_ops import random_normal
+
+    with get_default_graph().name_scope(name or "NoisyLinearCosineDecay") as scope:
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype.base_dtype
+        steps = _cast(decay_steps, dtype)
+        initial_variance = _cast(initial_variance, dtype)
+        variance_decay = _cast(variance_decay, dtype)
+        num_periods = _cast(num_periods, dtype)
+        alpha = _cast(alpha, dtype)
+        beta = _cast(beta, dtype)
+        step = math_ops.minimum(_step(global_step, dtype), steps)
+        linear_decayed = (steps - step) / steps
+        variance = initial_variance / math_ops.pow(1.0 + step, variance_decay)
+        noisy_linear_decayed = linear_decayed + random_normal(linear_decayed.shape, stddev=math_ops.sqrt(variance))
+        completed_fraction = step / steps
+        fraction = 2.0 * num_periods * completed_fraction
+        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant(math.pi, dtype=dtype) * fraction))
+        return math_ops.multiply(initial, (alpha + noisy_linear_decayed) * cosine_decayed + beta, name=scope)
+
+
 def piecewise_constant(x, boundaries, values, name=None):
     """``values[0]`` while ``x <= boundaries[0]``, ``values[i]`` while ``boundaries[i-1] < x <= boundaries[i]``,
     and ``values[-1]`` past ``boundaries[-1]``.

@@ -4,6 +4,7 @@ import logging
 import math
 import os
 import random
+import re
 
 import pytest
 
@@ -13,6 +14,7 @@ from numflow.checkpoint.state import (
     TextFormatError,
     checkpoint_exists,
     format_checkpoint_state,
+    generate_checkpoint_state_proto,
     get_checkpoint_state,
     latest_checkpoint,
     parse_checkpoint_state,
@@ -40,6 +42,21 @@ def test_writes_what_tf_writes(tmp_path):
                             last_preserved_timestamp=3.5, save_relative_paths=True)
     assert (tmp_path / "checkpoint").read_bytes() == TF_WRITTEN
     assert os.listdir(tmp_path) == ["checkpoint"]
+
+
+def test_generated_states_are_tensorflows():
+    """What TF 2.21's tf.train.generate_checkpoint_state_proto gives (its text format), and its error."""
+    relative = generate_checkpoint_state_proto("ckpts", "ckpts/model-4", ["ckpts/model-3"])
+    assert format_checkpoint_state(relative) == ('model_checkpoint_path: "model-4"\nall_model_checkpoint_paths: '
+                                                 '"model-3"\nall_model_checkpoint_paths: "model-4"\n')
+    absolute = generate_checkpoint_state_proto("/abs/ckpts", "/abs/ckpts/model-4",
+                                               all_model_checkpoint_timestamps=[5.0], last_preserved_timestamp=2.5)
+    assert format_checkpoint_state(absolute) == (
+        'model_checkpoint_path: "/abs/ckpts/model-4"\nall_model_checkpoint_paths: "/abs/ckpts/model-4"\n'
+        "all_model_checkpoint_timestamps: 5.0\nlast_preserved_timestamp: 2.5\n")
+    with pytest.raises(ValueError, match=re.escape("must match checkpoint paths (got paths ['d/a', 'd/m'] and "
+                                                   "timestamps [1.0])")):
+        generate_checkpoint_state_proto("d", "d/m", ["d/a"], [1.0])
 
 
 def test_control_characters_as_tf_escapes_them():

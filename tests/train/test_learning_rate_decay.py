@@ -19,11 +19,15 @@ REGENERATE = "run `/opt/tfenv/bin/python tests/train/data/make_tf_lr_golden.py` 
 golden = load_script(DATA / "make_tf_lr_golden.py")
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 # Where TensorFlow branches (case, cond, where), numflow picks from a stack: the ops under these
-# scopes differ from TensorFlow's, and piecewise_constant's result is not named as TensorFlow's.
+# scopes differ from TensorFlow's, and piecewise_constant's result is not named as TensorFlow's;
+# so do those of the noisy schedule's random_normal.
 BRANCHES = {"polynomial_cycle": "PolynomialDecay/SelectV2", "polynomial_cycle_int32": "PolynomialDecay/SelectV2",
             "cosine_restarts": "SGDRDecay/cond", "cosine_restarts_equal": "SGDRDecay/cond",
             "cosine_restarts_int32": "SGDRDecay/cond", "piecewise": "PiecewiseConstant/",
-            "piecewise_int32": "PiecewiseConstant/", "piecewise_float": "pc/"}
+            "piecewise_int32": "PiecewiseConstant/", "piecewise_float": "pc/",
+            # numflow's random_normal keeps a static shape, mean and stddev in its op's attrs
+            "noisy_linear_cosine": "NoisyLinearCosineDecay/random_normal",
+            "noisy_linear_cosine_named": "noisy/random_normal"}
 
 
 def _schedule(name):

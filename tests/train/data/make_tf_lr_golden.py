@@ -46,6 +46,10 @@ SCHEDULES = {
     "linear_cosine": ("linear_cosine_decay", [0.1, 300], {}, "float32", "int64"),
     "linear_cosine_periods": ("linear_cosine_decay", [0.1, 300], {"num_periods": 2.0, "alpha": 0.1, "beta": 0.01},
                               "float32", "int64"),
+    "noisy_linear_cosine": ("noisy_linear_cosine_decay", [0.1, 300], {}, "float32", "int64"),
+    "noisy_linear_cosine_named": ("noisy_linear_cosine_decay", [0.5, 50],
+                                  {"initial_variance": 0.5, "num_periods": 2.0, "alpha": 0.1, "name": "noisy"},
+                                  "float32", "int32"),
     "piecewise": ("piecewise_constant", [[10, 100], [1.0, 0.5, 0.1]], {}, None, "int64"),
     "piecewise_int32": ("piecewise_constant", [[0, 50, 200, 1000], [5, 4, 3, 2, 1]], {}, None, "int32"),
     "piecewise_float": ("piecewise_constant", [[9.5, 100.5], [0.1, 0.01, 0.001]], {"name": "pc"}, None, "float32"),
@@ -66,7 +70,9 @@ Y = [1.0, 0.0, 2.0]
 
 
 def build_schedule(tf, fn_name, args, kwargs, rate_dtype, step):
-    """The schedule's tensor at ``step``: the same call for TensorFlow and numflow (``tf`` is either)."""
+    """The schedule's tensor at ``step``: the same call for TensorFlow and numflow (``tf`` is either), under
+    a graph seed (the noisy schedule's normal draws follow from it)."""
+    tf.set_random_seed(7)
     fn = getattr(tf.train, fn_name)
     if fn_name == "piecewise_constant":
         return fn(step, *args, **kwargs)
