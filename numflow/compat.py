@@ -2,7 +2,10 @@
 which is numflow's own top level."""
 
 import codecs as _codecs
+import contextlib as _contextlib
+import datetime as _datetime
 import numbers as _numbers
+import os as _os
 
 import numpy as _np
 
@@ -53,6 +56,49 @@ def path_to_str(path):
     return path
 
 
+# TensorFlow 2.21's forward-compatibility horizon, moved by TF_FORWARD_COMPATIBILITY_DELTA_DAYS days.
+_HORIZON = _datetime.date(2026, 1, 16)
+_compatibility_date = [_HORIZON]
+
+
+def _horizon_from_environment():
+    days = _os.environ.get("TF_FORWARD_COMPATIBILITY_DELTA_DAYS")
+    return _HORIZON + _datetime.timedelta(days=int(days)) if days else _HORIZON
+
+
+def _date_number(date):
+    return date.year << 9 | date.month << 5 | date.day
+
+
+def forward_compatible(year, month, day):
+    """Whether graphs made now may use what TensorFlow added on ``year-month-day``: True once the
+    forward-compatibility horizon (TensorFlow 2.21's date, see ``forward_compatibility_horizon``) is
+    past that day."""
+    return _date_number(_compatibility_date[0]) > _date_number(_datetime.date(year, month, day))
+
+
+@_contextlib.contextmanager
+def forward_compatibility_horizon(year, month, day):
+    """Within the block, ``forward_compatible`` compares with ``year-month-day`` (a date before
+    TensorFlow 2.21's horizon is ignored, with a warning, as TensorFlow does)."""
+    date = _datetime.date(year, month, day)
+    try:
+        if date < _HORIZON:
+            import logging
+
+            logging.getLogger("tensorflow").warning(
+                "Trying to set the forward compatibility date to the past date %s. This will be ignored by "
+                "TensorFlow.", date)
+        else:
+            _compatibility_date[0] = date
+        yield
+    finally:
+        _compatibility_date[0] = _horizon_from_environment()
+
+
+_compatibility_date[0] = _horizon_from_environment()
+
+
 def __getattr__(name):
     if name == "v1":
         import numflow
@@ -62,4 +108,5 @@ def __getattr__(name):
 
 
 __all__ = ["as_bytes", "as_str", "as_str_any", "as_text", "bytes_or_text_types", "complex_types", "dimension_at_index",
-           "dimension_value", "integral_types", "path_to_str", "real_types"]
+           "dimension_value", "forward_compatibility_horizon", "forward_compatible", "integral_types", "path_to_str",
+           "real_types"]

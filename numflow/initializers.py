@@ -28,6 +28,9 @@ from numflow.ops.init_ops import (
     TruncatedNormal as truncated_normal,
 )
 from numflow.ops.init_ops import (
+    UniformUnitScaling as uniform_unit_scaling,
+)
+from numflow.ops.init_ops import (
     VarianceScaling as variance_scaling,
 )
 from numflow.ops.init_ops import (

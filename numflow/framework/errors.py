@@ -94,6 +94,18 @@ def exception_type_from_error_code(error_code):
     return _BY_CODE[error_code]
 
 
+def error_code_from_exception_type(cls):
+    """The numeric error code of an OpError subclass; for any other class, as TensorFlow: a warning,
+    and an ``UnknownError`` (not a code)."""
+    for code, known in _BY_CODE.items():
+        if cls is known:
+            return code
+    import warnings
+
+    warnings.warn("Unknown class exception", stacklevel=2)
+    return UnknownError(None, None, "Unknown class exception")
+
+
 # numpy's ValueErrors for an array larger than memory can address; with MemoryError (an array larger
 # than the memory there is), what TensorFlow's allocator reports as ResourceExhaustedError.
 _NUMPY_TOO_BIG = ("array is too big", "Maximum allowed dimension exceeded", "Maximum allowed size exceeded")

@@ -18,8 +18,9 @@ TF_NAMES = {
     "debugging": """Assert assert_all_finite assert_equal assert_greater assert_greater_equal assert_integer assert_less
         assert_less_equal assert_near assert_negative assert_non_negative assert_non_positive assert_none_equal
         assert_positive assert_proper_iterable assert_rank assert_rank_at_least assert_rank_in assert_same_float_dtype
-        assert_scalar assert_shapes assert_type check_numerics disable_check_numerics enable_check_numerics is_finite
-        is_inf is_nan is_non_decreasing is_numeric_tensor is_strictly_increasing""",
+        assert_scalar assert_shapes assert_type check_numerics disable_check_numerics enable_check_numerics
+        get_log_device_placement is_finite is_inf is_nan is_non_decreasing is_numeric_tensor is_strictly_increasing
+        set_log_device_placement""",
     "dtypes": """DType QUANTIZED_DTYPES as_dtype as_string bfloat16 bool cast complex complex128 complex64 double
         float16 float32 float64 half int16 int32 int64 int8 qint16 qint32 qint8 quint16 quint8 resource saturate_cast
         string uint16 uint32 uint64 uint8 variant""",
