@@ -224,3 +224,4 @@ from numflow.ops.index_ops import bitcast, unravel_index  # noqa: E402, I001
 from numflow.ops.counting_ops import histogram_fixed_width_bins  # noqa: E402, I001
 from numflow.ops.file_ops import decode_compressed  # noqa: E402, I001
 from numflow.ops.serialize_ops import decode_json_example  # noqa: E402, I001
+from numflow.ops.special_math_ops import polygamma, zeta  # noqa: E402, I001

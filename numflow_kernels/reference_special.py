@@ -139,8 +139,67 @@ def _bessel_ie(order):
     return run
 
 
+# Cephes' zeta: the Euler-Maclaurin summation's Bernoulli-number denominators.
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15, 1.8152105401943546773e17,
+           -7.1661652561756670113e18)
+_MACHEP = 1.11022302462515654042e-16
+
+
+def _zeta_one(x, q):
+    """Hurwitz's zeta(x, q) = sum over k >= 0 of (k + q) ** -x, as Cephes (and so Eigen) computes it."""
+    if x == 1.0:
+        return math.inf
+    if x < 1.0 or math.isnan(x) or math.isnan(q):
+        return math.nan
+    if q <= 0.0:
+        if q == math.floor(q):
+            return math.inf
+        if x != math.floor(x):
+            return math.nan
+    if q > 1e8:
+        return (1 / (x - 1) + 1 / (2 * q)) * q ** (1 - x)
+    s, a, i, b = q ** -x, q, 0, 0.0
+    while i < 9 or a <= 9.0:
+        i, a = i + 1, a + 1.0
+        b = a ** -x
+        s += b
+        if abs(b / s) < _MACHEP:
+            return s
+    w = a
+    s += b * w / (x - 1.0) - 0.5 * b
+    a, k = 1.0, 0.0
+    for denominator in _ZETA_A:
+        a *= x + k
+        b /= w
+        t = a * b / denominator
+        s += t
+        if abs(t / s) < _MACHEP:
+            break
+        k += 1.0
+        a *= x + k
+        b /= w
+        k += 1.0
+    return s
+
+
+_zeta = np.vectorize(_zeta_one, otypes=[np.float64])
+
+
+def _polygamma(n, x):
+    """The n-th derivative of digamma: ``(-1) ** (n + 1) n! zeta(n + 1, x)``; NaN for a non-integer n."""
+    n, x = np.broadcast_arrays(n.astype(np.float64), x.astype(np.float64))
+    higher = (-1.0) ** (n + 1) * np.exp(np.vectorize(_lgamma, otypes=[np.float64])(n + 1)) * _zeta(n + 1, x)
+    out = np.where(n == 0, _digamma(x), higher)
+    return np.where(n == np.floor(n), out, np.nan)
+
+
 for _op_type, _fn in {
     "BesselI0e": _bessel_ie(0), "BesselI1e": _bessel_ie(1),
+    "BesselI0": lambda x: np.exp(np.abs(x.astype(np.float64))) * _bessel_ie(0)(x),
+    "BesselI1": lambda x: np.exp(np.abs(x.astype(np.float64))) * _bessel_ie(1)(x),
+    "NextAfter": np.nextafter, "Zeta": lambda x, q: _zeta(x.astype(np.float64), q.astype(np.float64)),
+    "Polygamma": _polygamma,
     "Xlogy": _zero_where_x_is_zero(lambda x, y: x * np.log(y)),
     "Xdivy": _zero_where_x_is_zero(lambda x, y: x / y),
     "Xlog1py": _zero_where_x_is_zero(lambda x, y: x * np.log1p(y)),

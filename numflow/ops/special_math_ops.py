@@ -1,6 +1,7 @@
 """The safe and special functions of ``tf.math`` beyond ``transcendental_ops``: ``xlogy``, ``xdivy`` and
 ``xlog1py`` (0 where ``x`` is 0), ``multiply_no_nan`` and ``reciprocal_no_nan``, ``erfinv``, ``ndtri``,
-``bessel_i0e`` and ``bessel_i1e`` (exponentially scaled), ``lbeta``, ``polyval``, the regularized incomplete
+``erfcinv``, ``bessel_i0e`` and ``bessel_i1e`` (exponentially scaled), ``bessel_i0`` and ``bessel_i1``,
+``nextafter``, Hurwitz's ``zeta`` and ``polygamma``, ``lbeta``, ``polyval``, the regularized incomplete
 gamma and beta functions ``igamma``, ``igammac`` and ``betainc``, with TensorFlow's gradients
 (``math_grad.py``). Kernels: ``numflow_kernels/reference_special.py``.
 """
@@ -20,9 +21,10 @@ from numflow.ops.math_ops import FLOATS, _binary_infer, _binary_op, _unary_infer
 from numflow.ops.op_util import _out, check_dtype, check_same_dtype
 from numflow.ops.transcendental_ops import lgamma
 
-for _op_type in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Igamma", "Igammac", "IgammaGradA"):
+for _op_type in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Igamma", "Igammac", "IgammaGradA", "NextAfter", "Zeta",
+                 "Polygamma"):
     declare(_op_type)(_binary_infer(None, FLOATS))
-for _op_type in ("Erfinv", "Ndtri", "BesselI0e", "BesselI1e"):
+for _op_type in ("Erfinv", "Ndtri", "BesselI0e", "BesselI1e", "BesselI0", "BesselI1"):
     declare(_op_type)(_unary_infer(FLOATS))
 
 
@@ -115,6 +117,30 @@ erfinv = _scoped_unary("Erfinv", "erfinv")
 ndtri = _scoped_unary("Ndtri", "ndtri")
 bessel_i0e = _scoped_unary("BesselI0e", "bessel_i0e")
 bessel_i1e = _scoped_unary("BesselI1e", "bessel_i1e")
+bessel_i0 = _scoped_unary("BesselI0", "bessel_i0")
+bessel_i1 = _scoped_unary("BesselI1", "bessel_i1")
+
+
+def erfcinv(x, name=None):
+    """The inverse of ``erfc``: ``-ndtri(x / 2) / sqrt(2)``, built as TensorFlow builds it."""
+    with get_default_graph().name_scope(name or "erfcinv"):
+        x = convert_to_tensor(x, name="start")
+        return -ndtri(0.5 * x) * np.sqrt(0.5)
+
+
+def nextafter(x1, x2, name=None):
+    """The next representable number after ``x1`` towards ``x2`` (op ``NextAfter``)."""
+    return _binary_op("NextAfter", x1, x2, name or "NextAfter")
+
+
+def zeta(x, q, name=None):
+    """Hurwitz's zeta function ``sum((k + q) ** -x for k >= 0)`` (op ``Zeta``)."""
+    return _binary_op("Zeta", x, q, name or "Zeta")
+
+
+def polygamma(a, x, name=None):
+    """The ``a``-th derivative of digamma at ``x``, ``a`` a non-negative integer (op ``Polygamma``)."""
+    return _binary_op("Polygamma", a, x, name or "Polygamma")
 
 
 def polyval(coeffs, x, name=None):
@@ -204,7 +230,7 @@ def _betainc_grad(op, grad):
     return [None, None, sum_to(partial_x * grad, x, a)]
 
 
-not_differentiable("IgammaGradA")
+not_differentiable("IgammaGradA", "NextAfter")
 
 
 @gradient("MulNoNan")
@@ -229,6 +255,35 @@ def _ndtri_grad(op, grad):
 def _bessel_i0e_grad(op, grad):
     x, y = op.inputs[0], op.outputs[0]
     return [grad * (bessel_i1e(x) - math_ops.sign(x) * y)]
+
+
+@gradient("BesselI0")
+def _bessel_i0_grad(op, grad):
+    return [grad * bessel_i1(op.inputs[0])]
+
+
+@gradient("BesselI1")
+def _bessel_i1_grad(op, grad):
+    """TensorFlow's: ``i0(x) - y / x``, and 0.5 where ``x`` is 0."""
+    from numflow.ops.selection_ops import where_v2
+
+    x, y = op.inputs[0], op.outputs[0]
+    dy_dx = where_v2(math_ops.equal(x, 0.0), math_ops.cast(0.5, x.dtype), bessel_i0(x) - math_ops.div(y, x))
+    return [grad * dy_dx]
+
+
+@gradient("Zeta")
+def _zeta_grad(op, grad):
+    """With respect to ``q`` only, as TensorFlow: ``-x * zeta(x + 1, q)``."""
+    x, q = op.inputs
+    return [None, sum_to(grad * -x * zeta(x + 1, q), q, x)]
+
+
+@gradient("Polygamma")
+def _polygamma_grad(op, grad):
+    """With respect to ``x`` only, as TensorFlow: ``polygamma(a + 1, x)``."""
+    a, x = op.inputs
+    return [None, sum_to(grad * polygamma(a + 1, x), x, a)]
 
 
 @gradient("BesselI1e")

@@ -26,7 +26,8 @@ xlog1py xlogy zero_fraction zeta
 MATH_ONLY = {"reduce_std": "math_composites", "reduce_variance": "math_composites", "divide_no_nan": "math_ops",
              "cumulative_logsumexp": "scan_ops", "reduce_euclidean_norm": "math_ops",
              **dict.fromkeys(["xlogy", "xdivy", "xlog1py", "multiply_no_nan", "reciprocal_no_nan", "erfinv", "ndtri",
-                              "bessel_i0e", "bessel_i1e", "polyval"], "special_math_ops")}
+                              "bessel_i0e", "bessel_i1e", "polyval", "bessel_i0", "bessel_i1", "erfcinv",
+                              "nextafter"], "special_math_ops")}
 MATH_ALIASES = {"divide_no_nan": "div_no_nan"}
 
 
