@@ -10,8 +10,9 @@ from numflow.train.basic_session_run_hooks import (
 from numflow.train.cluster import ClusterSpec
 from numflow.train.coordinator import Coordinator
 from numflow.train.input import (
-    batch, batch_join, input_producer, limit_epochs, match_filenames_once, range_input_producer, shuffle_batch,
-    shuffle_batch_join, slice_input_producer, string_input_producer,
+    batch, batch_join, input_producer, limit_epochs, match_filenames_once, maybe_batch, maybe_batch_join,
+    maybe_shuffle_batch, maybe_shuffle_batch_join, range_input_producer, shuffle_batch, shuffle_batch_join,
+    slice_input_producer, string_input_producer,
 )
 from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners
 from numflow.train.device_setter import GreedyLoadBalancingStrategy, byte_size_load_fn, replica_device_setter
@@ -70,7 +71,8 @@ __all__ = [
     "summary_iterator",
     "NewCheckpointReader", "generate_checkpoint_state_proto", "update_checkpoint_state",
     "QueueRunner", "add_queue_runner", "batch", "batch_join", "input_producer", "limit_epochs",
-    "match_filenames_once", "range_input_producer", "shuffle_batch", "shuffle_batch_join", "slice_input_producer",
+    "match_filenames_once", "maybe_batch", "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join",
+    "range_input_producer", "shuffle_batch", "shuffle_batch_join", "slice_input_producer",
     "start_queue_runners", "string_input_producer",
 ]
 

@@ -143,17 +143,50 @@ def _shapes(tensors, shapes, enqueue_many):
     return out
 
 
+def _keep_input(keep_input, enqueue_many):
+    """``keep_input`` as a tensor, checked as TensorFlow checks it."""
+    keep_input = constant(True, name="Const") if keep_input is True else convert_to_tensor(keep_input)
+    rank = keep_input.shape.ndims
+    if rank is None:
+        raise ValueError("`keep_input` dimensions must be known at graph construction.")
+    if not enqueue_many and rank == 1:
+        raise ValueError("`keep_input` cannot be a vector when `enqueue_many=False`.")
+    if rank > 1:
+        raise ValueError("`keep_input` must be 0 or 1 dimensions.")
+    return keep_input
+
+
+def _enqueue_kept(enqueue, tensor_list, keep_input):
+    """The op enqueueing ``tensor_list`` where ``keep_input`` says: the rows it marks (a vector), or all
+    of it or nothing (a scalar; decided when built if its value is known then, else by a cond)."""
+    from numflow.ops.cond import cond
+    from numflow.ops.control_flow_ops import no_op
+    from numflow.ops.data_flow_ops import dynamic_partition
+    from numflow.ops.math_ops import cast
+    from numflow.ops.op_util import static_value
+
+    if keep_input.shape.ndims == 1:
+        select = cast(keep_input, dtypes.int32)
+        return enqueue([dynamic_partition(x, select, num_partitions=2)[1] for x in tensor_list])
+    known = static_value(keep_input)
+    if known is not None:
+        return enqueue(tensor_list) if known else no_op()
+    return cond(keep_input, lambda: enqueue(tensor_list), no_op)
+
+
 def _batch(queue_fn, tensors_list, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
-           summary):
-    """A queue that ``num_threads`` threads per structure of ``tensors_list`` fill, and its batch."""
+           summary, keep_input=True):
+    """A queue that ``num_threads`` threads per structure of ``tensors_list`` fill with what ``keep_input``
+    keeps, and its batch."""
     lists = [[convert_to_tensor(t) for t in _flat(tensors)] for tensors in tensors_list]
     types = [t.dtype.base_dtype for t in lists[0]]
     if any([t.dtype.base_dtype for t in tensor_list] != types for tensor_list in lists[1:]):
         raise TypeError(f"Expected types to be consistent: {[[t.dtype.name for t in tl] for tl in lists]}.")
-    constant(True, name="Const")  # TensorFlow's keep_input
+    keep_input = _keep_input(keep_input, enqueue_many)
     queue = queue_fn(types, _shapes(lists[0], shapes, enqueue_many))
     enqueue = queue.enqueue_many if enqueue_many else queue.enqueue
-    add_queue_runner(QueueRunner(queue, [enqueue(tensor_list) for tensor_list in lists] * num_threads))
+    enqueues = [_enqueue_kept(enqueue, tensor_list, keep_input) for tensor_list in lists]
+    add_queue_runner(QueueRunner(queue, enqueues * num_threads))
     summary(queue)
     if allow_smaller_final_batch:
         return _restore(tensors_list[0], queue.dequeue_up_to(batch_size, name=scope))
@@ -161,7 +194,7 @@ def _batch(queue_fn, tensors_list, batch_size, num_threads, enqueue_many, shapes
 
 
 def _fifo_batch(tensors_list, num_threads, default_name, batch_size, capacity, enqueue_many, shapes, dynamic_pad,
-                allow_smaller_final_batch, shared_name, name):
+                allow_smaller_final_batch, shared_name, name, keep_input=True):
     from numflow.ops.math_ops import cast
 
     with get_default_graph().name_scope(name or default_name) as scope:
@@ -172,7 +205,7 @@ def _fifo_batch(tensors_list, num_threads, default_name, batch_size, capacity, e
 
         return _batch(lambda types, shapes_: kind(capacity, types, shapes=shapes_, shared_name=shared_name),
                       tensors_list, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
-                      summary)
+                      summary, keep_input)
 
 
 def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
@@ -192,7 +225,7 @@ def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes
 
 
 def _shuffle_batch(tensors_list, num_threads, default_name, batch_size, capacity, min_after_dequeue, seed,
-                   enqueue_many, shapes, allow_smaller_final_batch, shared_name, name):
+                   enqueue_many, shapes, allow_smaller_final_batch, shared_name, name, keep_input=True):
     from numflow.ops.math_ops import cast, maximum
 
     if capacity <= min_after_dequeue:
@@ -207,7 +240,7 @@ def _shuffle_batch(tensors_list, num_threads, default_name, batch_size, capacity
         return _batch(lambda types, shapes_: RandomShuffleQueue(capacity, min_after_dequeue, types, shapes=shapes_,
                                                                 seed=seed, shared_name=shared_name),
                       tensors_list, batch_size, num_threads, enqueue_many, shapes, allow_smaller_final_batch, scope,
-                      summary)
+                      summary, keep_input)
 
 
 def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=1, seed=None, enqueue_many=False,
@@ -223,6 +256,36 @@ def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, se
     """:func:`shuffle_batch` of several structures of tensors alike, one enqueue thread each."""
     return _shuffle_batch(list(tensors_list), 1, "shuffle_batch_join", batch_size, capacity, min_after_dequeue, seed,
                           enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_batch(tensors, keep_input, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None,
+                dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """:func:`batch` of the elements ``keep_input`` keeps: a bool scalar for the one element, or with
+    ``enqueue_many`` a bool vector, one per row."""
+    return _fifo_batch([tensors], num_threads, "batch", batch_size, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name, keep_input)
+
+
+def maybe_batch_join(tensors_list, keep_input, batch_size, capacity=32, enqueue_many=False, shapes=None,
+                     dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """:func:`batch_join` of the elements ``keep_input`` keeps (as :func:`maybe_batch`)."""
+    return _fifo_batch(list(tensors_list), 1, "batch_join", batch_size, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name, keep_input)
+
+
+def maybe_shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads=1, seed=None,
+                        enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """:func:`shuffle_batch` of the elements ``keep_input`` keeps (as :func:`maybe_batch`)."""
+    return _shuffle_batch([tensors], num_threads, "shuffle_batch", batch_size, capacity, min_after_dequeue, seed,
+                          enqueue_many, shapes, allow_smaller_final_batch, shared_name, name, keep_input)
+
+
+def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed=None,
+                             enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None,
+                             name=None):
+    """:func:`shuffle_batch_join` of the elements ``keep_input`` keeps (as :func:`maybe_batch`)."""
+    return _shuffle_batch(list(tensors_list), 1, "shuffle_batch_join", batch_size, capacity, min_after_dequeue, seed,
+                          enqueue_many, shapes, allow_smaller_final_batch, shared_name, name, keep_input)
 
 
 def match_filenames_once(pattern, name=None):

@@ -82,8 +82,24 @@ def limit_epochs(tf):
         return _until_out_of_range(tf, sess, x)
 
 
+def maybe_batch_kept(tf):
+    """maybe_batch of the elements a scalar keep_input keeps (a cond in the enqueue), and of the rows a
+    vector keeps (enqueue_many), and maybe_batch_join with a constant keep_input."""
+    x = tf.train.slice_input_producer([np.arange(10, dtype=np.int64)], num_epochs=1, shuffle=False)[0]
+    evens = _read_with_runners(tf, tf.train.maybe_batch([x], tf.equal(x % 2, 0), 2, allow_smaller_final_batch=True))
+    with tf.Graph().as_default():
+        rows = tf.train.limit_epochs(tf.constant(np.arange(12, dtype=np.int64).reshape(6, 2)), num_epochs=1)
+        keep = tf.constant([True, False, True, True, False, True])
+        kept_rows = _read_with_runners(tf, tf.train.maybe_batch([rows], keep, 3, enqueue_many=True,
+                                                                allow_smaller_final_batch=True))
+    with tf.Graph().as_default():
+        y = tf.train.slice_input_producer([np.arange(4.0, dtype=np.float32)], num_epochs=1, shuffle=False)[0]
+        joined = _read_with_runners(tf, tf.train.maybe_batch_join([[y]], True, 3, allow_smaller_final_batch=True))
+    return [evens, kept_rows, joined]
+
+
 CASES = {f.__name__: f for f in (random_shuffle_queue_filled_first, padding_fifo_queue, slice_input_producer_batch,
-                                  string_input_producer_epochs, limit_epochs)}
+                                  string_input_producer_epochs, limit_epochs, maybe_batch_kept)}
 
 
 def names(tf):

@@ -194,3 +194,14 @@ def test_batch_join_reads_every_element_of_every_list_and_match_filenames_once_l
         coord.request_stop()
         coord.join(threads)
     assert sorted(read) == [1, 2, 3]
+
+
+def test_maybe_batch_checks_keep_input_as_tensorflow():
+    with tf.Graph().as_default():
+        x = tf.constant([1.0, 2.0])
+        with pytest.raises(ValueError, match="`keep_input` cannot be a vector when `enqueue_many=False`."):
+            tf.train.maybe_batch([x], tf.constant([True, False]), 2)
+        with pytest.raises(ValueError, match="`keep_input` must be 0 or 1 dimensions."):
+            tf.train.maybe_batch([x], tf.constant([[True]]), 2, enqueue_many=True)
+        with pytest.raises(ValueError, match="`keep_input` dimensions must be known at graph construction."):
+            tf.train.maybe_shuffle_batch([x], 2, 10, 2, tf.placeholder(tf.bool))
