@@ -33,7 +33,13 @@ from numflow.ops.conv_ops import (
     depthwise_conv2d_native_backprop_filter,
     depthwise_conv2d_native_backprop_input,
 )
-from numflow.ops.ctc_ops import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss
+from numflow.ops.ctc_ops import (
+    collapse_repeated,
+    ctc_beam_search_decoder,
+    ctc_greedy_decoder,
+    ctc_loss,
+    ctc_unique_labels,
+)
 from numflow.ops.dropout_ops import dropout
 from numflow.ops.embedding_ops import embedding_lookup, embedding_lookup_sparse, safe_embedding_lookup_sparse
 from numflow.ops.loss_more_ops import log_poisson_loss
@@ -97,7 +103,8 @@ __all__ = [
     "bidirectional_dynamic_rnn", "compute_accidental_hits", "conv1d", "conv1d_transpose", "conv2d",
     "conv2d_backprop_filter", "conv2d_backprop_input", "conv2d_transpose", "conv3d", "conv3d_backprop_filter_v2",
     "conv3d_transpose", "conv_transpose", "convolution", "crelu", "ctc_beam_search_decoder", "ctc_greedy_decoder",
-    "ctc_loss", "depth_to_space", "depthwise_conv2d", "depthwise_conv2d_backprop_filter",
+    "ctc_loss", "ctc_unique_labels", "collapse_repeated", "depth_to_space", "depthwise_conv2d",
+    "depthwise_conv2d_backprop_filter",
     "depthwise_conv2d_backprop_input", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_filter",
     "depthwise_conv2d_native_backprop_input", "dropout", "dynamic_rnn", "elu", "embedding_lookup",
     "embedding_lookup_sparse", "fixed_unigram_candidate_sampler", "fused_batch_norm", "in_top_k", "l2_loss",

@@ -133,3 +133,73 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
         outputs = _out("CTCBeamSearchDecoder", [inputs, sequence_length], attrs, name=scope)
     indices, values, shapes = (outputs[k * top_paths:(k + 1) * top_paths] for k in range(3))
     return [SparseTensor(*parts) for parts in zip(indices, values, shapes)], outputs[-1]
+
+
+def _dim_or_shape(tensor, index):
+    """Dimension ``index`` of ``tensor``: static when known, else read from ``tf.shape`` when run."""
+    dim = _dim(tensor, index)
+    return dim if dim is not None else array_ops.shape(tensor)[index]
+
+
+def collapse_repeated(labels, seq_length, name=None):
+    """``labels`` (a batch of rows) with each run of a repeated label collapsed to one, padded with 0,
+    and the new lengths; built as TensorFlow builds it.
+
+    Parameters
+    ----------
+    labels : Tensor
+        ``[batch, max_length]``.
+    seq_length : Tensor
+        ``[batch]``: how much of each row counts.
+    name : str, optional
+
+    Returns
+    -------
+    tuple of Tensor
+        The collapsed labels, ``[batch, new max_length]``, and their lengths (``seq_length``'s dtype).
+    """
+    from numflow.ops.scatter_ops import scatter_nd
+    from numflow.ops.sequence_ops import boolean_mask, sequence_mask
+
+    with get_default_graph().name_scope(name or "collapse_repeated_labels"):
+        labels = convert_to_tensor(labels, name="labels")
+        seq_length = convert_to_tensor(seq_length, name="seq_length")
+        label_mask = array_ops.concat([array_ops.ones_like(labels[:, :1], dtypes.bool),
+                                       math_ops.not_equal(labels[:, 1:], labels[:, :-1])], axis=1)
+        seq_mask = sequence_mask(seq_length, maxlen=_dim_or_shape(labels, 1))
+        label_mask = math_ops.logical_and(label_mask, seq_mask)
+        new_seq_len = math_ops.reduce_sum(math_ops.cast(label_mask, dtypes.int32), axis=1)
+        new_maxlen = math_ops.reduce_max(new_seq_len)
+        idx_mask = sequence_mask(new_seq_len, maxlen=new_maxlen)
+        flat_labels = array_ops.reshape(labels, [-1])
+        flat_label_mask = array_ops.reshape(label_mask, [-1])
+        flat_idx_mask = array_ops.reshape(idx_mask, [-1])
+        idx = math_ops.range(_dim_or_shape(flat_idx_mask, 0))
+        flat = scatter_nd(indices=array_ops.expand_dims(boolean_mask(idx, flat_idx_mask), axis=1),
+                          updates=boolean_mask(flat_labels, flat_label_mask), shape=array_ops.shape(flat_idx_mask))
+        return (array_ops.reshape(flat, [_dim_or_shape(labels, 0), new_maxlen]),
+                math_ops.cast(new_seq_len, seq_length.dtype))
+
+
+def ctc_unique_labels(labels, name=None):
+    """Each row's distinct labels in order of first appearance, padded with 0 to the row's length, and
+    for each label its index among them (``tf.unique`` per row, by ``map_fn``).
+
+    Returns
+    -------
+    list of Tensor
+        The int64 unique labels and the int32 indices, both of ``labels``' shape.
+    """
+    from numflow.ops.functional_ops import map_fn
+    from numflow.ops.selection_ops import unique
+    from numflow.ops.tile_pad_split_ops import pad
+
+    with get_default_graph().name_scope(name or "ctc_unique_labels"):
+        labels = convert_to_tensor(labels, name="labels")
+
+        def _unique(x):
+            u = unique(x)
+            y = pad(u.y, [[0, _dim_or_shape(u.idx, 0) - _dim_or_shape(u.y, 0)]])
+            return [math_ops.cast(y, dtypes.int64), u.idx]
+
+        return map_fn(_unique, labels, dtype=[dtypes.int64, dtypes.int32])

@@ -98,3 +98,21 @@ def test_bad_labels_get_tensorflows_errors_and_second_derivatives_are_refused():
     first = tf.gradients(tf.reduce_sum(tf.nn.ctc_loss(too_long, x, golden.SEQUENCE_LENGTH)), x)[0]
     with pytest.raises(LookupError, match="no way to take the second derivative of ctc_loss"):
         tf.gradients(first, x)
+
+
+def test_collapse_repeated_and_unique_labels_by_hand():
+    rows = [[1, 1, 2, 2, 3, 0], [4, 4, 4, 5, 5, 5], [7, 8, 7, 8, 8, 9]]
+    lengths = [6, 4, 5]
+    collapsed = [[k for k, _ in itertools.groupby(row[:n])] for row, n in zip(rows, lengths)]
+    width = max(map(len, collapsed))
+    with tf.Graph().as_default():
+        labels = tf.constant(rows)
+        out, new_lengths = tf.nn.collapse_repeated(labels, tf.constant(lengths, tf.int64))
+        unique_labels, indices = tf.nn.ctc_unique_labels(labels)
+        assert new_lengths.dtype == tf.int64 and unique_labels.dtype == tf.int64 and indices.dtype == tf.int32
+        got = tf.Session().run([out, new_lengths, unique_labels, indices])
+    assert got[0].tolist() == [c + [0] * (width - len(c)) for c in collapsed]
+    assert got[1].tolist() == [len(c) for c in collapsed]
+    firsts = [list(dict.fromkeys(row)) for row in rows]
+    assert got[2].tolist() == [f + [0] * (6 - len(f)) for f in firsts]
+    assert got[3].tolist() == [[f.index(v) for v in row] for f, row in zip(firsts, rows)]
