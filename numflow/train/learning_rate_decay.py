@@ -199,45 +199,42 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
     """``learning_rate * ((alpha + linear) * cosine + beta)`` with ``linear = (decay_steps - step) / decay_steps``
     and ``cosine = 0.5 * (1 + cos(2 * pi * num_periods * step / decay_steps))``, ``step`` clipped to
     ``decay_steps`` (Bello et al., 2017)."""
-    with get_default_graph().name_scope(name or "LinearCosineDecay") as scope:
-        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
-        dtype = initial.dtype.base_dtype
-        steps = _cast(decay_steps, dtype)
-        num_periods = _cast(num_periods, dtype)
-        alpha = _cast(alpha, dtype)
-        beta = _cast(beta, dtype)
-        step = math_ops.minimum(_step(global_step, dtype), steps)
-        linear_decayed = (steps - step) / steps
-        completed_fraction = step / steps
-        fraction = 2.0 * num_periods * completed_fraction
-        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant(math.pi) * fraction))
-        linear_cosine_decayed = (alpha + linear_decayed) * cosine_decayed + beta
-        return math_ops.multiply(initial, linear_cosine_decayed, name=scope)
+    return _linear_cosine(learning_rate, global_step, decay_steps, num_periods, alpha, beta,
+                          name or "LinearCosineDecay")
 
 
 def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0, variance_decay=0.55,
                               num_periods=0.5, alpha=0.0, beta=0.001, name=None):
     """:func:`linear_cosine_decay` with normal noise added to the linear part, its variance
     ``initial_variance / (1 + step) ** variance_decay`` (a ``random_normal`` op, seeded as any)."""
+    return _linear_cosine(learning_rate, global_step, decay_steps, num_periods, alpha, beta,
+                          name or "NoisyLinearCosineDecay", noise=(initial_variance, variance_decay))
+
+
+def _linear_cosine(learning_rate, global_step, decay_steps, num_periods, alpha, beta, name, noise=None):
+    """Both linear cosine schedules, their ops built in TensorFlow's order; ``noise``: the noisy one's
+    ``(initial_variance, variance_decay)``."""
     from numflow.ops.random_ops import random_normal
 
-    with get_default_graph().name_scope(name or "NoisyLinearCosineDecay") as scope:
+    with get_default_graph().name_scope(name) as scope:
         initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
         dtype = initial.dtype.base_dtype
         steps = _cast(decay_steps, dtype)
-        initial_variance = _cast(initial_variance, dtype)
-        variance_decay = _cast(variance_decay, dtype)
+        if noise is not None:
+            initial_variance, variance_decay = (_cast(v, dtype) for v in noise)
         num_periods = _cast(num_periods, dtype)
         alpha = _cast(alpha, dtype)
         beta = _cast(beta, dtype)
         step = math_ops.minimum(_step(global_step, dtype), steps)
         linear_decayed = (steps - step) / steps
-        variance = initial_variance / math_ops.pow(1.0 + step, variance_decay)
-        noisy_linear_decayed = linear_decayed + random_normal(linear_decayed.shape, stddev=math_ops.sqrt(variance))
+        if noise is not None:
+            variance = initial_variance / math_ops.pow(1.0 + step, variance_decay)
+            linear_decayed = linear_decayed + random_normal(linear_decayed.shape, stddev=math_ops.sqrt(variance))
         completed_fraction = step / steps
         fraction = 2.0 * num_periods * completed_fraction
-        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant(math.pi, dtype=dtype) * fraction))
-        return math_ops.multiply(initial, (alpha + noisy_linear_decayed) * cosine_decayed + beta, name=scope)
+        pi = constant(math.pi) if noise is None else constant(math.pi, dtype=dtype)  # as each of TF's builds it
+        cosine_decayed = 0.5 * (1.0 + math_ops.cos(pi * fraction))
+        return math_ops.multiply(initial, (alpha + linear_decayed) * cosine_decayed + beta, name=scope)
 
 
 def piecewise_constant(x, boundaries, values, name=None):
