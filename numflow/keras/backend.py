@@ -257,8 +257,9 @@ def ones(shape, dtype=None, name=None):
 
 
 from numflow.keras.backend_math import (  # noqa: E402, F401, I001  (the tensor functions, re-exported)
-    Function, abs, argmax, binary_crossentropy, cast, categorical_crossentropy, clip, concatenate, dot, equal, exp,
-    expand_dims, function, gradients, l2_normalize, log, max, maximum, mean, min, minimum, ones_like, pow, prod,
-    random_normal, random_uniform, reshape, sigmoid, sign, softmax, sparse_categorical_crossentropy, sqrt, square,
-    squeeze, stop_gradient, sum, tanh, transpose, zeros_like,
+    Function, abs, argmax, binary_crossentropy, binary_focal_crossentropy, cast, categorical_crossentropy,
+    categorical_focal_crossentropy, clip, concatenate, dot, equal, exp, expand_dims, function, gradients,
+    l2_normalize, log, max, maximum, mean, min, minimum, ones_like, pow, prod, random_normal, random_uniform, reshape,
+    sigmoid, sign, softmax, sparse_categorical_crossentropy, sqrt, square, squeeze, stop_gradient, sum, tanh,
+    transpose, zeros_like,
 )

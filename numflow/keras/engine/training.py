@@ -189,6 +189,8 @@ class Model(Layer):
     def metrics_names(self):
         """``loss``, then each output's loss when there are several, then the metrics (``acc``, or
         ``<output>_acc`` with several outputs)."""
+        if self._compiled_graph is not None:
+            return list(self._compiled_metric_names)
         names = ["loss"]
         several = len(self.outputs) > 1
         if several:
@@ -230,24 +232,62 @@ class Model(Layer):
                 from numflow.ops.math_ops import add_n
 
                 total += add_n(regularization)
-        metric_objects, metric_results = [], []
+        per_output = self._output_metrics()
         several = len(self.outputs) > 1
+        loss_metrics = [metrics_module.Mean(name=f"{name}_loss") for name in self.output_names] if several else []
+        loss_results, metric_results = [], []
         with graph.name_scope("metrics"):
-            if several:  # each output's loss, as a running mean over the batches
-                for output_loss, name in zip(output_losses, self.output_names):
-                    made = metrics_module.MeanMetricWrapper(lambda _, loss: loss, f"{name}_loss")
-                    metric_objects.append(made)
-                    metric_results.append(made(None, output_loss))
-            for output, target, loss_fn, name in zip(self.outputs, targets, self._loss_functions, self.output_names):
-                for metric in self._metric_names:
-                    fn = _metric_function(metric, output, loss_fn)
-                    made = metrics_module.MeanMetricWrapper(fn, f"{name}_{_metric_name(metric)}" if several
-                                                            else _metric_name(metric))
-                    metric_objects.append(made)
-                    metric_results.append(made(target, output))
+            for metric, output_loss in zip(loss_metrics, output_losses):
+                with graph.name_scope(metric.name):
+                    loss_results.append(metric(output_loss))
+            for metrics, target, output in zip(per_output, targets, self.outputs):
+                for name, metric in metrics.items():
+                    with graph.name_scope(name):
+                        metric_results.append(metric(target, output))
+        metric_objects = loss_metrics + [metric for metrics in per_output for metric in metrics.values()]
         self._compiled_graph = {"targets": targets, "sample_weights": sample_weights, "total_loss": total,
-                                "metrics": metric_objects,
-                                "fetches": [total, *metric_results], "train": None}
+                                "metrics": metric_objects, "loss_metrics": loss_metrics,
+                                "fetches": [total, *loss_results, *metric_results], "train": None}
+
+    def _output_metrics(self):
+        """Per output, its metrics by their unique names, made as tf-keras makes them: a function (or its name) as
+        the running mean of it, a Metric as given (with several outputs, a copy of it per output, all copied
+        first), a class's name as an instance of it (named by a first instance, made only for its name); a name
+        given twice keeps its first place and its last metric."""
+        several = len(self.outputs) > 1
+        given = [[type(m).from_config(m.get_config()) if isinstance(m, metrics_module.Metric) else m
+                  for m in self._metric_names] for _ in self.outputs] if several else [list(self._metric_names)]
+        per_output = []
+        for metrics, output, loss_fn in zip(given, self.outputs, self._loss_functions):
+            made = {}
+            for metric in metrics:
+                name = _metric_name(metric)
+                fn = _metric_function(metric, output, loss_fn)
+                made[name] = fn if isinstance(fn, metrics_module.Metric) else metrics_module.MeanMetricWrapper(
+                    fn, name=name)
+            per_output.append(made)
+        names = ["loss", *(f"{name}_loss" for name in self.output_names if several)]
+        unique_per_output = []
+        for made, output_name in zip(per_output, self.output_names):
+            unique_made = {}
+            for name, metric in made.items():
+                unique = base = f"{output_name}_{name}" if several else name
+                count = 1
+                while unique in names:
+                    unique, count = f"{base}_{count}", count + 1
+                names.append(unique)
+                metric._name = unique
+                unique_made[unique] = metric
+            unique_per_output.append(unique_made)
+        self._compiled_metric_names = names
+        return unique_per_output
+
+    @property
+    def metrics(self):
+        """The metrics ``compile`` made, per output (each output's loss mean left out), once the model is built."""
+        if self._compiled_graph is None:
+            return []
+        return [m for m in self._compiled_graph["metrics"] if m not in self._compiled_graph["loss_metrics"]]
 
     def _train_fetches(self):
         compiled = self._compiled_graph
@@ -359,12 +399,14 @@ def _loss_function(identifier):
 
 
 def _metric_name(metric):
+    """tf-keras' name of a metric in ``compile``: ``acc``/``ce`` for the short names, else the name of the metric
+    or function ``metrics.get`` gives."""
     if metric in ("accuracy", "acc"):
         return "acc"
     if metric in ("crossentropy", "ce"):
         return "ce"
     fn = metrics_module.get(metric)
-    return getattr(fn, "name", None) or fn.__name__
+    return fn.name if isinstance(getattr(fn, "name", None), str) else fn.__name__
 
 
 def _metric_function(metric, output, loss_fn):
