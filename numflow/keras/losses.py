@@ -268,7 +268,15 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):
-        return {**super().get_config(), **self._fn_kwargs}
+        return {**super().get_config(), "fn": self.fn.__name__, **self._fn_kwargs}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        fn_name = config.pop("fn", None)
+        if cls is LossFunctionWrapper:
+            return cls(get(fn_name), **config)
+        return cls(**config)
 
 
 def _loss_class(class_name, fn, default_name, doc, **defaults):
@@ -349,5 +357,6 @@ def get(identifier):
 
 
 def serialize(loss):
-    """A Loss as ``{"class_name", "config"}`` (as tf-keras' serialization writes it); a function as its name."""
-    return serialization.serialize_keras_object(loss, "keras.losses")
+    """A Loss as ``{"class_name", "config"}`` (as tf-keras writes it in TensorFlow 1.x mode); a function as its
+    name."""
+    return serialization.serialize_keras_object(loss)

@@ -226,8 +226,8 @@ _BY_NAME = {
 
 
 def serialize(metric):
-    """A Metric as ``{"module", "class_name", "config", "registered_name"}``; a function by its name."""
-    return serialization.serialize_keras_object(metric, "keras.metrics")
+    """A Metric as ``{"class_name", "config"}``; a function by its name."""
+    return serialization.serialize_keras_object(metric)
 
 
 def deserialize(config, custom_objects=None):

@@ -160,12 +160,23 @@ class Optimizer:
 
                         grad = convert_to_tensor(grad) if array_ops is not None else grad
                     with graph.name_scope(f"update_{var.op.name}"):
-                        updates.append(self._apply_dense(grad, var))
+                        updates.append(self._constrained(self._apply_dense(grad, var), var))
                 update = group(*updates, name="group_deps")
                 with graph.control_dependencies([update]):
                     step = assign_add(self._iterations, np.int64(1))
             del scope
         return step.op if hasattr(step, "op") else step
+
+    @staticmethod
+    def _constrained(update, var):
+        """``update``, then ``var`` assigned its constraint's value of it (when it has one), as Keras does."""
+        if var.constraint is None:
+            return update
+        from numflow.keras import constraints
+        from numflow.ops.state_ops import assign
+
+        with get_default_graph().control_dependencies([update]):
+            return assign(var, constraints.get(var.constraint)(var.value())).op
 
     def _prepare_step(self):
         """Build what every variable's update of a step shares (Nadam's momentum schedule)."""
@@ -329,10 +340,10 @@ _BY_NAME = {cls.__name__.lower(): cls for cls in _CLASSES}
 
 
 def serialize(optimizer):
-    """``optimizer`` as ``{"module", "class_name", "config", "registered_name"}``."""
+    """``optimizer`` as ``{"class_name", "config"}``."""
     from numflow.keras import serialization
 
-    return serialization.serialize_keras_object(optimizer, "keras.optimizers.legacy")
+    return serialization.serialize_keras_object(optimizer)
 
 
 def deserialize(config, custom_objects=None):

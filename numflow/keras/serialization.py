@@ -74,9 +74,9 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
     return None
 
 
-def serialize_keras_object(instance, module=None):
-    """``instance`` as tf-keras writes it: ``{"module", "class_name", "config", "registered_name"}`` for an object
-    with ``get_config``; a function as ``{"class_name": "function", "config": its (registered) name}``; None as
+def serialize_keras_object(instance):
+    """``instance`` as tf-keras writes it in TensorFlow 1.x mode: ``{"class_name", "config"}`` for an object with
+    ``get_config`` (a registered class by its registered name), a function by its (registered) name, None as
     None."""
     if instance is None:
         return None
@@ -84,11 +84,9 @@ def serialize_keras_object(instance, module=None):
         name = get_registered_name(instance)
         if name is None:
             raise ValueError(f"Cannot serialize {instance!r}: it has no get_config() method and no name.")
-        return {"module": "builtins", "class_name": "function", "config": name, "registered_name": "function"}
+        return name
     cls = type(instance)
-    registered = _REGISTERED_NAMES.get(cls)
-    return {"module": module or cls.__module__, "class_name": cls.__name__, "config": instance.get_config(),
-            "registered_name": registered}
+    return {"class_name": _REGISTERED_NAMES.get(cls, cls.__name__), "config": instance.get_config()}
 
 
 def deserialize_keras_object(identifier, module_objects=None, printable_module_name="object", custom_objects=None):
@@ -101,13 +99,7 @@ def deserialize_keras_object(identifier, module_objects=None, printable_module_n
         if "class_name" not in identifier or "config" not in identifier:
             raise ValueError(f"Improper config format for {identifier}. Expecting python dict contains "
                              "`class_name` and `config` as keys")
-        if identifier["class_name"] == "function":
-            return deserialize_keras_object(identifier["config"], module_objects, printable_module_name,
-                                            custom_objects)
-        class_name = identifier.get("registered_name") or identifier["class_name"]
-        cls = get_registered_object(class_name, custom_objects, module_objects)
-        if cls is None:
-            cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
+        cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
         if cls is None:
             raise utils.unknown_object_error(printable_module_name, identifier["class_name"])
         config = identifier["config"]

@@ -82,7 +82,7 @@ def test_metrics_serialize_and_come_back_by_name_and_config():
     assert (type(again), again.name, again.num_thresholds) == (M.AUC, "pr", 7)
     assert M.get("mse") is M.mean_squared_error
     assert isinstance(M.get("Precision"), M.Precision)
-    assert M.serialize(M.mse)["config"] == "mean_squared_error"
+    assert M.serialize(M.mse) == "mean_squared_error"
     with pytest.raises(ValueError, match="Unknown metric function: 'nope'"):
         M.get("nope")
 

@@ -3,7 +3,7 @@
 variables, and their values afterwards.
 
 ``data/tf_keras_optimizers_golden.json`` holds TensorFlow's; regenerate it with
-``TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_optimizers_golden.py`` where TensorFlow is installed.
+``TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_metrics_golden.py`` where TensorFlow is installed.
 """
 
 import json
@@ -16,7 +16,7 @@ from keras_optimizer_cases import OPTIMIZERS, run_case
 import numflow as tf
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tf_keras_optimizers_golden.json").read_text())
-HOW = ("regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_optimizers_golden.py "
+HOW = ("regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_metrics_golden.py "
        "(TensorFlow installed)")
 
 

@@ -1,0 +1,69 @@
+"""The Keras constraints, activations and serialized configs behind ``data/tf_keras_misc_golden.json``, written
+once for both engines (TensorFlow 2.21's compat.v1 with tf-keras when the golden file is made, numflow in the
+tests).
+"""
+
+import numpy as np
+
+CONSTRAINTS = {
+    "max_norm": lambda c: c.MaxNorm(max_value=1.5),
+    "max_norm_axis": lambda c: c.max_norm(0.8, axis=[0, 1]),
+    "non_neg": lambda c: c.NonNeg(),
+    "unit_norm": lambda c: c.UnitNorm(axis=1),
+    "min_max_norm": lambda c: c.MinMaxNorm(min_value=0.5, max_value=1.2, rate=0.7),
+    "by_name": lambda c: c.get("unit_norm"),
+}
+
+
+def _weight(shape):
+    return np.random.RandomState(11).randn(*shape).astype(np.float32)
+
+
+def run_constraints(tf):
+    out = {}
+    with tf.Graph().as_default(), tf.Session() as session:
+        w = tf.constant(_weight((3, 4)))
+        for case, make in CONSTRAINTS.items():
+            out[case] = session.run(make(tf.keras.constraints)(w)).tolist()
+        for size in (3, 5):  # tf-keras builds the even sizes on a variable it never initializes
+            kernel = tf.constant(_weight((size, size, 2, 3)))
+            out[f"radial_{size}"] = session.run(tf.keras.constraints.RadialConstraint()(kernel)).tolist()
+    return out
+
+
+def constrained_fit(tf):
+    """A fit whose kernels are constrained: the optimizer assigns the constraint's value after each update."""
+    keras = tf.keras
+    rng = np.random.RandomState(2)
+    x = rng.rand(8, 3).astype(np.float32)
+    y = rng.rand(8, 2).astype(np.float32) * 4.0
+    with tf.Graph().as_default():
+        tf.set_random_seed(2)
+        model = keras.Sequential([
+            keras.layers.Dense(4, input_shape=(3,), kernel_constraint=keras.constraints.MaxNorm(0.5),
+                               bias_constraint="non_neg"),
+            keras.layers.Dense(2, kernel_constraint=keras.constraints.UnitNorm())])
+        model.compile(keras.optimizers.SGD(0.5, momentum=0.5), "mse")
+        history = model.fit(x, y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+        return {"loss": history.history["loss"], "weights": [w.tolist() for w in model.get_weights()]}
+
+
+def run_activations(tf):
+    x = np.linspace(-4.0, 4.0, 9).astype(np.float32)
+    with tf.Graph().as_default(), tf.Session() as session:
+        t = tf.constant(x)
+        activations = tf.keras.activations
+        return {name: session.run(activations.get(name)(t)).tolist()
+                for name in ("swish", "mish", "elu", "selu", "softplus", "softsign", "hard_sigmoid", "exponential")}
+
+
+def configs(tf):
+    keras = tf.keras
+    return {"regularizers": [keras.regularizers.serialize(r) for r in (
+                keras.regularizers.l2(0.1), keras.regularizers.L1L2(0.3, 0.2), keras.regularizers.get("l1"))],
+            "constraints": [keras.constraints.serialize(c) for c in (
+                keras.constraints.MaxNorm(3), keras.constraints.get("min_max_norm"))],
+            "activations": [keras.activations.serialize(a) for a in (
+                keras.activations.swish, keras.activations.get("mish"), keras.activations.relu)],
+            "losses": [keras.losses.serialize(loss) for loss in (
+                keras.losses.Huber(delta=0.5), keras.losses.CategoricalFocalCrossentropy(gamma=3.0))]}
