@@ -171,7 +171,9 @@ def eval(x):  # noqa: A001  (Keras' name)
 
 
 def get_value(x):
-    """The value of variable ``x``, as a numpy array."""
+    """The value of variable ``x``, as a numpy array (a Python number or array as it is)."""
+    if isinstance(x, int | float | np.ndarray | np.generic):
+        return x
     return get_session().run(x)
 
 

@@ -48,7 +48,25 @@ class Optimizer:
         self._lr_alias = kwargs.pop("lr", None)
 
     def _set_hyper(self, name, value):
+        """Set a hyperparameter: its value, and its variable's in the Keras session once it has one."""
         self._hyper[name] = value
+        if name in self._hyper_variables:
+            backend.set_value(self._hyper_variables[name], value)
+
+    def __getattr__(self, name):
+        """A hyperparameter (``lr`` for ``learning_rate``): its variable once made, else its value."""
+        state = self.__dict__
+        name = "learning_rate" if name == "lr" else name
+        if name in state.get("_hyper", {}):
+            return state["_hyper_variables"].get(name, state["_hyper"][name])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        name_of_hyper = "learning_rate" if name == "lr" else name
+        if name_of_hyper in self.__dict__.get("_hyper", {}):
+            self._set_hyper(name_of_hyper, value)
+        else:
+            super().__setattr__(name, value)
 
     @property
     def iterations(self):

@@ -67,3 +67,28 @@ def configs(tf):
                 keras.activations.swish, keras.activations.get("mish"), keras.activations.relu)],
             "losses": [keras.losses.serialize(loss) for loss in (
                 keras.losses.Huber(delta=0.5), keras.losses.CategoricalFocalCrossentropy(gamma=3.0))]}
+
+
+def callbacks_fit(tf, csv_path):
+    """A fit with the learning-rate callbacks, the loggers and TerminateOnNaN: the history (with ``lr``) and the
+    CSV file's rows."""
+    import csv
+
+    keras = tf.keras
+    rng = np.random.RandomState(8)
+    x = rng.rand(12, 3).astype(np.float32)
+    y = (x @ np.array([[1.0], [-1.0], [2.0]], np.float32)).astype(np.float32)
+    with tf.Graph().as_default():
+        tf.set_random_seed(8)
+        model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+        model.compile(keras.optimizers.SGD(0.2), "mse", metrics=["mae"])
+        callbacks = [keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5 if epoch == 2 else lr),
+                     keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, min_delta=10.0),
+                     keras.callbacks.BaseLogger(), keras.callbacks.TerminateOnNaN(),
+                     keras.callbacks.CSVLogger(str(csv_path))]
+        history = model.fit(x, y, epochs=5, batch_size=5, verbose=0, shuffle=False, validation_split=0.25,
+                            callbacks=callbacks)
+        with open(csv_path) as written:
+            rows = list(csv.reader(written))
+        return {"history": {k: [float(v) for v in values] for k, values in history.history.items()},
+                "csv_header": rows[0], "csv_rows": [[float(v) for v in row] for row in rows[1:]]}

@@ -70,3 +70,12 @@ def test_configs_come_back():
     assert keras.activations.deserialize("swish") is keras.activations.swish
     with pytest.raises(ValueError, match="Unknown constraint: 'nope'"):
         keras.constraints.get("nope")
+
+
+def test_learning_rate_callbacks_and_loggers_as_tensorflow(tmp_path):
+    got = cases.callbacks_fit(tf, tmp_path / "log.csv")
+    want = GOLDEN["callbacks_fit"]
+    assert got["csv_header"] == want["csv_header"] and sorted(got["history"]) == sorted(want["history"]), HOW
+    for name, values in want["history"].items():
+        np.testing.assert_allclose(got["history"][name], values, rtol=1e-5, err_msg=f"{name}; {HOW}")
+    np.testing.assert_allclose(got["csv_rows"], want["csv_rows"], rtol=1e-5, err_msg=HOW)

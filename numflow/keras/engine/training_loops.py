@@ -183,7 +183,10 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
     samples = data[0][0].shape[0]
     out_labels = names + [f"val_{n}" for n in names] if val else list(names)
     history = callbacks_module.History()
-    cbks = callbacks_module.CallbackList([history, *(callbacks or [])], model)
+    cbks = callbacks_module.CallbackList([*(callbacks or []), history], model)
+    for callback in callbacks or []:  # the loggers take the metrics as stateful, as tf-keras sets them
+        if isinstance(callback, callbacks_module.BaseLogger | callbacks_module.ProgbarLogger):
+            callback.stateful_metrics = set(names[1:])
     cbks.set_params({"batch_size": batch_size, "epochs": epochs, "steps": None, "samples": samples,
                      "verbose": verbose, "do_validation": val is not None, "metrics": out_labels})
     if verbose:
@@ -281,8 +284,16 @@ class Progbar:
         self._seen = 0
         self._start = self._last_update = time.time()
 
-    def update(self, current, values, finalize):
-        for name, value in values:
+    def add(self, n, values=None):
+        """Move the bar ``n`` steps on."""
+        self.update(self._seen + n, values)
+
+    def update(self, current, values=None, finalize=None):
+        """Show ``current`` of the target and the ``(name, value)`` pairs (averaged over the steps, but for the
+        stateful metrics); ``finalize`` (default: once the target is reached) ends the line."""
+        if finalize is None:
+            finalize = self.target is not None and current >= self.target
+        for name, value in values or []:
             if name not in self._order:
                 self._order.append(name)
             if name in self.stateful_metrics or name.startswith("val_"):

@@ -41,8 +41,10 @@ def main():
                                             for case in optimizer_cases.OPTIMIZERS},
         "tf_keras_misc_golden.json": {
             "constraints": misc_cases.run_constraints(tf), "constrained_fit": misc_cases.constrained_fit(tf),
-            "activations": misc_cases.run_activations(tf), "configs": misc_cases.configs(tf)},
+            "activations": misc_cases.run_activations(tf), "configs": misc_cases.configs(tf),
+            "callbacks_fit": misc_cases.callbacks_fit(tf, here / "callbacks_fit.csv")},
     }
+    (here / "callbacks_fit.csv").unlink()
     for name, results in goldens.items():
         (here / name).write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
 
