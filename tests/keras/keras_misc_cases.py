@@ -92,3 +92,33 @@ def callbacks_fit(tf, csv_path):
             rows = list(csv.reader(written))
         return {"history": {k: [float(v) for v in values] for k, values in history.history.items()},
                 "csv_header": rows[0], "csv_rows": [[float(v) for v in row] for row in rows[1:]]}
+
+
+def sequence_fit(tf):
+    """fit, evaluate and predict on a keras.utils.Sequence of uneven, weighted batches (in order: tf-keras'
+    shuffle, by Python's random in its enqueuer's thread, does not repeat from run to run)."""
+    keras = tf.keras
+    rng = np.random.RandomState(9)
+    x = rng.rand(10, 3).astype(np.float32)
+    y = (x.sum(1, keepdims=True) > 1.5).astype(np.float32)
+    weights = np.linspace(0.5, 1.5, 10).astype(np.float32)
+
+    class Batches(keras.utils.Sequence):
+        def __init__(self, with_weights):
+            self.with_weights = with_weights
+
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, index):
+            part = slice(4 * index, 4 * index + 4)
+            return (x[part], y[part], weights[part]) if self.with_weights else (x[part], y[part])
+
+    with tf.Graph().as_default():
+        tf.set_random_seed(9)
+        model = keras.Sequential([keras.layers.Dense(4, activation="relu", input_shape=(3,)),
+                                  keras.layers.Dense(1, activation="sigmoid")])
+        model.compile(keras.optimizers.Adam(0.05), "binary_crossentropy", metrics=["acc"])
+        history = model.fit(Batches(True), epochs=3, verbose=0, validation_data=Batches(False), shuffle=False)
+        return {"history": history.history, "evaluate": [float(v) for v in model.evaluate(Batches(False), verbose=0)],
+                "predict": model.predict(Batches(False)).tolist()}

@@ -79,3 +79,39 @@ def test_learning_rate_callbacks_and_loggers_as_tensorflow(tmp_path):
     for name, values in want["history"].items():
         np.testing.assert_allclose(got["history"][name], values, rtol=1e-5, err_msg=f"{name}; {HOW}")
     np.testing.assert_allclose(got["csv_rows"], want["csv_rows"], rtol=1e-5, err_msg=HOW)
+
+
+def test_fit_evaluate_and_predict_on_a_sequence_as_tensorflow():
+    got, want = cases.sequence_fit(tf), GOLDEN["sequence_fit"]
+    assert sorted(got["history"]) == sorted(want["history"]), HOW
+    for name, values in want["history"].items():
+        np.testing.assert_allclose(got["history"][name], values, rtol=1e-5, err_msg=f"{name}; {HOW}")
+    np.testing.assert_allclose(got["evaluate"], want["evaluate"], rtol=1e-5, err_msg=HOW)
+    np.testing.assert_allclose(got["predict"], want["predict"], rtol=1e-5, err_msg=HOW)
+
+
+def test_a_sequence_is_shuffled_by_pythons_random_and_told_each_epoch_end():
+    import random
+
+    seen, ends = [], []
+
+    class Batches(tf.keras.utils.Sequence):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, index):
+            seen.append(index)
+            return np.full((2, 1), index, np.float32), np.zeros((2, 1), np.float32)
+
+        def on_epoch_end(self):
+            ends.append(len(seen))
+
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
+    model.compile("sgd", "mse")
+    random.seed(3)
+    model.fit(Batches(), epochs=2, verbose=0)
+    random.seed(3)
+    want = [list(range(4)) for _ in range(2)]
+    for order in want:
+        random.shuffle(order)
+    assert seen[1:] == want[0] + want[1] and ends == [5, 9]  # seen[0]: the first batch, read to build the model

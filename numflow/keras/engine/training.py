@@ -321,6 +321,13 @@ class Model(Layer):
         """Train for ``epochs`` passes over ``x`` and ``y`` in batches of ``batch_size`` (32), shuffled with numpy's
         generator when ``shuffle``; each example's loss weighted by ``sample_weight`` or by ``class_weight`` of its
         class; print as ``verbose`` says; a ``History`` of the epochs' losses and metrics."""
+        if _is_sequence(x):
+            from numflow.keras.engine import sequence_loops
+
+            _numpy_only(None, None, kwargs)
+            return sequence_loops.fit(self, x, epochs=epochs, verbose=verbose, callbacks=callbacks,
+                                      validation_data=validation_data, shuffle=shuffle, initial_epoch=initial_epoch,
+                                      steps_per_epoch=steps_per_epoch, validation_steps=validation_steps)
         _numpy_only(steps_per_epoch, validation_steps, kwargs)
         return training_loops.fit(self, x, y, batch_size=batch_size or 32, epochs=epochs, verbose=verbose,
                                   callbacks=callbacks, validation_split=validation_split,
@@ -329,12 +336,22 @@ class Model(Layer):
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None, steps=None, **kwargs):
         """The loss (and metrics) over ``x`` and ``y``: a scalar, or a list in ``metrics_names`` order."""
+        if _is_sequence(x):
+            from numflow.keras.engine import sequence_loops
+
+            _numpy_only(None, None, kwargs)
+            return sequence_loops.evaluate(self, x, steps)
         _numpy_only(steps, None, kwargs)
         return training_loops.evaluate(self, x, y, batch_size=batch_size or 32, verbose=verbose,
                                        sample_weight=sample_weight)
 
     def predict(self, x, batch_size=None, verbose=0, steps=None, **kwargs):
         """The outputs for ``x``, computed in batches of ``batch_size`` (32)."""
+        if _is_sequence(x):
+            from numflow.keras.engine import sequence_loops
+
+            _numpy_only(None, None, kwargs)
+            return sequence_loops.predict(self, x, steps)
         _numpy_only(steps, None, kwargs)
         return training_loops.predict(self, x, batch_size=batch_size or 32, verbose=verbose)
 
@@ -378,11 +395,18 @@ class Model(Layer):
         Layer.set_weights(self, weights)
 
 
+def _is_sequence(x):
+    from numflow.keras.utils import Sequence
+
+    return isinstance(x, Sequence)
+
+
 def _numpy_only(steps, validation_steps, kwargs):
     """numflow's loops take numpy data: steps (for datasets and iterators) and other options are refused."""
     if steps is not None or validation_steps is not None:
-        raise NotImplementedError("numflow's Keras loops run on numpy arrays: `steps_per_epoch`, `steps` and "
-                                  "`validation_steps` (for datasets and iterators) are not supported.")
+        raise NotImplementedError("numflow's Keras loops run on numpy arrays and keras.utils.Sequence: "
+                                  "`steps_per_epoch`, `steps` and `validation_steps` (for datasets and iterators) "
+                                  "are not supported.")
     unused = sorted(k for k in kwargs if k not in ("max_queue_size", "workers", "use_multiprocessing"))
     if unused:
         raise TypeError(f"Invalid keyword argument(s): {unused}")
