@@ -122,3 +122,27 @@ def sequence_fit(tf):
         history = model.fit(Batches(True), epochs=3, verbose=0, validation_data=Batches(False), shuffle=False)
         return {"history": history.history, "evaluate": [float(v) for v in model.evaluate(Batches(False), verbose=0)],
                 "predict": model.predict(Batches(False)).tolist()}
+
+
+def clone_models(tf):
+    """clone_model of a Sequential and of a functional model with two inputs and a shared layer: the clones'
+    names, and their outputs once given the originals' weights."""
+    keras = tf.keras
+    rng = np.random.RandomState(10)
+    out = {}
+    with tf.Graph().as_default():
+        sequential = keras.Sequential([keras.layers.Dense(3, activation="relu", input_shape=(4,), name="first"),
+                                       keras.layers.Dropout(0.3), keras.layers.Dense(2)])
+        left, right = keras.Input(shape=(4,), name="left"), keras.Input(shape=(4,))
+        shared = keras.layers.Dense(3, activation="tanh")
+        joined = keras.layers.add([shared(left), shared(right)])
+        functional = keras.Model([left, right], keras.layers.Dense(1, name="out")(joined), name="two")
+        x = [rng.rand(3, 4).astype(np.float32), rng.rand(3, 4).astype(np.float32)]
+        for name, model, data in (("sequential", sequential, x[0]), ("functional", functional, x)):
+            clone = keras.models.clone_model(model)
+            clone.set_weights(model.get_weights())
+            out[name] = {"name": clone.name, "layers": [layer.name for layer in clone.layers],
+                         "weights": [w.name for w in clone.weights], "inputs": [t.name for t in clone.inputs],
+                         "outputs": [t.name for t in clone.outputs],
+                         "same_outputs": bool(np.allclose(clone.predict(data), model.predict(data)))}
+    return out

@@ -115,3 +115,30 @@ def test_a_sequence_is_shuffled_by_pythons_random_and_told_each_epoch_end():
     for order in want:
         random.shuffle(order)
     assert seen[1:] == want[0] + want[1] and ends == [5, 9]  # seen[0]: the first batch, read to build the model
+
+
+def test_clone_model_as_tensorflow():
+    got, want = cases.clone_models(tf), GOLDEN["clone_models"]
+    assert got == want, HOW
+
+
+def test_clone_model_refuses_a_subclassed_model_and_whole_model_files(tmp_path):
+    class Net(tf.keras.Model):
+        def call(self, inputs):
+            return inputs
+
+    with pytest.raises(ValueError, match="Expected `model` argument to be a functional `Model` instance, but got a "
+                                         "subclassed model instead"):
+        tf.keras.models.clone_model(Net())
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(NotImplementedError, match=r"numflow cannot save a whole model to '.*m\.h5' \(format h5\)"):
+        tf.keras.models.save_model(model, tmp_path / "m.h5", save_format="h5")
+    with pytest.raises(NotImplementedError, match="model.load_weights"):
+        tf.keras.models.load_model(tmp_path / "m")
+
+
+def test_clone_model_on_given_input_tensors():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    given = tf.keras.Input(shape=(3,), name="given")
+    clone = tf.keras.models.clone_model(model, input_tensors=[given])
+    assert [t.name for t in clone.inputs] == ["given:0"] and clone.outputs[0].shape.as_list() == [None, 2]

@@ -54,6 +54,21 @@ class Layer(legacy.Layer):
         The shape of the inputs, for a model's first layer.
     """
 
+    def __init_subclass__(cls, **kwargs):
+        """Each layer keeps the arguments it was made with (the outermost constructor's), for ``clone_model``."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def recording_init(self, *args, **kw):
+            if "_constructor_arguments" not in self.__dict__:
+                self._constructor_arguments = (args, dict(kw))
+            init(self, *args, **kw)
+
+        cls.__init__ = recording_init
+
     def __init__(self, *args, **kwargs):
         batch_input_shape = kwargs.pop("batch_input_shape", None)
         input_shape = kwargs.pop("input_shape", None)

@@ -44,7 +44,7 @@ class Model(Layer):
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
         self._nodes = node_module.nodes_between(self.inputs, self.outputs)
-        self._layers = _unique([node.layer for node in self._nodes])
+        self._layers = _by_depth(self._nodes)
         self._is_graph_network = True
         self.built = True
 
@@ -393,6 +393,25 @@ class Model(Layer):
     def set_weights(self, weights):
         """Set ``weights`` from values in their order (as ``get_weights`` gives them)."""
         Layer.set_weights(self, weights)
+
+
+def _by_depth(nodes):
+    """The layers of ``nodes`` (a topological order) as tf-keras orders a functional model's: the farthest from
+    the outputs first (the inputs' layers), ties in the order met."""
+    node_ids = {id(node) for node in nodes}
+    depth = {}
+    for node in reversed(nodes):  # every consumer of a node comes before it
+        here = depth.setdefault(id(node), 0)
+        for tensor in node.inputs:
+            parent = node_module.history_of(tensor)
+            if parent is not None and id(parent) in node_ids:
+                depth[id(parent)] = max(depth.get(id(parent), 0), here + 1)
+    layer_depth, first_seen = {}, {}
+    for index, node in enumerate(nodes):
+        layer_depth[id(node.layer)] = max(layer_depth.get(id(node.layer), 0), depth[id(node)])
+        first_seen.setdefault(id(node.layer), index)
+    layers = _unique([node.layer for node in nodes])
+    return sorted(layers, key=lambda layer: (-layer_depth[id(layer)], first_seen[id(layer)]))
 
 
 def _is_sequence(x):

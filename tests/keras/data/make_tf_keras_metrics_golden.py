@@ -43,7 +43,7 @@ def main():
             "constraints": misc_cases.run_constraints(tf), "constrained_fit": misc_cases.constrained_fit(tf),
             "activations": misc_cases.run_activations(tf), "configs": misc_cases.configs(tf),
             "callbacks_fit": misc_cases.callbacks_fit(tf, here / "callbacks_fit.csv"),
-            "sequence_fit": misc_cases.sequence_fit(tf)},
+            "sequence_fit": misc_cases.sequence_fit(tf), "clone_models": misc_cases.clone_models(tf)},
     }
     (here / "callbacks_fit.csv").unlink()
     for name, results in goldens.items():
