@@ -75,6 +75,8 @@ class Optimizer:
 
     def get_config(self):
         config = {"name": self._name, **{k: v for k, v in self._hyper.items()}}
+        if callable(config.get("learning_rate")):
+            config["learning_rate"] = schedules.serialize(config["learning_rate"])
         config["decay"] = self._initial_decay
         return config
 
@@ -92,7 +94,8 @@ class Optimizer:
             self._iterations = self._variable(np.int64(0), "iter", dtypes.int64)
             hypers = {**self._hyper, "decay": self._initial_decay}
             for name in sorted(hypers):
-                self._hyper_variables[name] = self._variable(np.float32(hypers[name]), name, dtypes.float32)
+                if not callable(hypers[name]):  # a schedule is evaluated each step, not kept
+                    self._hyper_variables[name] = self._variable(np.float32(hypers[name]), name, dtypes.float32)
         self._create_extra_variables()
         order = ([(var, name) for var in var_list for name in self._SLOTS] if self._SLOTS_PER_VARIABLE
                  else [(var, name) for name in self._SLOTS for var in var_list])
@@ -132,7 +135,11 @@ class Optimizer:
         return value if value.dtype.base_dtype == dtype else math_ops.cast(value, dtype)
 
     def _decayed_lr(self, dtype):
-        lr_t = self._get_hyper("learning_rate", dtype)
+        schedule = self._hyper["learning_rate"]
+        if callable(schedule):
+            lr_t = math_ops.cast(schedule(math_ops.cast(self._iterations.value(), dtype)), dtype)
+        else:
+            lr_t = self._get_hyper("learning_rate", dtype)
         if self._initial_decay > 0.0:
             local_step = math_ops.cast(self._iterations.value(), dtype)
             lr_t = lr_t / (1.0 + self._get_hyper("decay", dtype) * local_step)
@@ -204,6 +211,9 @@ class Optimizer:
 
     @classmethod
     def from_config(cls, config):
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"])
         return cls(**config)
 
 
@@ -351,6 +361,7 @@ class TFOptimizer:
         return [self.iterations, *self.optimizer.variables()]
 
 
+from numflow.keras import optimizers_schedules as schedules  # noqa: E402  (tf.keras.optimizers.schedules)
 from numflow.keras.optimizers_extra import Adadelta, Adamax, Ftrl, Nadam  # noqa: E402  (they extend Optimizer)
 
 _CLASSES = (SGD, Adam, RMSprop, Adagrad, Adadelta, Adamax, Ftrl, Nadam)

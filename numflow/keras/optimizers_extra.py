@@ -124,6 +124,9 @@ class Nadam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Nadam", **kwargs):
         kwargs["decay"] = kwargs.pop("schedule_decay", 0.004)
+        if callable(kwargs.get("lr", learning_rate)):
+            raise ValueError("The Nadam optimizer does not support tf.keras.optimizers.LearningRateSchedules as the "
+                             "learning rate.")
         super().__init__(name, **kwargs)
         self._set_hyper("learning_rate", self._lr_alias or learning_rate)
         self._set_hyper("beta_1", beta_1)

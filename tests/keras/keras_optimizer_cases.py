@@ -21,6 +21,14 @@ OPTIMIZERS = {
     "nadam": lambda o: o.Nadam(learning_rate=0.05),
     "nadam_schedule_decay": lambda o: o.Nadam(learning_rate=0.05, beta_2=0.99, schedule_decay=0.1),
     "nadam_by_name": lambda o: "nadam",
+    "adam_exponential": lambda o: o.Adam(o.schedules.ExponentialDecay(0.1, 2, 0.5, staircase=True)),
+    "sgd_piecewise": lambda o: o.SGD(o.schedules.PiecewiseConstantDecay([2, 5], [0.1, 0.05, 0.01]), momentum=0.5),
+    "rmsprop_polynomial": lambda o: o.RMSprop(o.schedules.PolynomialDecay(0.05, 4, power=2.0, cycle=True)),
+    "adagrad_inverse_time": lambda o: o.Adagrad(o.schedules.InverseTimeDecay(0.5, 3, 0.7), decay=0.1),
+    "sgd_cosine_warmup": lambda o: o.SGD(o.schedules.CosineDecay(0.01, 5, alpha=0.1, warmup_target=0.2,
+                                                                 warmup_steps=3)),
+    "adamax_cosine_restarts": lambda o: o.Adamax(o.schedules.CosineDecayRestarts(0.1, 2, t_mul=1.5, m_mul=0.8)),
+    "adadelta_cosine_restarts": lambda o: o.Adadelta(o.schedules.CosineDecayRestarts(1.0, 3, t_mul=1.0)),
 }
 
 

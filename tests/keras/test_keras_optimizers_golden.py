@@ -51,3 +51,18 @@ def test_optimizers_serialize_and_come_back():
                                                                                                      0.7)
     again = tf.keras.optimizers.deserialize({"class_name": "adamax", "config": config["config"]})
     assert isinstance(again, tf.keras.optimizers.Adamax) and again.get_config() == config["config"]
+
+
+def test_schedules_serialize_with_their_optimizer_and_refuse_bad_arguments():
+    o = tf.keras.optimizers
+    config = o.serialize(o.SGD(o.schedules.PolynomialDecay(0.1, 5, cycle=True)))
+    assert config["config"]["learning_rate"] == {"class_name": "PolynomialDecay", "config": {
+        "initial_learning_rate": 0.1, "decay_steps": 5, "end_learning_rate": 0.0001, "power": 1.0, "cycle": True,
+        "name": None}}
+    again = o.deserialize(config)
+    assert isinstance(again.get_config()["learning_rate"], dict) and callable(again._hyper["learning_rate"])
+    with pytest.raises(ValueError, match="The length of boundaries should be 1 less than the length of values. "
+                                         r"Received: boundaries=\[1\] of length 1, and values=\[1.0\] of length 1."):
+        o.schedules.PiecewiseConstantDecay([1], [1.0])
+    with pytest.raises(ValueError, match="The Nadam optimizer does not support"):
+        o.Nadam(o.schedules.ExponentialDecay(0.1, 2, 0.5))
