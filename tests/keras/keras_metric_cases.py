@@ -219,5 +219,28 @@ def two_outputs_with_metric_object(tf):
                 "history": history.history}
 
 
+def metrics_per_output(tf):
+    """Metrics given per output, by a dict and by a list of lists; metrics_names before the model is built."""
+    keras = tf.keras
+    rng = np.random.RandomState(6)
+    x = rng.rand(8, 3).astype(np.float32)
+    targets = [(x[:, :1] > 0.5).astype(np.float32), x[:, 1:]]
+    out = {}
+    with tf.Graph().as_default():
+        tf.set_random_seed(6)
+        deferred = keras.Sequential([keras.layers.Dense(2)])
+        deferred.compile("sgd", "mse", metrics=["mae"])
+        out["deferred_names"] = list(deferred.metrics_names)
+        inputs = keras.Input(shape=(3,))
+        model = keras.Model(inputs, [keras.layers.Dense(1, activation="sigmoid", name="a")(inputs),
+                                     keras.layers.Dense(2, name="b")(inputs)])
+        for case, metrics in (("dict", {"a": ["acc"], "b": ["mae", keras.metrics.RootMeanSquaredError()]}),
+                              ("lists", [["mse"], ["acc"]])):
+            model.compile("sgd", ["binary_crossentropy", "mse"], metrics=metrics)
+            history = model.fit(x, targets, epochs=2, batch_size=4, verbose=0, shuffle=False)
+            out[case] = {"metrics_names": list(model.metrics_names), "history": history.history}
+    return out
+
+
 MODELS = {"model_with_metric_objects": model_with_metric_objects,
-          "two_outputs_with_metric_object": two_outputs_with_metric_object}
+          "two_outputs_with_metric_object": two_outputs_with_metric_object, "metrics_per_output": metrics_per_output}

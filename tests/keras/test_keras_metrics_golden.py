@@ -45,7 +45,29 @@ def test_function_as_tensorflow(case):
                                err_msg=HOW)
 
 
-@pytest.mark.parametrize("case", sorted(cases.MODELS))
+def test_metrics_per_output_as_tensorflow():
+    got, want = cases.metrics_per_output(tf), GOLDEN["models"]["metrics_per_output"]
+    assert got["deferred_names"] == want["deferred_names"], HOW
+    for case in ("dict", "lists"):
+        assert got[case]["metrics_names"] == want[case]["metrics_names"], HOW
+        for name, values in want[case]["history"].items():
+            np.testing.assert_allclose(got[case]["history"][name], values, rtol=1e-5, err_msg=f"{case} {name}")
+
+
+@pytest.mark.parametrize(("metrics", "message"), [
+    ({"c": ["mae"]}, r"Unknown entries in metrics dictionary: \['c'\]. Only expected following keys: \['a', 'b'\]"),
+    ([["mae"]], "When passing a list of lists as `metrics`, it should have one entry per model output. The model "
+                r"has 2 outputs, but you passed metrics=\[\['mae'\]\]"),
+])
+def test_metrics_per_output_errors(metrics, message):
+    inputs = tf.keras.Input(shape=(3,))
+    model = tf.keras.Model(inputs, [tf.keras.layers.Dense(1, name="a")(inputs),
+                                    tf.keras.layers.Dense(1, name="b")(inputs)])
+    with pytest.raises(ValueError, match=message):
+        model.compile("sgd", "mse", metrics=metrics)
+
+
+@pytest.mark.parametrize("case", sorted(set(cases.MODELS) - {"metrics_per_output"}))
 def test_model_metrics_as_tensorflow(case):
     got, want = cases.MODELS[case](tf), GOLDEN["models"][case]
     assert (got["metrics_names"], got["metric_variables"]) == (want["metrics_names"], want["metric_variables"]), HOW

@@ -174,7 +174,7 @@ class Model(Layer):
         self.loss = loss
         self._loss_functions = [_loss_function(item) for item in loss_list]
         self._loss_weights = list(loss_weights) if isinstance(loss_weights, list | tuple) else [1.0] * outputs
-        self._metric_names = list(metrics or [])
+        self._metrics_given = metrics or []
         self._compile_arguments = True
         self._compiled_graph = None
         if self.built and self.outputs:
@@ -191,14 +191,7 @@ class Model(Layer):
         ``<output>_acc`` with several outputs)."""
         if self._compiled_graph is not None:
             return list(self._compiled_metric_names)
-        names = ["loss"]
-        several = len(self.outputs) > 1
-        if several:
-            names += [f"{name}_loss" for name in self.output_names]
-        for name in self.output_names if several else [None]:
-            names += [f"{name}_{_metric_name(m)}" if several else _metric_name(m)
-                      for m in getattr(self, "_metric_names", [])]
-        return names
+        return ["loss"]  # the metrics are named once the model is built and they are made
 
     def _build_compiled(self):
         """Targets, total loss and metrics, once per compile (see the module docstring)."""
@@ -255,8 +248,7 @@ class Model(Layer):
         first), a class's name as an instance of it (named by a first instance, made only for its name); a name
         given twice keeps its first place and its last metric."""
         several = len(self.outputs) > 1
-        given = [[type(m).from_config(m.get_config()) if isinstance(m, metrics_module.Metric) else m
-                  for m in self._metric_names] for _ in self.outputs] if several else [list(self._metric_names)]
+        given = self._metrics_per_output()
         per_output = []
         for metrics, output, loss_fn in zip(given, self.outputs, self._loss_functions):
             made = {}
@@ -281,6 +273,28 @@ class Model(Layer):
             unique_per_output.append(unique_made)
         self._compiled_metric_names = names
         return unique_per_output
+
+    def _metrics_per_output(self):
+        """The metrics given to ``compile`` per output: a dict by output name, a list per output, or one list for
+        all (its Metric objects copied for each output when there are several), with tf-keras' errors."""
+        given, names = self._metrics_given, self.output_names
+        if isinstance(given, dict):
+            unknown = [key for key in given if key not in names]
+            if unknown:
+                raise ValueError(f"Unknown entries in metrics dictionary: {unknown}. Only expected following keys: "
+                                 f"{names}")
+            return [_as_list(given.get(name, [])) for name in names]
+        if not isinstance(given, list | tuple):
+            raise TypeError(f"Type of `metrics` argument not understood. Expected a list or dictionary, found: {given}")
+        if any(isinstance(m, list) for m in given):
+            if len(given) != len(names):
+                raise ValueError(f"When passing a list of lists as `metrics`, it should have one entry per model "
+                                 f"output. The model has {len(names)} outputs, but you passed metrics={given}")
+            return [_as_list(m) for m in given]
+        if len(names) > 1:
+            return [[type(m).from_config(m.get_config()) if isinstance(m, metrics_module.Metric) else m
+                     for m in given] for _ in names]
+        return [list(given)]
 
     @property
     def metrics(self):
@@ -393,6 +407,10 @@ class Model(Layer):
     def set_weights(self, weights):
         """Set ``weights`` from values in their order (as ``get_weights`` gives them)."""
         Layer.set_weights(self, weights)
+
+
+def _as_list(value):
+    return list(value) if isinstance(value, list | tuple) else [value]
 
 
 def _by_depth(nodes):
