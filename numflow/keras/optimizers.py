@@ -9,6 +9,8 @@ every variable, ``training/Adam/dense/kernel/m``), and updates as Keras does: Ad
 ``accum = momentum * accum - lr * grad; var += accum``.
 """
 
+import sys
+
 import numpy as np
 
 from numflow.framework import dtypes
@@ -402,3 +404,6 @@ def get(identifier):
     if isinstance(identifier, str):
         raise utils.unknown_object_error("optimizer", identifier)
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+
+
+legacy = sys.modules[__name__]  # tf.keras.optimizers.legacy: these same (legacy OptimizerV2) optimizers

@@ -71,3 +71,26 @@ def test_sequence_needs_its_methods():
     with pytest.raises(NotImplementedError):
         len(utils.Sequence())
     assert np.array_equal(utils.to_categorical([1], 2), [[0.0, 1.0]])
+
+
+def test_to_ordinal_and_pad_sequences_as_tensorflow():
+    # the expected values and messages are tf-keras 2.21's for the same calls
+    assert utils.to_ordinal([[0], [2], [1]], 4).tolist() == [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    assert utils.pad_sequences([[1, 2, 3], [4], []], maxlen=2, padding="post", truncating="post",
+                               value=-1).tolist() == [[1, 2], [4, -1], [-1, -1]]
+    assert utils.pad_sequences([[[1, 2], [3, 4]], [[5, 6]]], dtype="float32").tolist() == [
+        [[1.0, 2.0], [3.0, 4.0]], [[0.0, 0.0], [5.0, 6.0]]]
+    for call, message in (
+            (lambda: utils.pad_sequences([[1], [2]], padding="mid"), 'Padding type "mid" not understood'),
+            (lambda: utils.pad_sequences([[[1, 2]], [[1]]]),
+             "Shape of sample (1,) of sequence at position 1 is different from expected shape (2,)"),
+            (lambda: utils.pad_sequences([1, 2]), "`sequences` must be a list of iterables. Found non-iterable: 1"),
+            (lambda: utils.pad_sequences([[1]], value="x"), "`dtype` int32 is not compatible with `value`'s type: "
+             "<class 'str'>\nYou should set `dtype=object` for variable length strings.")):
+        with pytest.raises(ValueError) as raised:
+            call()
+        assert str(raised.value) == message
+
+
+def test_the_legacy_optimizers_are_the_optimizers():
+    assert tf.keras.optimizers.legacy.Adam is tf.keras.optimizers.Adam
