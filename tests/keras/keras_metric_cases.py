@@ -242,5 +242,24 @@ def metrics_per_output(tf):
     return out
 
 
-MODELS = {"model_with_metric_objects": model_with_metric_objects,
+def weighted_metrics(tf):
+    """Metrics and weighted metrics (called with the sample weights) of a model fit with sample weights."""
+    keras = tf.keras
+    rng = np.random.RandomState(12)
+    x = rng.rand(10, 3).astype(np.float32)
+    y = (x[:, :1] > 0.4).astype(np.float32)
+    weights = np.linspace(0.2, 2.0, 10).astype(np.float32)
+    with tf.Graph().as_default():
+        tf.set_random_seed(12)
+        model = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+        model.compile("sgd", "binary_crossentropy", metrics=["acc", "mse"],
+                      weighted_metrics=["acc", keras.metrics.AUC(num_thresholds=10)])
+        history = model.fit(x, y, epochs=2, batch_size=4, verbose=0, shuffle=False, sample_weight=weights)
+        return {"metrics_names": list(model.metrics_names),
+                "metric_variables": [[v.name for v in m.variables] for m in model.metrics],
+                "history": history.history,
+                "evaluate": [float(v) for v in model.evaluate(x, y, sample_weight=weights, verbose=0)]}
+
+
+MODELS = {"model_with_metric_objects": model_with_metric_objects, "weighted_metrics": weighted_metrics,
           "two_outputs_with_metric_object": two_outputs_with_metric_object, "metrics_per_output": metrics_per_output}

@@ -165,7 +165,7 @@ class Model(Layer):
         """Choose the optimizer (a name, a Keras optimizer, a ``tf.train`` optimizer), the loss (a name, a
         function or a Loss, or one per output) and the metrics; what they need is built when the model has
         inputs (see the module docstring)."""
-        del sample_weight_mode, weighted_metrics, target_tensors, kwargs
+        del sample_weight_mode, target_tensors, kwargs
         self.optimizer = optimizers.get(optimizer)
         outputs = max(len(self.outputs), 1)
         loss_list = loss if isinstance(loss, list | tuple) else [loss] * outputs
@@ -175,6 +175,7 @@ class Model(Layer):
         self._loss_functions = [_loss_function(item) for item in loss_list]
         self._loss_weights = list(loss_weights) if isinstance(loss_weights, list | tuple) else [1.0] * outputs
         self._metrics_given = metrics or []
+        self._weighted_metrics_given = weighted_metrics or []
         self._compile_arguments = True
         self._compiled_graph = None
         if self.built and self.outputs:
@@ -233,51 +234,58 @@ class Model(Layer):
             for metric, output_loss in zip(loss_metrics, output_losses):
                 with graph.name_scope(metric.name):
                     loss_results.append(metric(output_loss))
-            for metrics, target, output in zip(per_output, targets, self.outputs):
-                for name, metric in metrics.items():
+            for metrics, target, output, sample_weight in zip(per_output, targets, self.outputs, sample_weights):
+                for name, (metric, weighted) in metrics.items():
                     with graph.name_scope(name):
-                        metric_results.append(metric(target, output))
-        metric_objects = loss_metrics + [metric for metrics in per_output for metric in metrics.values()]
+                        metric_results.append(metric(target, output, sample_weight=sample_weight if weighted
+                                                     else None))
+        metric_objects = loss_metrics + [metric for metrics in per_output for metric, _ in metrics.values()]
         self._compiled_graph = {"targets": targets, "sample_weights": sample_weights, "total_loss": total,
                                 "metrics": metric_objects, "loss_metrics": loss_metrics,
                                 "fetches": [total, *loss_results, *metric_results], "train": None}
 
     def _output_metrics(self):
-        """Per output, its metrics by their unique names, made as tf-keras makes them: a function (or its name) as
-        the running mean of it, a Metric as given (with several outputs, a copy of it per output, all copied
-        first), a class's name as an instance of it (named by a first instance, made only for its name); a name
-        given twice keeps its first place and its last metric."""
+        """Per output, its metrics (then its weighted metrics, called with the sample weights) by their unique
+        names, as ``(metric, weighted)``, made as tf-keras makes them: a function (or its name) as the running mean
+        of it, a Metric as given (with several outputs, a copy of it per output, all copied first), a class's name
+        as an instance of it (named by a first instance, made only for its name); a name given twice keeps its
+        first place and its last metric; a weighted metric's name starts with ``weighted_``."""
         several = len(self.outputs) > 1
-        given = self._metrics_per_output()
-        per_output = []
-        for metrics, output, loss_fn in zip(given, self.outputs, self._loss_functions):
-            made = {}
-            for metric in metrics:
-                name = _metric_name(metric)
-                fn = _metric_function(metric, output, loss_fn)
-                made[name] = fn if isinstance(fn, metrics_module.Metric) else metrics_module.MeanMetricWrapper(
-                    fn, name=name)
-            per_output.append(made)
+        plain, weighted = (self._made_metrics(given, prefix) for given, prefix in (
+            (self._metrics_given, ""), (self._weighted_metrics_given, "weighted_")))
         names = ["loss", *(f"{name}_loss" for name in self.output_names if several)]
         unique_per_output = []
-        for made, output_name in zip(per_output, self.output_names):
+        for plain_made, weighted_made, output_name in zip(plain, weighted, self.output_names):
             unique_made = {}
-            for name, metric in made.items():
+            for name, metric, is_weighted in [*((n, m, False) for n, m in plain_made.items()),
+                                              *((n, m, True) for n, m in weighted_made.items())]:
                 unique = base = f"{output_name}_{name}" if several else name
                 count = 1
                 while unique in names:
                     unique, count = f"{base}_{count}", count + 1
                 names.append(unique)
                 metric._name = unique
-                unique_made[unique] = metric
+                unique_made[unique] = (metric, is_weighted)
             unique_per_output.append(unique_made)
         self._compiled_metric_names = names
         return unique_per_output
 
-    def _metrics_per_output(self):
-        """The metrics given to ``compile`` per output: a dict by output name, a list per output, or one list for
-        all (its Metric objects copied for each output when there are several), with tf-keras' errors."""
-        given, names = self._metrics_given, self.output_names
+    def _made_metrics(self, given, prefix):
+        per_output = []
+        for metrics, output, loss_fn in zip(self._metrics_per_output(given), self.outputs, self._loss_functions):
+            made = {}
+            for metric in metrics:
+                name = prefix + _metric_name(metric)
+                fn = _metric_function(metric, output, loss_fn)
+                made[name] = fn if isinstance(fn, metrics_module.Metric) else metrics_module.MeanMetricWrapper(
+                    fn, name=name)
+            per_output.append(made)
+        return per_output
+
+    def _metrics_per_output(self, given):
+        """The metrics ``given`` to ``compile`` per output: a dict by output name, a list per output, or one list
+        for all (its Metric objects copied for each output when there are several), with tf-keras' errors."""
+        names = self.output_names
         if isinstance(given, dict):
             unknown = [key for key in given if key not in names]
             if unknown:
