@@ -226,6 +226,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
     elif hasattr(value, "_as_graph_element") and isinstance(value._as_graph_element(), Tensor):
         tensor = value._as_graph_element()
     elif isinstance(value, list | tuple) and _holds_tensor(value):
+        if dtype is not None and dtypes.as_dtype(dtype) != _first_tensor_dtype(value):
+            value = _cast_tensors(value, dtypes.as_dtype(dtype))
         tensor = _autopack(value, dtype, name or "packed")
     else:
         if dtype is None and preferred_dtype is not None:
@@ -285,6 +287,16 @@ def _autopack(values, dtype, name):
             for i, v in enumerate(values)
         ]
         return stack(elements, name=scope)
+
+
+def _cast_tensors(values, dtype):
+    """``values`` with each tensor in them cast to ``dtype`` (as TensorFlow does before packing to another
+    dtype)."""
+    from numflow.ops.math_ops import cast
+
+    return [_cast_tensors(v, dtype) if isinstance(v, list | tuple)
+            else cast(v, dtype) if is_tensor(v) and convert_to_tensor(v).dtype.base_dtype != dtype else v
+            for v in values]
 
 
 def _first_tensor_dtype(values):
