@@ -16,6 +16,7 @@ import re
 import keras_backend_cases
 import keras_error_cases
 import keras_layer_cases
+import keras_more_layer_cases
 import numpy as np
 import pytest
 from keras_layer_cases import run_case
@@ -23,7 +24,8 @@ from keras_layer_cases import run_case
 import numflow as tf
 
 DATA = pathlib.Path(__file__).parent / "data"
-GOLDENS = {"tf_keras_layers_golden": keras_layer_cases.CASES, "tf_keras_backend_golden": keras_backend_cases.CASES}
+GOLDENS = {"tf_keras_layers_golden": keras_layer_cases.CASES, "tf_keras_backend_golden": keras_backend_cases.CASES,
+           "tf_keras_more_layers_golden": keras_more_layer_cases.CASES}
 GOLDEN = {stem: np.load(DATA / f"{stem}.npz") for stem in GOLDENS}
 NAMES = {stem: json.loads((DATA / f"{stem}.json").read_text()) for stem in GOLDENS}
 HOW = "regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_golden.py (TensorFlow installed)"

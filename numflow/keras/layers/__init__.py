@@ -1,6 +1,7 @@
 """``tf.keras.layers``: Keras' layers in TensorFlow 1.x mode; re-exports only."""
 
 from numflow.keras.engine.base_layer import Layer
+from numflow.keras.layers.activation import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU
 from numflow.keras.layers.basic import (
     Activation,
     Add,
@@ -30,7 +31,30 @@ from numflow.keras.layers.basic import (
     subtract,
 )
 from numflow.keras.layers.input_layer import Input, InputLayer
+from numflow.keras.layers.noise import (
+    ActivityRegularization,
+    AlphaDropout,
+    GaussianDropout,
+    GaussianNoise,
+    SpatialDropout1D,
+    SpatialDropout2D,
+    SpatialDropout3D,
+)
 from numflow.keras.layers.normalization import LayerNormalization
+from numflow.keras.layers.reshaping import (
+    Cropping1D,
+    Cropping2D,
+    Cropping3D,
+    Identity,
+    Permute,
+    RepeatVector,
+    UpSampling1D,
+    UpSampling2D,
+    UpSampling3D,
+    ZeroPadding1D,
+    ZeroPadding2D,
+    ZeroPadding3D,
+)
 from numflow.keras.layers.wrapped import (
     AveragePooling1D,
     AveragePooling2D,
@@ -60,12 +84,15 @@ from numflow.keras.layers.wrapped import (
 from numflow.layers.input_spec import InputSpec
 
 __all__ = [
-    "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D",
-    "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose", "Conv3D",
-    "Conv3DTranspose", "Convolution1D", "Convolution2D", "Convolution2DTranspose", "Dense", "Dropout", "Embedding",
-    "Flatten", "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D", "GlobalAvgPool2D",
-    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer",
-    "InputSpec", "Lambda", "Layer", "LayerNormalization", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D",
-    "MaxPooling3D", "Maximum", "Minimum", "Multiply", "Reshape", "SeparableConv1D", "SeparableConv2D", "Subtract",
-    "add", "average", "concatenate", "maximum", "minimum", "multiply", "subtract",
+    "Activation", "ActivityRegularization", "Add", "AlphaDropout", "Average", "AveragePooling1D", "AveragePooling2D",
+    "AveragePooling3D", "AvgPool1D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D", "Conv2D",
+    "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Convolution1D", "Convolution2D", "Convolution2DTranspose",
+    "Cropping1D", "Cropping2D", "Cropping3D", "Dense", "Dropout", "ELU", "Embedding", "Flatten", "GaussianDropout",
+    "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D", "GlobalAvgPool2D",
+    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Identity", "Input", "InputLayer",
+    "InputSpec", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "MaxPool1D", "MaxPool2D", "MaxPooling1D",
+    "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum", "Multiply", "PReLU", "Permute", "ReLU", "RepeatVector",
+    "Reshape", "SeparableConv1D", "SeparableConv2D", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+    "SpatialDropout3D", "Subtract", "ThresholdedReLU", "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D",
+    "ZeroPadding2D", "ZeroPadding3D", "add", "average", "concatenate", "maximum", "minimum", "multiply", "subtract",
 ]

@@ -31,7 +31,8 @@ from keras_layer_cases import inputs, run_case  # noqa: E402
 tf.disable_v2_behavior()
 warnings.filterwarnings("ignore")
 
-GOLDENS = {"tf_keras_layers_golden": "keras_layer_cases", "tf_keras_backend_golden": "keras_backend_cases"}
+GOLDENS = {"tf_keras_layers_golden": "keras_layer_cases", "tf_keras_backend_golden": "keras_backend_cases",
+           "tf_keras_more_layers_golden": "keras_more_layer_cases"}
 
 
 def write(stem):

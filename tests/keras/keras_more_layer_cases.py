@@ -1,0 +1,79 @@
+"""The ``tf.keras.layers`` graphs behind ``data/tf_keras_more_layers_golden.npz`` and ``.json``, run as
+``keras_layer_cases.run_case`` runs its own (the same inputs, names, values, gradients, updates): the reshaping,
+activation, noise and attention layers, the depthwise and transposed convolutions, the 3-D pools and ``Dot``."""
+
+from keras_layer_cases import _names
+
+
+def _volume(tf, x):
+    return tf.reshape(x["img"], [2, 3, 2, 6, 3])
+
+
+def reshaping(tf, x):
+    layers = tf.keras.layers
+    seq, img, vec = x["seq"], x["img"], x["vec"]
+    vol = _volume(tf, x)
+    first = tf.transpose(img, [0, 3, 1, 2])
+    regularized = layers.ActivityRegularization(l1=0.01, l2=0.02)
+    out = {"pad1": layers.ZeroPadding1D(2)(seq), "pad1_pair": layers.ZeroPadding1D((0, 3))(seq),
+           "pad2": layers.ZeroPadding2D(((1, 0), (2, 1)))(img), "pad2_int": layers.ZeroPadding2D(1)(img),
+           "pad2_first": layers.ZeroPadding2D((1, 2), data_format="channels_first")(first),
+           "pad3": layers.ZeroPadding3D((1, 0, 2))(vol), "crop1": layers.Cropping1D((1, 2))(seq),
+           "crop1_end": layers.Cropping1D((2, 0))(seq), "crop2": layers.Cropping2D(((1, 2), (0, 1)))(img),
+           "crop2_int": layers.Cropping2D(1)(img), "crop2_first": layers.Cropping2D(((0, 2), (1, 0)),
+                                                                                     "channels_first")(first),
+           "crop3": layers.Cropping3D(((1, 0), (0, 1), (2, 2)))(vol), "crop3_int": layers.Cropping3D(0)(vol),
+           "up1": layers.UpSampling1D(3)(seq), "up2": layers.UpSampling2D((2, 3))(img),
+           "up2_bilinear": layers.UpSampling2D(2, interpolation="bilinear")(img),
+           "up2_first": layers.UpSampling2D(2, data_format="channels_first")(first),
+           "up3": layers.UpSampling3D((1, 2, 1))(vol), "repeat": layers.RepeatVector(3)(vec),
+           "permute": layers.Permute((2, 1))(seq), "permute3": layers.Permute((3, 1, 2))(img),
+           "identity": layers.Identity()(seq), "regularized": regularized(vec)}
+    return out, {"regularized": _names(regularized)}
+
+
+def activations(tf, x):
+    tf.set_random_seed(11)
+    layers = tf.keras.layers
+    vec, seq, img = x["vec"], x["seq"], x["img"]
+    prelu = layers.PReLU(alpha_initializer=tf.keras.initializers.constant(0.25))
+    shared = layers.PReLU(alpha_initializer="random_uniform", shared_axes=[1, 2],
+                          alpha_regularizer=tf.keras.regularizers.l2(0.1))
+    out = {"leaky": layers.LeakyReLU()(vec), "leaky_small": layers.LeakyReLU(0.1)(vec),
+           "prelu": prelu(seq), "prelu_shared": shared(img), "prelu_zeros": layers.PReLU()(vec),
+           "elu": layers.ELU()(vec), "elu_half": layers.ELU(0.5)(vec), "relu": layers.ReLU()(vec),
+           "relu6": layers.ReLU(6.0)(vec * 8.0), "relu_full": layers.ReLU(0.6, 0.1, 0.05)(vec),
+           "relu_slope": layers.ReLU(negative_slope=0.2)(vec), "softmax": layers.Softmax()(vec),
+           "softmax_axis": layers.Softmax(axis=1)(seq), "softmax_axes": layers.Softmax(axis=(1, 2))(seq),
+           "softmax_mask": layers.Softmax()(vec, mask=tf.cast(vec > 0, tf.float32)),
+           "thresholded": layers.ThresholdedReLU(0.3)(vec)}
+    return out, {"prelu": _names(prelu), "shared": _names(shared)}
+
+
+def noise(tf, x):
+    tf.set_random_seed(12)
+    layers = tf.keras.layers
+    vec, seq, img = x["vec"], x["seq"], x["img"]
+    vol = _volume(tf, x)
+    noisy = layers.GaussianNoise(0.3, seed=4)
+    out = {"noise": noisy(vec), "noise_again": noisy(vec), "noise_unseeded": layers.GaussianNoise(0.5)(seq),
+           "noise_training": layers.GaussianNoise(0.2)(vec, training=True),
+           "noise_inference": layers.GaussianNoise(0.2)(vec, training=False),
+           "gaussian_dropout": layers.GaussianDropout(0.3, seed=5)(vec),
+           "gaussian_dropout_off": layers.GaussianDropout(0.0)(vec),
+           "alpha_dropout": layers.AlphaDropout(0.2, seed=6)(seq),
+           "alpha_dropout_shape": layers.AlphaDropout(0.4, noise_shape=(2, 1, 3))(seq, training=True),
+           "spatial1d": layers.SpatialDropout1D(0.5, seed=7)(seq),
+           "spatial2d": layers.SpatialDropout2D(0.4)(img),
+           "spatial2d_first": layers.SpatialDropout2D(0.4, data_format="channels_first", seed=8)(img),
+           "spatial3d": layers.SpatialDropout3D(0.3, seed=9)(vol, training=True)}
+    return out, {"noise": _names(noisy)}
+
+
+
+
+
+
+
+
+CASES = {f.__name__: f for f in (reshaping, activations, noise)}

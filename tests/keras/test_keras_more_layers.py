@@ -1,0 +1,45 @@
+"""The reshaping, activation and noise layers' arguments, static shapes and errors as TensorFlow 2.21's compat.v1
+with tf-keras gives them (facts checked against it by hand; their values, names and gradients are checked against
+TensorFlow's goldens in ``test_keras_layers_golden.py``)."""
+
+import pytest
+
+import numflow as tf
+
+L = tf.keras.layers
+
+
+def test_static_output_shapes():
+    assert L.UpSampling2D(2).compute_output_shape((None, 3, 4, 2)).as_list() == [None, 6, 8, 2]
+    assert L.Cropping3D(1).compute_output_shape((None, 3, 4, 5, 2)).as_list() == [None, 1, 2, 3, 2]
+    assert L.Permute((2, 1)).compute_output_shape((None, 3, 4)).as_list() == [None, 4, 3]
+    assert L.ZeroPadding1D(1).compute_output_shape((None, None, 4)).as_list() == [None, None, 4]
+    assert L.RepeatVector(3).compute_output_shape((None, 4)).as_list() == [None, 3, 4]
+    x = tf.placeholder(tf.float32, [None, None, 5, 2])
+    assert L.ZeroPadding2D(((1, 2), (0, 1)))(x).shape.as_list() == [None, None, 6, 2]
+    assert L.UpSampling2D((2, 3))(x).shape.as_list() == [None, None, None, 2]  # a run-time size, as TensorFlow
+
+
+@pytest.mark.parametrize(("make", "error", "message"), [
+    (lambda: L.ReLU(max_value=-1), ValueError, "max_value of a ReLU layer cannot be a negative value. Received: -1"),
+    (lambda: L.ReLU(negative_slope=-1), ValueError, "negative_slope of a ReLU layer cannot be a negative value."),
+    (lambda: L.ThresholdedReLU(-1), ValueError, "The theta value of a Thresholded ReLU layer should be >=0."),
+    (lambda: L.LeakyReLU(None), ValueError, "The alpha value of a Leaky ReLU layer cannot be None, Expecting a float."),
+    (lambda: L.Permute((1, 3)), ValueError, r"must be consecutive and start from 1. Received dims=\(1, 3\)"),
+    (lambda: L.ZeroPadding2D((1, 2, 3)), ValueError, r"`padding` should have two elements. Received: \(1, 2, 3\)."),
+    (lambda: L.ZeroPadding2D(((1, 2, 3), 1)), ValueError,
+     r"The `1st entry of padding` argument must be a tuple of 2 integers. Received: \(1, 2, 3\)"),
+    (lambda: L.Cropping1D((3, 4))(tf.zeros([2, 7, 3])), ValueError,
+     r"cropping parameter of Cropping layer must be greater than the input shape. Received: inputs.shape=\(2, 7, "
+     r"3\), and cropping=\(3, 4\)"),
+    (lambda: L.Cropping2D("a"), ValueError, "`cropping` should have two elements. Received: a."),
+    (lambda: L.UpSampling2D(interpolation="x"), NotImplementedError, "Value not recognized for `interpolation`: x."),
+    (lambda: L.SpatialDropout2D(0.5, data_format="x"), ValueError,
+     '`data_format` must be "channels_last" or "channels_first". Received: data_format=x.'),
+    (lambda: L.RepeatVector(2)(tf.zeros([2, 3, 4])), ValueError,
+     'Input 0 of layer "repeat_vector" is incompatible with the layer: expected ndim=2, found ndim=3.'),
+    (lambda: L.RepeatVector(2.0), TypeError, "Expected an integer value for `n`, got <class 'float'>."),
+])
+def test_bad_arguments_raise_as_tensorflow(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
