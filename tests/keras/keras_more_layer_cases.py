@@ -70,10 +70,39 @@ def noise(tf, x):
     return out, {"noise": _names(noisy)}
 
 
+def convolutions(tf, x):
+    tf.set_random_seed(13)
+    layers = tf.keras.layers
+    vec, seq, img = x["vec"], x["seq"], x["img"]
+    vol = _volume(tf, x)
+    depthwise = layers.DepthwiseConv2D(3, strides=2, padding="same", depth_multiplier=2, activation="relu",
+                                       depthwise_regularizer=tf.keras.regularizers.l2(0.01))
+    transpose = layers.Conv1DTranspose(4, 3, strides=2, padding="same")
+    local = layers.LocallyConnected1D(3, 3, kernel_regularizer=tf.keras.regularizers.l1(0.1))
+    out = {"depthwise": depthwise(img),
+           "depthwise_valid": layers.DepthwiseConv2D((2, 3), use_bias=False, bias_initializer="ones")(img),
+           "depthwise_dilated": layers.DepthwiseConv2D(2, dilation_rate=2, bias_initializer="ones")(img),
+           "depthwise_first": layers.DepthwiseConv2D(3, data_format="channels_first")(img),
+           "depthwise1d": layers.DepthwiseConv1D(3, depth_multiplier=2, bias_initializer="ones")(seq),
+           "depthwise1d_same": layers.DepthwiseConv1D(2, strides=2, padding="same")(seq),
+           "transpose": transpose(seq), "transpose_valid": layers.Conv1DTranspose(2, 2, strides=3)(seq),
+           "transpose_padded": layers.Conv1DTranspose(3, 3, strides=2, output_padding=1, activation="tanh")(seq),
+           "conv3d": layers.Convolution3D(2, (1, 2, 2))(vol), "gap3d": layers.GlobalAveragePooling3D()(vol),
+           "gmp3d": layers.GlobalMaxPool3D(keepdims=True)(vol),
+           "gap3d_first": layers.GlobalAvgPool3D("channels_first")(vol),
+           "max3d": layers.MaxPool3D((1, 2, 2))(vol), "avg3d": layers.AvgPool3D(1, padding="same")(vol),
+           "dot": layers.Dot(axes=1)([vec, vec * 2.0]),
+           "dot_normalized": layers.Dot(1, normalize=True)([vec, vec + 1.0]),
+           "dot_seq": layers.Dot(axes=(2, 2))([seq, seq]), "dot_fn": layers.dot([seq, seq[:, :, :2]], axes=1),
+           "local1d": local(seq), "local1d_strided": layers.LocallyConnected1D(2, 2, strides=2, use_bias=False)(seq),
+           "local2d": layers.LocallyConnected2D(2, (3, 2), strides=(2, 1), activation="tanh")(img),
+           "local2d_first": layers.LocallyConnected2D(3, 2, data_format="channels_first",
+                                                      bias_initializer="ones")(img)}
+    return out, {"depthwise": _names(depthwise), "transpose": _names(transpose), "local": _names(local)}
 
 
 
 
 
 
-CASES = {f.__name__: f for f in (reshaping, activations, noise)}
+CASES = {f.__name__: f for f in (reshaping, activations, noise, convolutions)}
