@@ -101,8 +101,34 @@ def convolutions(tf, x):
     return out, {"depthwise": _names(depthwise), "transpose": _names(transpose), "local": _names(local)}
 
 
+def attention(tf, x):
+    tf.set_random_seed(14)
+    layers = tf.keras.layers
+    seq = x["seq"]
+    query = seq[:, :4]
+    value_mask = tf.constant([[True] * 7, [True] * 5 + [False] * 2])
+    scaled = layers.Attention(use_scale=True, score_mode="concat")
+    additive = layers.AdditiveAttention()
+    mha = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=2)
+    einsum = layers.EinsumDense("abc,cde->abde", output_shape=(None, 2, 4), bias_axes="de", activation="relu")
+    attended, scores = layers.Attention()([query, seq], return_attention_scores=True)
+    mha_out, mha_scores = mha(query, seq, return_attention_scores=True)
+    out = {"attended": attended, "scores": scores, "scaled": scaled([query, seq, seq * 2.0]),
+           "masked": layers.Attention()([query, seq], mask=[tf.constant([[True, False, True, True]] * 2),
+                                                             value_mask]),
+           "causal": layers.Attention(dropout=0.3, seed=2)([seq, seq], use_causal_mask=True),
+           "additive": additive([query, seq]), "additive_plain": layers.AdditiveAttention(use_scale=False)([seq, seq]),
+           "mha": mha_out, "mha_scores": mha_scores,
+           "mha_masked": layers.MultiHeadAttention(1, 2, output_shape=5, use_bias=False)(
+               seq, seq, attention_mask=tf.constant([[[True] * 7] * 7, [[True] * 4 + [False] * 3] * 7])),
+           "mha_causal": layers.MultiHeadAttention(2, 2, dropout=0.5, kernel_initializer="he_normal")(
+               seq, seq * 0.5, seq, use_causal_mask=True),
+           "mha_axes": layers.MultiHeadAttention(2, 2, attention_axes=(1, 2))(x["img"], x["img"]),
+           "einsum": einsum(seq), "einsum_elided": layers.EinsumDense("...b,bc->...c", 4, bias_axes="c")(seq)}
+    return out, {"scaled": _names(scaled), "additive": _names(additive), "mha": _names(mha),
+                 "einsum": _names(einsum)}
 
 
 
 
-CASES = {f.__name__: f for f in (reshaping, activations, noise, convolutions)}
+CASES = {f.__name__: f for f in (reshaping, activations, noise, convolutions, attention)}

@@ -43,3 +43,29 @@ def test_static_output_shapes():
 def test_bad_arguments_raise_as_tensorflow(make, error, message):
     with pytest.raises(error, match=message):
         make()
+
+
+def test_attention_dot_and_depthwise_shapes_and_errors():
+    assert L.MultiHeadAttention(2, 3).compute_output_shape((None, 5, 4), (None, 6, 4)).as_list() == [None, 5, 4]
+    assert L.MultiHeadAttention(2, 3, output_shape=7).compute_output_shape((None, 5, 4), (None, 6, 4)).as_list() == [
+        None, 5, 7]
+    assert L.Dot(axes=(2, 2)).compute_output_shape([(None, 3, 4), (None, 5, 4)]).as_list() == [None, 3, 5]
+    assert L.Dot(1).compute_output_shape([(None, 4), (None, 4)]).as_list() == [None, 1]
+    q = tf.zeros([2, 3, 4])
+    for make, error, message in [
+        (lambda: L.Attention()(q), ValueError,
+         r"Attention layer must be called on a list of inputs, namely \[query, value\] or \[query, value, key\]."),
+        (lambda: L.Attention()([q]), ValueError, "Attention layer accepts inputs list of length 2 or 3, .* "
+                                                  "Received length: 1."),
+        (lambda: L.Attention(score_mode="x"), ValueError, r'Received: score_mode=x. Acceptable values are: \["dot", '),
+        (lambda: L.EinsumDense("ab->b", 3)(tf.zeros([2, 3])), ValueError, "Invalid einsum equation 'ab->b'."),
+        (lambda: L.Dot(axes="a"), TypeError, "Invalid type for argument `axes`: it should be a list or an int."),
+        (lambda: L.Dot(axes=(1, 2, 3)), ValueError, "Invalid format for argument `axes`: it should contain two"),
+        (lambda: L.Dot(axes=1)([tf.zeros([2, 3]), tf.zeros([2, 4])]), ValueError,
+         r"Incompatible input shapes: axis values 3 \(at axis 1\) != 4 \(at axis 1\). Full input shapes: \(2, 3\), "
+         r"\(2, 4\)"),
+        (lambda: L.DepthwiseConv2D(3)(tf.zeros([2, 5, 5])), ValueError,
+         'Input 0 of layer "depthwise_conv2d" is incompatible with the layer: expected min_ndim=4, found ndim=3.'),
+    ]:
+        with pytest.raises(error, match=message):
+            make()
