@@ -129,6 +129,32 @@ def attention(tf, x):
                  "einsum": _names(einsum)}
 
 
+def preprocessing(tf, x):
+    layers = tf.keras.layers
+    vec, img = x["vec"], x["img"]
+    any_batch = tf.placeholder_with_default(img, [None, 6, 6, 3])  # a batch size known only at run time
+    normalization = layers.Normalization(mean=[0.5, -0.25, 0.0, 1.0, 2.0], variance=[1.0, 4.0, 0.25, 9.0, 0.0])
+    adapted = layers.Normalization(axis=None)
+    out = {"rescaled": layers.Rescaling(1.0 / 255, offset=-1.0)(img * 255.0),
+           "rescaled_ints": layers.Rescaling(0.5)(x["ids"]),
+           "resized": layers.Resizing(4, 5)(img), "resized_nearest": layers.Resizing(9, 3, "nearest")(img),
+           "resized_bicubic": layers.Resizing(3, 4, "bicubic")(img[0]),
+           "resized_crop": layers.Resizing(4, 2, crop_to_aspect_ratio=True)(any_batch),
+           "cropped": layers.CenterCrop(4, 3)(any_batch), "cropped_odd": layers.CenterCrop(3, 5)(any_batch),
+           "cropped_up": layers.CenterCrop(8, 4)(any_batch), "normalized": normalization(vec),
+           "inverted": layers.Normalization(axis=(1, 3), mean=0.5, variance=4.0, invert=True)(img),
+           "normalized_weights": adapted(vec),
+           "bins": layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5])(vec),
+           "bins_hot": layers.Discretization([0.0, 0.25], output_mode="one_hot")(vec[:, 0]),
+           "hashed": layers.Hashing(7)(tf.as_string(x["ids"])),
+           "hashed_ints": layers.Hashing(5, mask_value=3)(x["ids"]),
+           "hashed_salted": layers.Hashing(6, salt=[7, 9], output_mode="multi_hot")(x["ids"][:, :2]),
+           "multi_hot": layers.CategoryEncoding(10)(x["ids"]),
+           "counted": layers.CategoryEncoding(10, output_mode="count")(x["ids"]),
+           "weighted": layers.CategoryEncoding(10, output_mode="count")(
+               x["ids"], count_weights=tf.reshape(tf.range(12.0), [3, 4]) * 0.25),
+           "one_hot": layers.CategoryEncoding(12, output_mode="one_hot")(x["ids"][:, 0])}
+    return out, {"adapted": _names(adapted)}
 
 
-CASES = {f.__name__: f for f in (reshaping, activations, noise, convolutions, attention)}
+CASES = {f.__name__: f for f in (reshaping, activations, noise, convolutions, attention, preprocessing)}

@@ -2,6 +2,7 @@
 with tf-keras gives them (facts checked against it by hand; their values, names and gradients are checked against
 TensorFlow's goldens in ``test_keras_layers_golden.py``)."""
 
+import numpy as np
 import pytest
 
 import numflow as tf
@@ -69,3 +70,43 @@ def test_attention_dot_and_depthwise_shapes_and_errors():
     ]:
         with pytest.raises(error, match=message):
             make()
+
+
+def test_normalization_adapts_to_the_moments_of_numpy_data():
+    # TensorFlow 2's numbers (TensorFlow 1.x mode refuses to adapt): the population mean and variance over every
+    # axis but ``axis``.
+    data = np.array([[1.0, 10.0], [3.0, 14.0], [8.0, 12.0]], np.float32)
+    layer = L.Normalization()
+    layer.adapt(data)
+    out = layer(tf.constant([[4.0, 12.0]]))
+    mean, variance, count = tf.keras.backend.batch_get_value([layer.adapt_mean, layer.adapt_variance, layer.count])
+    np.testing.assert_allclose(mean, [4.0, 12.0], rtol=1e-6)
+    np.testing.assert_allclose(variance, [26.0 / 3.0, 8.0 / 3.0], rtol=1e-6)
+    assert count == 3 and [v.name for v in layer.weights] == ["normalization/mean:0", "normalization/variance:0",
+                                                              "normalization/count:0"]
+    np.testing.assert_allclose(tf.keras.backend.eval(out), [[0.0, 0.0]], atol=1e-6)
+    with pytest.raises(ValueError, match="Cannot adapt a `Normalization` layer built from a given `mean`"):
+        L.Normalization(mean=1.0, variance=2.0).adapt(data)
+
+
+@pytest.mark.parametrize(("make", "error", "message"), [
+    (lambda: L.Normalization(mean=1.0), ValueError,
+     "When setting values directly, both `mean` and `variance` must be set. Got mean: 1.0 and variance: None"),
+    (lambda: L.Hashing(0), ValueError, "The `num_bins` for `Hashing` cannot be `None` or non-positive values."),
+    (lambda: L.Hashing(3, salt="a"), ValueError, "The `salt` argument for `Hashing` can only be a tuple of size 2"),
+    (lambda: L.CategoryEncoding(), ValueError, "num_tokens must be set to use this layer."),
+    (lambda: L.CategoryEncoding(0), ValueError, r"`num_tokens` must be >= 1. Received: num_tokens=0."),
+    (lambda: L.CategoryEncoding(3, output_mode="multi_hot")(tf.constant([[1]]), count_weights=tf.constant([[1.0]])),
+     ValueError, "`count_weights` is not used when `output_mode` is not `'count'`."),
+    (lambda: L.Discretization(), NotImplementedError, "adapting to `num_bins` is not implemented"),
+])
+def test_preprocessing_arguments_raise_as_tensorflow(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_category_encoding_checks_its_inputs_when_run():
+    out = L.CategoryEncoding(3)(tf.constant([[0, 5]]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input values must be in the range 0 <= values < "
+                                                             "num_tokens with num_tokens=3"):
+        tf.keras.backend.eval(out)
