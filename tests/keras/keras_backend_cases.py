@@ -12,14 +12,15 @@ def _constants(tf, *shapes):
     return [tf.constant(rng.uniform(-1.0, 1.0, shape).astype(np.float32)) for shape in shapes]
 
 
-def _volume(tf, x):
+def volume(tf, x):
+    """The image input as a batch of 5-D volumes (``[2, 3, 2, 6, 3]``)."""
     return tf.reshape(x["img"], [2, 3, 2, 6, 3])
 
 
 def backend_nn(tf, x):
     K = tf.keras.backend
     vec, seq, img = x["vec"], x["seq"], x["img"]
-    vol = _volume(tf, x)
+    vol = volume(tf, x)
     k1, k2, kt, k3, dw, pw, lk, bias, mean, var = _constants(
         tf, (2, 3, 4), (3, 3, 3, 2), (3, 3, 2, 3), (2, 2, 2, 3, 2), (3, 3, 3, 2), (1, 1, 6, 4), (3, 9, 4), (3,),
         (3,), (3,))
@@ -61,7 +62,7 @@ def backend_nn(tf, x):
 def backend_ops(tf, x):
     K = tf.keras.backend
     vec, seq, img, ids = x["vec"], x["seq"], x["img"], x["ids"]
-    vol = _volume(tf, x)
+    vol = volume(tf, x)
     labels = tf.one_hot([1, 0, 4, 2], 5)
     y_pred = tf.nn.softmax(seq)
     with K.learning_phase_scope(1):

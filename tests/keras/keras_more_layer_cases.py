@@ -1,18 +1,16 @@
 """The ``tf.keras.layers`` graphs behind ``data/tf_keras_more_layers_golden.npz`` and ``.json``, run as
 ``keras_layer_cases.run_case`` runs its own (the same inputs, names, values, gradients, updates): the reshaping,
-activation, noise and attention layers, the depthwise and transposed convolutions, the 3-D pools and ``Dot``."""
+activation and noise layers, the depthwise, transposed and locally connected convolutions, the 3-D pools, ``Dot``,
+the attention layers and the preprocessing layers."""
 
+from keras_backend_cases import volume
 from keras_layer_cases import _names
-
-
-def _volume(tf, x):
-    return tf.reshape(x["img"], [2, 3, 2, 6, 3])
 
 
 def reshaping(tf, x):
     layers = tf.keras.layers
     seq, img, vec = x["seq"], x["img"], x["vec"]
-    vol = _volume(tf, x)
+    vol = volume(tf, x)
     first = tf.transpose(img, [0, 3, 1, 2])
     regularized = layers.ActivityRegularization(l1=0.01, l2=0.02)
     out = {"pad1": layers.ZeroPadding1D(2)(seq), "pad1_pair": layers.ZeroPadding1D((0, 3))(seq),
@@ -54,7 +52,7 @@ def noise(tf, x):
     tf.set_random_seed(12)
     layers = tf.keras.layers
     vec, seq, img = x["vec"], x["seq"], x["img"]
-    vol = _volume(tf, x)
+    vol = volume(tf, x)
     noisy = layers.GaussianNoise(0.3, seed=4)
     out = {"noise": noisy(vec), "noise_again": noisy(vec), "noise_unseeded": layers.GaussianNoise(0.5)(seq),
            "noise_training": layers.GaussianNoise(0.2)(vec, training=True),
@@ -74,7 +72,7 @@ def convolutions(tf, x):
     tf.set_random_seed(13)
     layers = tf.keras.layers
     vec, seq, img = x["vec"], x["seq"], x["img"]
-    vol = _volume(tf, x)
+    vol = volume(tf, x)
     depthwise = layers.DepthwiseConv2D(3, strides=2, padding="same", depth_multiplier=2, activation="relu",
                                        depthwise_regularizer=tf.keras.regularizers.l2(0.01))
     transpose = layers.Conv1DTranspose(4, 3, strides=2, padding="same")
