@@ -155,4 +155,19 @@ def preprocessing(tf, x):
     return out, {"adapted": _names(adapted)}
 
 
-CASES = {f.__name__: f for f in (reshaping, activations, noise, convolutions, attention, preprocessing)}
+def features(tf, x):
+    tf.set_random_seed(15)
+    fc = tf.feature_column
+    price = fc.numeric_column("price", shape=(2,))
+    cat = fc.categorical_column_with_identity("cat", 10)
+    embedded = fc.embedding_column(cat, 3)
+    age = fc.bucketized_column(fc.numeric_column("age"), [-0.5, 0.0, 0.5])
+    layer = tf.keras.layers.DenseFeatures([price, embedded, fc.indicator_column(cat), age])
+    data = {"price": x["vec"][:3, :2], "cat": x["ids"][:, :1], "age": x["vec"][:3, 4:]}
+    outputs = {}
+    out = {"features": layer(data, cols_to_output_tensors=outputs), "embedded": outputs[embedded],
+           "one": tf.keras.layers.DenseFeatures(price)({"price": x["vec"][:, 1:3]})}
+    return out, {"layer": _names(layer)}
+
+
+CASES = {f.__name__: f for f in (reshaping, activations, noise, convolutions, attention, preprocessing, features)}

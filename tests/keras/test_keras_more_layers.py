@@ -110,3 +110,14 @@ def test_category_encoding_checks_its_inputs_when_run():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Input values must be in the range 0 <= values < "
                                                              "num_tokens with num_tokens=3"):
         tf.keras.backend.eval(out)
+
+
+def test_dense_features_arguments_raise_as_tensorflow():
+    fc = tf.feature_column
+    with pytest.raises(ValueError, match="Items of feature_columns must be a <class 'tensorflow.python.feature_column."
+                                         "feature_column_v2.DenseColumn'>. You can wrap a categorical column"):
+        L.DenseFeatures([fc.categorical_column_with_identity("cat", 10)])
+    with pytest.raises(ValueError, match="feature_columns must not be empty."):
+        L.DenseFeatures([])
+    with pytest.raises(ValueError, match="We expected a dictionary here. Instead we got: "):
+        L.DenseFeatures([fc.numeric_column("a")])(tf.zeros([2, 1]))

@@ -45,6 +45,7 @@ from numflow.keras.layers.convolutional import (
     LocallyConnected1D,
     LocallyConnected2D,
 )
+from numflow.keras.layers.dense_features import DenseFeatures
 from numflow.keras.layers.input_layer import Input, InputLayer
 from numflow.keras.layers.noise import (
     ActivityRegularization,
@@ -119,15 +120,16 @@ __all__ = [
     "BatchNormalization", "CategoryEncoding", "CenterCrop", "Concatenate", "Conv1D", "Conv1DTranspose", "Conv2D",
     "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Convolution1D", "Convolution1DTranspose", "Convolution2D",
     "Convolution2DTranspose", "Convolution3D", "Convolution3DTranspose", "Cropping1D", "Cropping2D", "Cropping3D",
-    "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Discretization", "Dot", "Dropout", "ELU", "EinsumDense",
-    "Embedding", "Flatten", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-    "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "GlobalMaxPool1D",
-    "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "Hashing",
-    "Identity", "Input", "InputLayer", "InputSpec", "Lambda", "Layer", "LayerNormalization", "LeakyReLU",
-    "LocallyConnected1D", "LocallyConnected2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "MaxPooling1D", "MaxPooling2D",
-    "MaxPooling3D", "Maximum", "Minimum", "MultiHeadAttention", "Multiply", "Normalization", "PReLU", "Permute", "ReLU",
-    "RepeatVector", "Rescaling", "Reshape", "Resizing", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution1D",
-    "SeparableConvolution2D", "Softmax", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "Subtract",
-    "ThresholdedReLU", "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
-    "ZeroPadding3D", "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply", "subtract",
+    "Dense", "DenseFeatures", "DepthwiseConv1D", "DepthwiseConv2D", "Discretization", "Dot", "Dropout", "ELU",
+    "EinsumDense", "Embedding", "Flatten", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D",
+    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
+    "GlobalMaxPooling3D", "Hashing", "Identity", "Input", "InputLayer", "InputSpec", "Lambda", "Layer",
+    "LayerNormalization", "LeakyReLU", "LocallyConnected1D", "LocallyConnected2D", "MaxPool1D", "MaxPool2D",
+    "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum", "MultiHeadAttention", "Multiply",
+    "Normalization", "PReLU", "Permute", "ReLU", "RepeatVector", "Rescaling", "Reshape", "Resizing", "SeparableConv1D",
+    "SeparableConv2D", "SeparableConvolution1D", "SeparableConvolution2D", "Softmax", "SpatialDropout1D",
+    "SpatialDropout2D", "SpatialDropout3D", "Subtract", "ThresholdedReLU", "UpSampling1D", "UpSampling2D",
+    "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "add", "average", "concatenate", "dot",
+    "maximum", "minimum", "multiply", "subtract",
 ]
