@@ -15,7 +15,7 @@ class DenseFeatures(Layer):
 
     def __init__(self, feature_columns, trainable=True, name=None, partitioner=None, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
-        self._feature_columns = _normalize(feature_columns)
+        self._feature_columns = _dense_columns(feature_columns)
         self._partitioner = partitioner
         self._column_scopes = {}
 
@@ -37,7 +37,7 @@ class DenseFeatures(Layer):
         self.built = True
 
     def call(self, features, cols_to_output_tensors=None, training=None):
-        from numflow.feature_column.layers import LazyBuilder
+        from numflow.feature_column.layers import LazyBuilder, check_batch_sizes
         from numflow.variables.scope import variable_scope
 
         del training
@@ -54,7 +54,7 @@ class DenseFeatures(Layer):
             if cols_to_output_tensors is not None:
                 cols_to_output_tensors[column] = tensor
             outputs.append(tensor)
-        _check_batch_sizes(outputs, self._feature_columns)
+        check_batch_sizes(outputs, self._feature_columns)
         if len(outputs) == 1:  # TensorFlow's concat of one tensor: an Identity in its scope
             with backend.name_scope("concat"):
                 return array_ops.identity(outputs[0], name="concat")
@@ -69,40 +69,16 @@ class DenseFeatures(Layer):
         return (input_shape[0], total)
 
 
-def _normalize(feature_columns):
-    """The dense columns sorted by name (TensorFlow's checks)."""
-    from numflow.feature_column.columns import DenseColumn
 
-    if isinstance(feature_columns, DenseColumn):
-        feature_columns = [feature_columns]
-    if isinstance(feature_columns, dict):
-        raise ValueError("Expected feature_columns to be iterable, found dict.")
-    feature_columns = list(feature_columns)
-    for column in feature_columns:
+def _dense_columns(feature_columns):
+    """The columns sorted by name, each a dense column."""
+    from numflow.feature_column.columns import DenseColumn
+    from numflow.feature_column.layers import normalize_columns
+
+    columns = normalize_columns(feature_columns)
+    for column in columns:
         if not isinstance(column, DenseColumn):
             raise ValueError("Items of feature_columns must be a <class 'tensorflow.python.feature_column."
                              "feature_column_v2.DenseColumn'>. You can wrap a categorical column with an "
                              f"embedding_column or indicator_column. Given: {column}")
-    if not feature_columns:
-        raise ValueError("feature_columns must not be empty.")
-    names = {}
-    for column in feature_columns:
-        if column.name in names:
-            raise ValueError(f"Duplicate feature column name found for columns: {column} and {names[column.name]}. "
-                             "This usually means that these columns refer to same base feature. Either one must be "
-                             "discarded or a duplicated but renamed item must be inserted in features dict.")
-        names[column.name] = column
-    return sorted(feature_columns, key=lambda c: c.name)
-
-
-def _check_batch_sizes(tensors, columns):
-    expected = None
-    for tensor, column in zip(tensors, columns):
-        size = tensor.shape.as_list()[0]
-        if size is None:
-            continue
-        if expected is None:
-            expected = (column, size)
-        elif expected[1] != size:
-            raise ValueError(f"Batch size (first dimension) of each feature must be same. Batch size of columns "
-                             f"({expected[0].name}, {column.name}): ({expected[1]}, {size})")
+    return columns
