@@ -262,3 +262,6 @@ from numflow.keras.backend_math import (  # noqa: E402, F401, I001  (the tensor 
     random_normal, random_uniform, reshape, sigmoid, sign, softmax, sparse_categorical_crossentropy, sqrt, square,
     squeeze, stop_gradient, sum, tanh, transpose, zeros_like,
 )
+from numflow.keras.backend_rnn import (  # noqa: E402, F401, I001  (the recurrent loop and the phase switches)
+    bias_add, in_test_phase, in_train_phase, reverse, rnn, switch,
+)

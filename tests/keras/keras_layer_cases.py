@@ -154,13 +154,13 @@ def backend_functions(tf, x):
 CASES = {f.__name__: f for f in (dense, convolutions, normalization, structure, losses, backend_functions)}
 
 
-def run_case(tf, name, a):
-    """``(names, {result: value})`` of case ``name`` in ``tf``, as the module docstring says."""
+def run_case(tf, name, a, cases=CASES):
+    """``(names, {result: value})`` of case ``name`` (of ``cases``) in ``tf``, as the module docstring says."""
     with tf.Graph().as_default():
         x = {k: tf.placeholder(tf.float32, SHAPES[k], name=k) for k in SHAPES}
         x["ids"] = tf.placeholder(tf.int32, [None, 4], name="ids")
         x["updates"] = []
-        fetches, info = CASES[name](tf, x)
+        fetches, info = cases[name](tf, x)
         graph = tf.get_default_graph()
         extra = {}
         for op in graph.get_operations():  # Keras' Input placeholders: fed with the vector inputs

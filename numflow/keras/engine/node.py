@@ -65,3 +65,23 @@ def nodes_between(inputs, outputs):
     for tensor in outputs:
         visit(tensor)
     return order
+
+
+_masks = weakref.WeakKeyDictionary()  # graph -> {tensor name: its Keras mask}
+
+
+def set_mask(tensor, mask):
+    """Note ``mask`` (a bool tensor, or None) as ``tensor``'s Keras mask (TensorFlow's ``tensor._keras_mask``)."""
+    graph = getattr(tensor, "graph", None)
+    if graph is not None:
+        masks = _masks.setdefault(graph, {})
+        if mask is None:
+            masks.pop(tensor.name, None)
+        else:
+            masks[tensor.name] = mask
+
+
+def mask_of(tensor):
+    """The Keras mask of ``tensor``, None if it has none."""
+    graph = getattr(tensor, "graph", None)
+    return None if graph is None else _masks.get(graph, {}).get(tensor.name)

@@ -31,6 +31,8 @@ from numflow.keras.layers.basic import (
 )
 from numflow.keras.layers.input_layer import Input, InputLayer
 from numflow.keras.layers.normalization import LayerNormalization
+from numflow.keras.layers.recurrent import GRU, LSTM, RNN, CuDNNGRU, CuDNNLSTM, SimpleRNN
+from numflow.keras.layers.recurrent_cells import AbstractRNNCell, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 from numflow.keras.layers.wrapped import (
     AveragePooling1D,
     AveragePooling2D,
@@ -57,6 +59,7 @@ from numflow.keras.layers.wrapped import (
     SeparableConv1D,
     SeparableConv2D,
 )
+from numflow.keras.layers.wrappers import Bidirectional, Masking, TimeDistributed, Wrapper
 from numflow.layers.input_spec import InputSpec
 
 __all__ = [
@@ -67,5 +70,7 @@ __all__ = [
     "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer",
     "InputSpec", "Lambda", "Layer", "LayerNormalization", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D",
     "MaxPooling3D", "Maximum", "Minimum", "Multiply", "Reshape", "SeparableConv1D", "SeparableConv2D", "Subtract",
+    "AbstractRNNCell", "CuDNNGRU", "CuDNNLSTM", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN",
+    "SimpleRNNCell", "StackedRNNCells", "Bidirectional", "Masking", "TimeDistributed", "Wrapper",
     "add", "average", "concatenate", "maximum", "minimum", "multiply", "subtract",
 ]
