@@ -179,14 +179,15 @@ def _plain(value):
     return np.asarray(value).tolist()
 
 
-def run_case(tf, name):
-    """``{result: value}`` of case ``name`` in ``tf`` (see the module docstring), in a fresh Keras session."""
+def run_case(tf, name, cases=CASES):
+    """``{result: value}`` of case ``name`` (of ``cases``) in ``tf`` (see the module docstring), in a fresh Keras
+    session."""
     tf.keras.backend.clear_session()
     tf.set_random_seed(1)
     np.random.seed(2)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        model, history, results = CASES[name](tf)
+        model, history, results = cases[name](tf)
     return {"printed": mask_times(printed.getvalue()), "history": history.history, "epoch": history.epoch,
             "params": {k: v for k, v in history.params.items() if k != "metrics"}, **_facts(tf, model),
             **{k: _plain(v) for k, v in results.items()}}

@@ -2,7 +2,9 @@
 a TF1 graph: an object-based checkpoint whose keys follow the model's objects, not the variables' names.
 
 A model's weights are under ``layer_with_weights-<i>/<attribute>/.ATTRIBUTES/VARIABLE_VALUE`` (``i`` counting
-the layers that have weights, the attribute the layer keeps the variable in: ``kernel``, ``gamma``...), its
+the layers that have weights, the attribute the layer keeps the variable in: ``kernel``, ``gamma``...; a layer
+run by another under its attribute: ``layer_with_weights-1/cell/kernel``, ``.../forward_layer/cell/cells/0/
+bias``), its
 optimizer's under ``optimizer/<name>/...`` (``iter``, ``learning_rate``...) and its slots under
 ``<weight's path>/.OPTIMIZER_SLOT/optimizer/<slot>/...``; ``_CHECKPOINTABLE_OBJECT_GRAPH`` holds the object
 graph (``TrackableObjectGraph``) that TensorFlow reads them back by. ``.h5`` files need h5py, which numflow
@@ -22,10 +24,20 @@ _VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
 
 
 def _attributes(layer):
-    """``(attribute name, variable)`` of each weight ``layer`` keeps, in the order it set them."""
+    """``(attribute name, variable, layer or list of layers)`` of each weight ``layer`` keeps and each layer with
+    weights it runs (an RNN's ``cell``, a wrapper's ``layer``, stacked cells' ``cells``), in the order it set them."""
     weights = {id(w) for w in layer.weights}
-    return [(name, value) for name, value in vars(layer).items()
-            if isinstance(value, Variable) and id(value) in weights]
+    found = []
+    for name, value in vars(layer).items():
+        if isinstance(value, Variable) and id(value) in weights:
+            found.append((name, value))
+        elif _has_weights(value) or (isinstance(value, list) and value and all(map(_has_weights, value))):
+            found.append((name, value))
+    return found
+
+
+def _has_weights(value):
+    return hasattr(value, "_inbound_nodes") and bool(getattr(value, "weights", None))
 
 
 class _ObjectGraph:
@@ -54,6 +66,25 @@ class _ObjectGraph:
         return node_id
 
 
+def _add_layer(graph, node_id, attributes, path, paths):
+    """Add a layer's ``attributes`` under ``node_id``: its variables, and its sublayers' (a list of layers as a node
+    whose children are ``0``, ``1``...), noting each variable's path in ``paths``."""
+    for name, value in attributes:
+        if isinstance(value, Variable):
+            paths[id(value)] = f"{path}/{name}"
+            graph.variable(node_id, name, value, f"{path}/{name}/{_VALUE}")
+            continue
+        child = graph.node()
+        graph.child(node_id, name, child)
+        if isinstance(value, list):
+            for i, layer in enumerate(value):
+                grandchild = graph.node()
+                graph.child(child, str(i), grandchild)
+                _add_layer(graph, grandchild, _attributes(layer), f"{path}/{name}/{i}", paths)
+        else:
+            _add_layer(graph, child, _attributes(value), f"{path}/{name}", paths)
+
+
 def object_graph(model):
     """The model's :class:`_ObjectGraph`: its layers (as TensorFlow keys them), then its optimizer."""
     graph = _ObjectGraph()
@@ -67,9 +98,7 @@ def object_graph(model):
         node_id = graph.node()
         graph.child(root, f"layer_with_weights-{with_weights}", node_id)
         graph.child(root, f"layer-{index}", node_id)
-        for name, variable in attributes:
-            paths[id(variable)] = f"layer_with_weights-{with_weights}/{name}"
-            graph.variable(node_id, name, variable, f"{paths[id(variable)]}/{_VALUE}")
+        _add_layer(graph, node_id, attributes, f"layer_with_weights-{with_weights}", paths)
         with_weights += 1
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None and getattr(optimizer, "iterations", None) is not None and hasattr(optimizer, "_slots"):

@@ -75,7 +75,7 @@ class Embedding(Layer):
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, Received input_dim = "
                              f"{input_dim} and output_dim = {output_dim}")
-        if "input_shape" not in kwargs and input_length is not None:
+        if "input_shape" not in kwargs:  # (None,) without input_length: a Sequential's first layer has an input
             kwargs["input_shape"] = (input_length,)
         kwargs.setdefault("dtype", backend.floatx())
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)

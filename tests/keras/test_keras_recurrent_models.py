@@ -1,0 +1,89 @@
+"""Recurrent Keras models against TensorFlow 2.21's compat.v1 with tf-keras: for each model of
+``keras_recurrent_model_cases.py`` (an IMDB-style LSTM classifier on padded, masked ids; a sequence tagger with
+TimeDistributed; a functional bidirectional GRU; a tagger trained on masked steps), the printed summary and
+``fit`` log, the names, and the losses, metrics and predictions from the same seeds; and ``save_weights``/
+``load_weights`` against the checkpoint tf-keras writes for ``saved_weights`` (``data/tf_rnn_weights``): the
+same keys and object graph (an RNN's weights under its ``cell``, a wrapper's under ``layer`` or
+``forward_layer``/``backward_layer``), read both ways.
+
+``data/tf_keras_recurrent_models_golden.json`` and ``data/tf_rnn_weights`` hold TensorFlow's; regenerate them with
+``TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_recurrent_models_golden.py`` (TensorFlow installed).
+"""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from keras_model_cases import run_case
+from keras_recurrent_model_cases import CASES, saved_weights
+from test_keras_saving import _contents
+
+import numflow as tf
+
+DATA = pathlib.Path(__file__).parent / "data"
+GOLDEN = json.loads((DATA / "tf_keras_recurrent_models_golden.json").read_text())
+HOW = ("regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_recurrent_models_golden.py "
+       "(TensorFlow installed)")
+NAMES = ("printed", "epoch", "params", "name", "layers", "inputs", "outputs", "metrics_names", "variables",
+         "trainable", "non_trainable")
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {case: run_case(tf, case, CASES) for case in CASES}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_printed_text_and_names_as_tensorflow(case, results):
+    for key in NAMES:
+        assert results[case].get(key) == GOLDEN[case].get(key), f"{case}: {key}; {HOW}"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_losses_and_predictions_as_tensorflow(case, results):
+    got, want = results[case], GOLDEN[case]
+    assert sorted(got) == sorted(want), HOW
+    for key in (k for k in want if k not in NAMES):
+        if key == "history":
+            for name, values in want[key].items():
+                np.testing.assert_allclose(got[key][name], values, rtol=1e-5, err_msg=f"{case} {name}")
+        else:
+            np.testing.assert_allclose(got[key], want[key], rtol=1e-5, atol=1e-6, err_msg=f"{case}/{key}; {HOW}")
+
+
+def test_save_weights_writes_tensorflows_keys_values_and_object_graph(tmp_path):
+    saved_weights(tf, tmp_path)
+    ours, ours_attributes, ours_slots = _contents(tmp_path / "weights")
+    theirs, theirs_attributes, theirs_slots = _contents(DATA / "tf_rnn_weights" / "weights")
+    assert sorted(ours) == sorted(theirs)
+    assert (ours_attributes, ours_slots) == (theirs_attributes, theirs_slots)
+    for key, value in theirs.items():  # the same training step from the same seeds
+        np.testing.assert_allclose(ours[key], value, rtol=1e-5, atol=1e-6, err_msg=key)
+
+
+def test_load_weights_reads_tensorflows_checkpoint(tmp_path):
+    model, x = saved_weights(tf, tmp_path)
+    session = tf.keras.backend.get_session()
+    session.run([w.assign(tf.zeros_like(w)) for w in model.weights])
+    model.load_weights(str(DATA / "tf_rnn_weights" / "weights"))
+    for got, want in zip(model.get_weights(), GOLDEN["saved_weights"]["weights"]):
+        np.testing.assert_array_equal(got, np.asarray(want, np.float32))
+    np.testing.assert_allclose(model.predict(x), GOLDEN["saved_weights"]["predict"], rtol=1e-6)
+
+
+def test_a_saver_restores_the_recurrent_variables_by_their_tensorflow_names(tmp_path):
+    model, x = saved_weights(tf, tmp_path)
+    names = [v.op.name for v in model.weights]
+    assert names[1:4] == ["bidirectional/forward_lstm/lstm_cell/kernel",
+                          "bidirectional/forward_lstm/lstm_cell/recurrent_kernel",
+                          "bidirectional/forward_lstm/lstm_cell/bias"]
+    session = tf.keras.backend.get_session()
+    saver = tf.train.Saver(model.weights)
+    path = saver.save(session, str(tmp_path / "by_name"))
+    predicted = model.predict(x)
+    session.run([w.assign(tf.zeros_like(w)) for w in model.weights])
+    saver.restore(session, path)
+    np.testing.assert_array_equal(model.predict(x), predicted)
+    reader = tf.train.load_checkpoint(path)
+    assert sorted(reader.get_variable_to_shape_map()) == sorted(names)
