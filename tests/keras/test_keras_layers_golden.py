@@ -15,7 +15,7 @@ import re
 import keras_error_cases
 import numpy as np
 import pytest
-from keras_layer_cases import CASES, run_case
+from keras_layer_cases import CASES, assert_as_golden, run_case
 
 import numflow as tf
 
@@ -56,13 +56,7 @@ def test_initial_values_are_tensorflows_bits(case, results):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_outputs_gradients_and_updates_as_tensorflow(case, results):
-    _, values = results[case]
-    want = {k[len(case) + 1:]: GOLDEN[k] for k in GOLDEN.files if k.startswith(case + "/")}
-    assert sorted(values) == sorted(want), HOW
-    for key, value in values.items():
-        atol = 2e-5 if key.startswith("d/") else 2e-6
-        scale = max(1.0, float(np.abs(want[key]).max(initial=0.0)))
-        np.testing.assert_allclose(value, want[key], rtol=2e-5, atol=atol * scale, err_msg=f"{case}/{key}; {HOW}")
+    assert_as_golden(case, results[case][1], GOLDEN, HOW)
 
 
 def _expected_start(message):

@@ -15,9 +15,9 @@ import pathlib
 
 import numpy as np
 import pytest
-from keras_model_cases import run_case
+from keras_model_cases import NAMES, assert_numbers_as_golden, run_case
 from keras_recurrent_model_cases import CASES, saved_weights
-from test_keras_saving import _contents
+from test_keras_saving import assert_same_checkpoint
 
 import numflow as tf
 
@@ -25,8 +25,6 @@ DATA = pathlib.Path(__file__).parent / "data"
 GOLDEN = json.loads((DATA / "tf_keras_recurrent_models_golden.json").read_text())
 HOW = ("regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_recurrent_models_golden.py "
        "(TensorFlow installed)")
-NAMES = ("printed", "epoch", "params", "name", "layers", "inputs", "outputs", "metrics_names", "variables",
-         "trainable", "non_trainable")
 
 
 @pytest.fixture(scope="module")
@@ -42,24 +40,12 @@ def test_printed_text_and_names_as_tensorflow(case, results):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_losses_and_predictions_as_tensorflow(case, results):
-    got, want = results[case], GOLDEN[case]
-    assert sorted(got) == sorted(want), HOW
-    for key in (k for k in want if k not in NAMES):
-        if key == "history":
-            for name, values in want[key].items():
-                np.testing.assert_allclose(got[key][name], values, rtol=1e-5, err_msg=f"{case} {name}")
-        else:
-            np.testing.assert_allclose(got[key], want[key], rtol=1e-5, atol=1e-6, err_msg=f"{case}/{key}; {HOW}")
+    assert_numbers_as_golden(case, results[case], GOLDEN[case], HOW)
 
 
 def test_save_weights_writes_tensorflows_keys_values_and_object_graph(tmp_path):
     saved_weights(tf, tmp_path)
-    ours, ours_attributes, ours_slots = _contents(tmp_path / "weights")
-    theirs, theirs_attributes, theirs_slots = _contents(DATA / "tf_rnn_weights" / "weights")
-    assert sorted(ours) == sorted(theirs)
-    assert (ours_attributes, ours_slots) == (theirs_attributes, theirs_slots)
-    for key, value in theirs.items():  # the same training step from the same seeds
-        np.testing.assert_allclose(ours[key], value, rtol=1e-5, atol=1e-6, err_msg=key)
+    assert_same_checkpoint(tmp_path / "weights", DATA / "tf_rnn_weights" / "weights")
 
 
 def test_load_weights_reads_tensorflows_checkpoint(tmp_path):

@@ -88,16 +88,8 @@ class Tokenizer:
 
     def texts_to_sequences_generator(self, texts):
         """``texts_to_sequences``, one text at a time."""
-        oov_index = self.word_index.get(self.oov_token)
         for text in texts:
-            ids = []
-            for word in self._words(text):
-                index = self.word_index.get(word)
-                if index is not None and not (self.num_words and index >= self.num_words):
-                    ids.append(index)
-                elif self.oov_token is not None and (index is None or oov_index is not None):
-                    ids.append(oov_index)
-            yield ids
+            yield self._converted(self._words(text), lambda word: (self.word_index.get(word),) * 2, lambda i: i)
 
     def sequences_to_texts(self, sequences):
         """Each id sequence as its words joined by spaces."""
@@ -105,16 +97,24 @@ class Tokenizer:
 
     def sequences_to_texts_generator(self, sequences):
         """``sequences_to_texts``, one sequence at a time."""
-        oov_index = self.word_index.get(self.oov_token)
         for sequence in sequences:
-            words = []
-            for index in sequence:
-                word = self.index_word.get(index)
-                if word is not None and not (self.num_words and index >= self.num_words):
-                    words.append(word)
-                elif self.oov_token is not None and (word is None or oov_index is not None):
-                    words.append(self.index_word[oov_index])
+            words = self._converted(sequence, lambda index: (index, self.index_word.get(index)),
+                                    lambda i: self.index_word[i])
             yield " ".join(words)
+
+    def _converted(self, items, lookup, oov):
+        """``lookup(item)``'s value for each item whose id (``lookup(item)``'s first) is below ``num_words``;
+        for the others, with an oov token, ``oov(the oov token's id)`` (rare words only when the token has an
+        id), else nothing."""
+        oov_index = self.word_index.get(self.oov_token)
+        converted = []
+        for item in items:
+            index, value = lookup(item)
+            if value is not None and not (self.num_words and index >= self.num_words):
+                converted.append(value)
+            elif self.oov_token is not None and (value is None or oov_index is not None):
+                converted.append(oov(oov_index))
+        return converted
 
     def texts_to_matrix(self, texts, mode="binary"):
         """``sequences_to_matrix`` of the texts' sequences."""
