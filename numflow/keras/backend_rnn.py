@@ -12,7 +12,7 @@ mask tiled to each tensor). ``unroll=True`` calls the step once per time step in
 from numflow.framework import dtypes, nest
 from numflow.ops import array_ops, math_ops
 from numflow.ops.cond import cond
-from numflow.ops.constant_op import constant, is_tensor
+from numflow.ops.constant_op import constant, convert_to_tensor, is_tensor
 from numflow.ops.nn_ops import bias_add as _bias_add
 from numflow.ops.selection_ops import where_v2
 from numflow.ops.sequence_ops import reverse as _reverse
@@ -124,6 +124,7 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
     for x in flat_inputs:
         x.shape.with_rank_at_least(3)
     if mask is not None:
+        mask = convert_to_tensor(mask)
         if mask.dtype.base_dtype != dtypes.bool:
             mask = math_ops.cast(mask, "bool")
         if mask.shape.ndims == 2:
