@@ -4,7 +4,8 @@ TimeDistributed; a functional bidirectional GRU; a tagger trained on masked step
 ``fit`` log, the names, and the losses, metrics and predictions from the same seeds; and ``save_weights``/
 ``load_weights`` against the checkpoint tf-keras writes for ``saved_weights`` (``data/tf_rnn_weights``): the
 same keys and object graph (an RNN's weights under its ``cell``, a wrapper's under ``layer`` or
-``forward_layer``/``backward_layer``), read both ways.
+``forward_layer``/``backward_layer``), read both ways; and a ``tf.train.Saver`` restoring TensorFlow's
+checkpoint of the same weights by their names (``data/tf_rnn_saver``).
 
 ``data/tf_keras_recurrent_models_golden.json`` and ``data/tf_rnn_weights`` hold TensorFlow's; regenerate them with
 ``TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_recurrent_models_golden.py`` (TensorFlow installed).
@@ -58,18 +59,13 @@ def test_load_weights_reads_tensorflows_checkpoint(tmp_path):
     np.testing.assert_allclose(model.predict(x), GOLDEN["saved_weights"]["predict"], rtol=1e-6)
 
 
-def test_a_saver_restores_the_recurrent_variables_by_their_tensorflow_names(tmp_path):
+def test_a_saver_restores_tensorflows_checkpoint_by_the_variables_names(tmp_path):
     model, x = saved_weights(tf, tmp_path)
-    names = [v.op.name for v in model.weights]
-    assert names[1:4] == ["bidirectional/forward_lstm/lstm_cell/kernel",
-                          "bidirectional/forward_lstm/lstm_cell/recurrent_kernel",
-                          "bidirectional/forward_lstm/lstm_cell/bias"]
+    prefix = str(DATA / "tf_rnn_saver" / "model")
+    reader = tf.train.load_checkpoint(prefix)
+    assert sorted(reader.get_variable_to_shape_map()) == sorted(v.op.name for v in model.weights)
     session = tf.keras.backend.get_session()
-    saver = tf.train.Saver(model.weights)
-    path = saver.save(session, str(tmp_path / "by_name"))
-    predicted = model.predict(x)
-    session.run([w.assign(tf.zeros_like(w)) for w in model.weights])
-    saver.restore(session, path)
-    np.testing.assert_array_equal(model.predict(x), predicted)
-    reader = tf.train.load_checkpoint(path)
-    assert sorted(reader.get_variable_to_shape_map()) == sorted(names)
+    tf.train.Saver(model.weights).restore(session, prefix)
+    for got, want in zip(model.get_weights(), GOLDEN["saved_weights"]["weights"]):
+        np.testing.assert_array_equal(got, np.asarray(want, np.float32))
+    np.testing.assert_allclose(model.predict(x), GOLDEN["saved_weights"]["predict"], rtol=1e-6)

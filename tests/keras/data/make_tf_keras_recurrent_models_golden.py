@@ -4,7 +4,8 @@ numflow dependency; run it by hand).
     TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_recurrent_models_golden.py   # with tensorflow
 
 The models are those of ``tests/keras/keras_recurrent_model_cases.py``, run as ``keras_model_cases.run_case``
-runs its own; ``tf_rnn_weights/`` is the checkpoint tf-keras' ``save_weights`` writes for ``saved_weights``, and
+runs its own; ``tf_rnn_weights/`` is the checkpoint tf-keras' ``save_weights`` writes for ``saved_weights``,
+``tf_rnn_saver/`` the one a ``tf.train.Saver`` of its weights writes (keyed by the variables' names), and
 ``saved_weights`` in the .json its weights and predictions.
 """
 
@@ -33,6 +34,9 @@ def main():
     results = {case: run_case(tf, case, CASES) for case in CASES}
     tf.keras.backend.clear_session()
     model, x = saved_weights(tf, here / "tf_rnn_weights")
+    saver = tf.train.Saver(model.weights)
+    saver.save(tf.keras.backend.get_session(), str(here / "tf_rnn_saver" / "model"), write_state=False,
+               write_meta_graph=False)
     results["saved_weights"] = {"predict": model.predict(x).tolist(),
                                 "weights": [w.tolist() for w in tf.keras.backend.batch_get_value(model.weights)]}
     path = here / "tf_keras_recurrent_models_golden.json"
