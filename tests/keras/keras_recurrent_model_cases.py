@@ -1,7 +1,8 @@
 """The recurrent Keras models behind ``data/tf_keras_recurrent_models_golden.json``, written once for both engines
 and run by ``keras_model_cases.run_case``: a text classifier on padded word ids (Embedding with ``mask_zero``,
 LSTM, sigmoid), a sequence-to-sequence tagger (LSTM with ``return_sequences``, TimeDistributed Dense), a
-functional bidirectional GRU, and a tagger trained on masked steps (their loss weighs 0)."""
+functional bidirectional GRU, a tagger trained on masked steps (their loss weighs 0), and an encoder-decoder
+whose decoder starts from the encoder's last states."""
 
 import numpy as np
 
@@ -63,7 +64,20 @@ def masked_tagger(tf):
     return model, history, {"evaluate": model.evaluate(x, y, verbose=0), "predict": model.predict(x[:2])}
 
 
-CASES = {f.__name__: f for f in (imdb_lstm, seq2seq_tagger, bidirectional_gru, masked_tagger)}
+def encoder_decoder(tf):
+    keras = tf.keras
+    encoder_inputs, decoder_inputs = keras.Input(shape=(None, 3)), keras.Input(shape=(None, 4))
+    _, h, c = keras.layers.LSTM(5, return_state=True)(encoder_inputs)
+    decoded = keras.layers.LSTM(5, return_sequences=True)(decoder_inputs, initial_state=[h, c])
+    model = keras.Model([encoder_inputs, decoder_inputs], keras.layers.Dense(4, activation="softmax")(decoded))
+    model.compile("rmsprop", "categorical_crossentropy")
+    x = [np.random.rand(6, 5, 3).astype(np.float32), np.random.rand(6, 4, 4).astype(np.float32)]
+    y = keras.utils.to_categorical(np.random.randint(0, 4, (6, 4)), 4)
+    history = model.fit(x, y, epochs=2, batch_size=3, verbose=2)
+    return model, history, {"evaluate": model.evaluate(x, y, verbose=0), "predict": model.predict([a[:2] for a in x])}
+
+
+CASES = {f.__name__: f for f in (imdb_lstm, seq2seq_tagger, bidirectional_gru, masked_tagger, encoder_decoder)}
 
 
 def saved_weights(tf, directory):

@@ -46,7 +46,7 @@ class Model(Layer):
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
         self._nodes = node_module.nodes_between(self.inputs, self.outputs)
-        self._layers = _unique([node.layer for node in self._nodes])
+        self._layers = node_module.layers_by_depth(self.outputs, self._nodes)
         self._is_graph_network = True
         self.built = True
 
