@@ -349,7 +349,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         else:
             r = array_ops.rank(a)
             perm = array_ops.concat([math_ops.range(0, r - 2, 1), array_ops.stack([r - 1, r - 2])], 0)
-        return array_ops.transpose(a, perm=perm)
+        return array_ops.transpose(a, perm=perm, conjugate=conjugate)
 
 
 _VECTOR_NORMS = ("euclidean", 1, 2, np.inf)
