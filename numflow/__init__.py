@@ -205,6 +205,8 @@ from numflow.ops.linalg_cross_ops import cross  # noqa: E402, I001
 from numflow.ops.complex_ops import (  # noqa: E402, I001
     angle, complex, conj, imag, real, to_complex64, to_complex128,
 )
+from numflow.ops.fft_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d  # noqa: E402, I001
+from numflow import signal, spectral  # noqa: E402, I001
 from numflow.ops.linalg_qr_ops import qr  # noqa: E402, I001
 from numflow.ops.patch_ops import depth_to_space, extract_image_patches, space_to_depth  # noqa: E402, I001
 from numflow.ops.string_transform_ops import (  # noqa: E402, I001

@@ -801,6 +801,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_crop_sampling,
     reference_decode,
     reference_draw,
+    reference_fft,
     reference_files,
     reference_image,
     reference_image_codecs,
