@@ -611,7 +611,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
 @declare("UnsortedSegmentSum")
 def _unsorted_segment_sum_infer(op):
     data, segment_ids, num_segments = op.inputs
-    check_dtype(data, REAL, "data")
+    check_dtype(data, NUMBERS, "data")
     check_dtype(segment_ids, (dtypes.int16, dtypes.int32, dtypes.int64), "segment_ids")
     check_dtype(num_segments, INDEX_TYPES, "num_segments")
     check_rank(num_segments.shape, 0)

@@ -61,13 +61,23 @@ def _gradients(tf):
 def _variables(tf):
     v = tf.Variable(Z, name="v")
     p = tf.placeholder(tf.complex128, [2, 3], name="p")
-    assign = tf.assign_add(v, tf.cast(p, tf.complex64))
     with tf.control_dependencies([v.initializer]):
-        step = tf.identity(assign)
+        step = tf.identity(tf.assign_add(v, tf.cast(p, tf.complex64)))
     return [step, p * 2.0, tf.conj(p)]
 
 
-CASES = {"parts": _parts, "arithmetic": _arithmetic, "gradients": _gradients, "variables": _variables}
+def _scans_and_segments(tf):
+    z, m = tf.constant(Z), tf.constant(M)
+    outs = [tf.cumsum(z, 1), tf.cumsum(z, 0, exclusive=True, reverse=True), tf.unsorted_segment_sum(z, [1, 0], 3),
+            tf.einsum("ij,kj->ik", z, z), tf.einsum("bij,bjk->bik", m, m), tf.transpose(m, [0, 2, 1], conjugate=True),
+            tf.linalg.adjoint(m)]
+    for value in outs[:-2]:
+        outs.append(tf.gradients(tf.reduce_sum(tf.abs(value)), z if value.shape.ndims == 2 else m)[0])
+    return outs
+
+
+CASES = {"parts": _parts, "arithmetic": _arithmetic, "gradients": _gradients, "variables": _variables,
+         "scans_and_segments": _scans_and_segments}
 
 
 def run_case(tf, name):
