@@ -27,6 +27,7 @@ def test_dtypes():
     assert (tf.complex64.size, tf.complex128.as_datatype_enum) == (8, 18)
     assert tf.as_dtype(np.complex64) is tf.complex64 and tf.as_dtype("complex128") is tf.complex128
     assert tf.float32.real_dtype is tf.float32 and not tf.float32.is_complex
+    assert tf.dtypes.complex is tf.complex
     with pytest.raises(TypeError, match="Cannot find minimum value of <dtype: 'complex64'>"):
         _ = tf.complex64.min
 
