@@ -70,8 +70,8 @@ def _scans_and_segments(tf):
     z, m = tf.constant(Z), tf.constant(M)
     outs = [tf.cumsum(z, 1), tf.cumsum(z, 0, exclusive=True, reverse=True), tf.unsorted_segment_sum(z, [1, 0], 3),
             tf.einsum("ij,kj->ik", z, z), tf.einsum("bij,bjk->bik", m, m), tf.transpose(m, [0, 2, 1], conjugate=True),
-            tf.linalg.adjoint(m)]
-    for value in outs[:-2]:
+            tf.linalg.adjoint(m), tf.norm(z), tf.norm(m, axis=[-2, -1]), tf.nn.l2_normalize(z, 1)]
+    for value in outs[:-5]:
         outs.append(tf.gradients(tf.reduce_sum(tf.abs(value)), z if value.shape.ndims == 2 else m)[0])
     return outs
 
