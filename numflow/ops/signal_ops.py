@@ -63,28 +63,32 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         signal = convert_to_tensor(signal, name="signal")
         frame_length = _scalar(frame_length, "frame_length")
         frame_step = _scalar(frame_step, "frame_step")
-        _scalar(axis, "axis")
-        if signal.shape.ndims is None:
-            raise ValueError("frame needs a signal of known rank")
-        if signal.shape.ndims < 1:
+        axis = _scalar(axis, "axis")
+        rank = signal.shape.ndims
+        if rank is not None and rank < 1:
             raise ValueError(f"Shape {signal.shape} must have rank at least 1")
-        result_shape = _frame_shape(signal, frame_length, frame_step, pad_end, range(signal.shape.ndims)[axis])
-        axis = range(signal.shape.ndims)[int(axis)]
-        if signal.shape.is_fully_defined():
+        if rank is not None and _known_int(axis) is not None:
+            axis = range(rank)[_known_int(axis)]
+            result_shape = _frame_shape(signal, frame_length, frame_step, pad_end, axis)
+        else:  # the axis counted from the end or the rank known only at run time
+            rank = array_ops.rank(signal) if rank is None else rank
+            axis, result_shape = math_ops.range(rank)[axis], None
+        if signal.shape.is_fully_defined() and not isinstance(axis, Tensor):
             signal_shape = np.asarray(signal.shape.as_list(), np.int32)
             outer, length, inner = signal_shape[:axis], int(signal_shape[axis]), signal_shape[axis + 1:]
         else:
             signal_shape = array_ops.shape(signal)
-            outer, length, inner = array_ops.split(signal_shape, [axis, 1, signal.shape.ndims - 1 - axis])
+            outer, length, inner = array_ops.split(signal_shape, array_ops.stack([axis, 1, rank - 1 - axis]))
             length = array_ops.reshape(length, [])
         if pad_end:
             pad_value = _scalar(pad_value, "pad_value", signal.dtype.base_dtype)
             num_frames = -(-length // frame_step)
             pad_samples = math_ops.maximum(0, frame_length + frame_step * (num_frames - 1) - length)
             index_dtype = pad_samples.dtype.base_dtype
-            paddings = array_ops.concat([array_ops.zeros([axis, 2], dtype=index_dtype),
+            paddings = array_ops.concat([array_ops.zeros(array_ops.stack([axis, 2]), dtype=index_dtype),
                                          array_ops.stack([array_ops.stack([0, pad_samples])]),
-                                         array_ops.zeros([signal.shape.ndims - 1 - axis, 2], dtype=index_dtype)], 0)
+                                         array_ops.zeros(array_ops.stack([rank - 1 - axis, 2]), dtype=index_dtype)],
+                                        0)
             signal = pad(signal, paddings, constant_values=pad_value)
             length = array_ops.shape(signal)[axis]
         else:
@@ -99,7 +103,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         slice_shape = array_ops.concat([outer, array_ops.stack([sliced_length]) if isinstance(sliced_length, Tensor)
                                         else [sliced_length], inner], 0)
         subframe_shape = array_ops.concat([outer, array_ops.stack([num_subframes, subframe_length]), inner], 0)
-        subframes = array_ops.reshape(strided_slice(signal, np.zeros(signal.shape.ndims, np.int32), slice_shape),
+        # Strides of 1 spelled out where the signal's rank, so the slice's length, is known only at run time.
+        strides = array_ops.ones_like(signal_shape) if signal.shape.ndims is None else None
+        subframes = array_ops.reshape(strided_slice(signal, array_ops.zeros_like(signal_shape), slice_shape, strides),
                                       subframe_shape)
         index_dtype = frame_length.dtype.base_dtype
         frame_selector = array_ops.reshape(math_ops.range(num_frames, dtype=index_dtype) * subframes_per_hop,
@@ -109,7 +115,8 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         selector = frame_selector + subframe_selector
         frames = array_ops.reshape(gather(subframes, selector, axis=axis),
                                    array_ops.concat([outer, array_ops.stack([num_frames, frame_length]), inner], 0))
-        frames.set_shape(result_shape)
+        if result_shape is not None:
+            frames.set_shape(result_shape)
         return frames
 
 

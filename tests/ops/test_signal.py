@@ -70,6 +70,25 @@ def test_stft_round_trip_with_shapes_known_at_run_time():
     np.testing.assert_allclose(summed, _overlap_add_by_loop(FRAMES, 8), rtol=1e-6, atol=1e-6)
 
 
+def test_frame_of_unknown_rank_and_axis():
+    multi = np.random.RandomState(4).randn(2, 20, 3).astype(np.float32)
+    with tf.Graph().as_default():
+        signal = tf.placeholder(tf.float32)
+        axis = tf.placeholder(tf.int32, [])
+        framed = tf.signal.frame(signal, 4, 3, axis=1)
+        padded = tf.signal.frame(signal, 5, 2, pad_end=True, axis=-2)
+        by_axis = tf.signal.frame(tf.constant(multi), 4, 3, axis=axis)
+        assert framed.shape.ndims is None and by_axis.shape.ndims is None
+        with tf.Session() as sess:
+            got = sess.run([framed, padded, by_axis], {signal: multi, axis: 1})
+    moved = np.moveaxis(multi, 1, -1)
+    want = np.moveaxis(_frames_by_loop(moved, 4, 3), [-2, -1], [1, 2])
+    np.testing.assert_array_equal(got[0], want)
+    np.testing.assert_array_equal(got[2], want)
+    want_padded = np.moveaxis(_frames_by_loop(np.pad(moved, [(0, 0), (0, 0), (0, 3)]), 5, 2), [-2, -1], [1, 2])
+    np.testing.assert_array_equal(got[1], want_padded)
+
+
 def test_static_shapes():
     with tf.Graph().as_default():
         signals = tf.placeholder(tf.float32, [None, 100])
