@@ -150,7 +150,7 @@ def overlap_and_add(signal, frame_step, name=None):
         else:
             signal_shape = array_ops.shape(signal)
             outer = signal_shape[:-2]
-            outer_rank = signal.shape.ndims - 2 if signal.shape.ndims is not None else array_ops.size(outer)
+            outer_rank = signal.shape.ndims - 2 if signal.shape.ndims is not None else array_ops.rank(signal) - 2
 
         def full_shape(inner):
             return array_ops.concat([outer, array_ops.stack(inner) if _has_tensor(inner) else inner], 0)
@@ -327,12 +327,14 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
         if length is None or last is None:
             real_frames = real_frames[..., :frame_length]
             missing = math_ops.maximum(0, frame_length - array_ops.shape(real_frames)[-1])
-            real_frames = pad(real_frames, [[0, 0]] * (real_frames.shape.ndims - 1) + [[0, missing]])
+            leading = array_ops.zeros(array_ops.stack([array_ops.rank(real_frames) - 1, 2]), frame_length.dtype)
+            real_frames = pad(real_frames, array_ops.concat([leading, array_ops.stack([array_ops.stack([0, missing])])],
+                                                            0))
         elif last > length:
             real_frames = real_frames[..., :length]
         elif last < length:
             real_frames = pad(real_frames, [[0, 0]] * (real_frames.shape.ndims - 1) + [[0, length - last]])
-        if length is not None:
+        if length is not None and real_frames.shape.ndims is not None:
             real_frames.set_shape([None] * (real_frames.shape.ndims - 1) + [length])
         if window_fn is not None:
             real_frames *= window_fn(frame_length, dtype=stfts.dtype.real_dtype)

@@ -89,6 +89,20 @@ def test_frame_of_unknown_rank_and_axis():
     np.testing.assert_array_equal(got[1], want_padded)
 
 
+def test_overlap_and_add_and_inverse_stft_of_unknown_rank():
+    with tf.Graph().as_default():
+        frames = tf.placeholder(tf.float32)
+        spectra = tf.placeholder(tf.complex64)
+        added = tf.signal.overlap_and_add(frames, 4)
+        inverse = tf.signal.inverse_stft(spectra, 24, 8)
+        known = tf.signal.inverse_stft(tf.placeholder_with_default(spectra, [2, None, 17]), 24, 8)
+        with tf.Session() as sess:
+            stfts = sess.run(tf.signal.stft(SIGNALS, 24, 8))
+            got, got_inverse, want_inverse = sess.run([added, inverse, known], {frames: FRAMES, spectra: stfts})
+    np.testing.assert_allclose(got, _overlap_add_by_loop(FRAMES, 4), rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(got_inverse, want_inverse)
+
+
 def test_static_shapes():
     with tf.Graph().as_default():
         signals = tf.placeholder(tf.float32, [None, 100])
