@@ -141,7 +141,12 @@ class Server:
                 _tune(sock)
                 while True:
                     method, args = _receive(sock)
-                    _send(sock, self._handler(method, args))
+                    answer = self._handler(method, args)
+                    try:
+                        _send(sock, answer)
+                    except (TypeError, AttributeError, pickle.PicklingError) as e:  # raised before a byte is sent
+                        _send(sock, ("error", "InternalError", None,
+                                     f"The answer to {method} cannot be sent to the caller: {e}"))
             except (EOFError, OSError):
                 return
 

@@ -16,6 +16,9 @@ class _Task:
     def echo(self, *values):
         return values
 
+    def lock(self):
+        return threading.Lock()
+
     def wait(self):
         self.release.wait(10)
         return "released"
@@ -78,3 +81,11 @@ def test_a_stopped_task_is_unavailable_at_the_answer_not_the_send(task):
     pending = client.submit("echo", (1,))  # connecting fails: reported when the answer is asked for
     with pytest.raises(TaskUnavailable, match="/job:ps/replica:0/task:0 cannot be reached"):
         pending.answer()
+
+
+def test_an_answer_that_cannot_be_sent_is_an_error_answer_and_the_connection_goes_on(task):
+    _, _, client = task
+    status, class_name, op_name, message = client.submit("lock", ()).answer()
+    assert (status, class_name, op_name) == ("error", "InternalError", None)
+    assert message.startswith("The answer to lock cannot be sent to the caller: cannot pickle")
+    assert client.submit("echo", (1,)).answer() == (1,)
