@@ -7,8 +7,8 @@ run by another under its attribute: ``layer_with_weights-1/cell/kernel``, ``.../
 bias``), its
 optimizer's under ``optimizer/<name>/...`` (``iter``, ``learning_rate``...) and its slots under
 ``<weight's path>/.OPTIMIZER_SLOT/optimizer/<slot>/...``; ``_CHECKPOINTABLE_OBJECT_GRAPH`` holds the object
-graph (``TrackableObjectGraph``) that TensorFlow reads them back by. ``.h5`` files need h5py, which numflow
-does not use.
+graph (``TrackableObjectGraph``) that TensorFlow reads them back by. ``.h5`` files are Keras' HDF5 format
+(``engine/hdf5_weights.py``).
 """
 
 import os
@@ -17,6 +17,7 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.keras import backend
+from numflow.keras.engine import hdf5_weights
 from numflow.variables.variable import Variable
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
@@ -122,18 +123,14 @@ def object_graph(model):
     return graph
 
 
-def _check_format(filepath, save_format):
-    if save_format == "h5" or str(filepath).endswith((".h5", ".keras", ".hdf5")):
-        raise ImportError("`save_weights` requires h5py when saving in hdf5, but h5py is not available. Try "
-                          "installing h5py package, or save in the TensorFlow format (a path without .h5).")
-
-
 def save_weights(model, filepath, save_format=None):
     """Write ``model``'s weights and optimizer to the checkpoint ``filepath`` (see the module docstring)."""
     from numflow.checkpoint.bundle import write_bundle
     from numflow.checkpoint.state import update_checkpoint_state
 
-    _check_format(filepath, save_format)
+    if hdf5_weights.is_h5(filepath, save_format):
+        hdf5_weights.save_weights(model, filepath)
+        return
     filepath = os.fspath(filepath)
     graph = object_graph(model)
     keys = list(graph.keys)
@@ -146,14 +143,17 @@ def save_weights(model, filepath, save_format=None):
     update_checkpoint_state(directory, filepath, [filepath], save_relative_paths=True)
 
 
-def load_weights(model, filepath):
+def load_weights(model, filepath, by_name=False, skip_mismatch=False):
     """Set ``model``'s weights (and its optimizer's variables, once made) from the checkpoint ``filepath``.
 
     A weight the checkpoint lacks is left as it is; one of another shape is a ValueError naming both.
+    ``by_name`` and ``skip_mismatch`` apply to HDF5 files, as in tf-keras.
     """
     from numflow.checkpoint.reader import CheckpointReader
 
-    _check_format(filepath, None)
+    if hdf5_weights.is_h5(filepath):
+        hdf5_weights.load_weights(model, filepath, by_name, skip_mismatch)
+        return
     filepath = os.fspath(filepath)
     if os.path.isdir(filepath):
         from numflow.checkpoint.state import latest_checkpoint

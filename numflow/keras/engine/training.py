@@ -319,18 +319,18 @@ class Model(Layer):
     # -- weights ---------------------------------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None):
         """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
-        tf-keras keys them (see ``engine/saving.py``)."""
+        tf-keras keys them (see ``engine/saving.py``), or the weights to a Keras HDF5 file (``.h5``)."""
         from numflow.keras.engine.saving import save_weights
 
         del overwrite
         save_weights(self, filepath, save_format)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
-        """Read the weights from the TensorFlow checkpoint ``filepath`` (numflow's or tf-keras' ``save_weights``)."""
+        """Read the weights from the TensorFlow checkpoint or HDF5 file ``filepath`` (numflow's or tf-keras'
+        ``save_weights``)."""
         from numflow.keras.engine.saving import load_weights
 
-        del by_name, skip_mismatch
-        load_weights(self, filepath)
+        load_weights(self, filepath, by_name, skip_mismatch)
 
     def get_weights(self):
         """The values of ``weights``, in order."""
