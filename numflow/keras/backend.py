@@ -370,3 +370,4 @@ from numflow.keras.backend_math import (  # noqa: E402, F401, I001  (the tensor 
     random_normal, random_uniform, reshape, sigmoid, sign, softmax, sparse_categorical_crossentropy, sqrt, square,
     squeeze, stop_gradient, sum, tanh, transpose, zeros_like,
 )
+from numflow.keras.backend_rnn import rnn  # noqa: E402, F401, I001  (the recurrent loop, re-exported)

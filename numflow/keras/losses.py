@@ -112,6 +112,19 @@ def reduce_weighted_loss(weighted_losses, reduction):
     return math_ops.div_no_nan(total, count, name="value")
 
 
+def match_rank(weights, values):
+    """``weights`` with a last axis added or dropped when its rank is one short of or one over ``values``' (per
+    sample weights of per step losses), as Keras' ``squeeze_or_expand_dimensions`` does."""
+    weights_rank, values_rank = weights.shape.ndims, values.shape.ndims
+    if weights_rank is None or values_rank is None or weights_rank == 0:
+        return weights
+    if weights_rank - values_rank == -1:
+        return array_ops.expand_dims(weights, -1)
+    if weights_rank - values_rank == 1 and weights.shape[-1] in (1, None):
+        return array_ops.squeeze(weights, [-1])
+    return weights
+
+
 class Loss:
     """A loss: ``loss(y_true, y_pred, sample_weight=None)`` is the per-example values of ``call``, weighted and
     reduced by ``reduction`` (the mean over the batch by default), under a name scope of the loss's name."""
@@ -128,6 +141,7 @@ class Loss:
             losses = self.call(y_true, y_pred)
             with graph.name_scope("weighted_loss"):
                 weights = math_ops.cast(1.0 if sample_weight is None else sample_weight, losses.dtype.base_dtype)
+                weights = match_rank(weights, losses)
                 reduction = Reduction.SUM_OVER_BATCH_SIZE if self.reduction == Reduction.AUTO else self.reduction
                 return reduce_weighted_loss(math_ops.multiply(losses, weights), reduction)
 

@@ -1,8 +1,10 @@
-"""``tf.keras.utils``: ``to_categorical`` and ``normalize`` (numpy, as Keras computes them), and ``get_file``."""
+"""``tf.keras.utils``: ``to_categorical`` and ``normalize`` (numpy, as Keras computes them), ``get_file`` and
+``pad_sequences``."""
 
 import numpy as np
 
 from numflow.keras.data_utils import get_file, validate_file  # noqa: F401  (tf.keras.utils' names)
+from numflow.keras.preprocessing.sequence import pad_sequences  # noqa: F401
 
 
 def to_categorical(y, num_classes=None, dtype="float32"):

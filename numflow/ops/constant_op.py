@@ -29,6 +29,8 @@ def _infer_dtype(value):
         return _int_dtype(value, value)
     if isinstance(value, numbers.Real):
         return dtypes.float32
+    if isinstance(value, numbers.Complex):
+        return dtypes.complex128
     if isinstance(value, str | bytes):
         return dtypes.string
     if type(value) is Dimension:
@@ -39,6 +41,8 @@ def _infer_dtype(value):
         kinds = [_infer_dtype(v) for v in value]
         if any(k == dtypes.string for k in kinds):
             return dtypes.string
+        if any(k.is_complex for k in kinds):
+            return max((k for k in kinds if k.is_complex), key=lambda d: d.size)
         if any(k.is_floating for k in kinds):
             return max((k for k in kinds if k.is_floating), key=lambda d: d.size)
         if any(k in (dtypes.int64, dtypes.uint64) for k in kinds):
@@ -109,6 +113,8 @@ def _check_convertible(value, dtype):
             ok = isinstance(v, numbers.Integral)
         elif dtype.is_floating:
             ok = isinstance(v, numbers.Real)
+        elif dtype.is_complex:
+            ok = isinstance(v, numbers.Complex)
         elif dtype == dtypes.bool:
             ok = isinstance(v, bool | np.bool_)
         elif dtype == dtypes.string:

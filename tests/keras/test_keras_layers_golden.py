@@ -19,7 +19,7 @@ import keras_layer_cases
 import keras_more_layer_cases
 import numpy as np
 import pytest
-from keras_layer_cases import run_case
+from keras_layer_cases import assert_as_golden, run_case
 
 import numflow as tf
 
@@ -66,14 +66,7 @@ def test_initial_values_are_tensorflows_bits(stem, case, results):
 
 @pytest.mark.parametrize(("stem", "case"), CASES)
 def test_outputs_gradients_and_updates_as_tensorflow(stem, case, results):
-    _, values = results[stem, case]
-    golden = GOLDEN[stem]
-    want = {k[len(case) + 1:]: golden[k] for k in golden.files if k.startswith(case + "/")}
-    assert sorted(values) == sorted(want), HOW
-    for key, value in values.items():
-        atol = 2e-5 if key.startswith("d/") else 2e-6
-        scale = max(1.0, float(np.abs(want[key]).max(initial=0.0)))
-        np.testing.assert_allclose(value, want[key], rtol=2e-5, atol=atol * scale, err_msg=f"{case}/{key}; {HOW}")
+    assert_as_golden(case, results[stem, case][1], GOLDEN[stem], HOW)
 
 
 def _expected_start(message):

@@ -18,6 +18,8 @@ from numflow.keras.engine import node as node_module
 from numflow.keras.engine import training_loops
 from numflow.keras.engine.base_layer import Layer
 from numflow.layers.base import _dedup as _unique
+from numflow.ops import math_ops
+from numflow.ops.sequence_ops import size
 
 
 class Model(Layer):
@@ -44,7 +46,7 @@ class Model(Layer):
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
         self._nodes = node_module.nodes_between(self.inputs, self.outputs)
-        self._layers = _unique([node.layer for node in self._nodes])
+        self._layers = node_module.layers_by_depth(self.outputs, self._nodes)
         self._is_graph_network = True
         self.built = True
 
@@ -216,7 +218,8 @@ class Model(Layer):
                     loss_reduction = loss_fn.reduction
                     loss_fn.reduction = losses.Reduction.NONE
                     try:
-                        per_example = loss_fn(target, output, sample_weight=sample_weight)
+                        per_example = loss_fn(target, output,
+                                              sample_weight=_masked_weights(output, sample_weight, loss_reduction))
                     finally:
                         loss_fn.reduction = loss_reduction
                     reduction = (losses.Reduction.SUM_OVER_BATCH_SIZE if loss_reduction == losses.Reduction.AUTO
@@ -316,18 +319,18 @@ class Model(Layer):
     # -- weights ---------------------------------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None):
         """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
-        tf-keras keys them (see ``engine/saving.py``)."""
+        tf-keras keys them (see ``engine/saving.py``), or the weights to a Keras HDF5 file (``.h5``)."""
         from numflow.keras.engine.saving import save_weights
 
         del overwrite
         save_weights(self, filepath, save_format)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
-        """Read the weights from the TensorFlow checkpoint ``filepath`` (numflow's or tf-keras' ``save_weights``)."""
+        """Read the weights from the TensorFlow checkpoint or HDF5 file ``filepath`` (numflow's or tf-keras'
+        ``save_weights``)."""
         from numflow.keras.engine.saving import load_weights
 
-        del by_name, skip_mismatch
-        load_weights(self, filepath)
+        load_weights(self, filepath, by_name, skip_mismatch)
 
     def get_weights(self):
         """The values of ``weights``, in order."""
@@ -336,6 +339,20 @@ class Model(Layer):
     def set_weights(self, weights):
         """Set ``weights`` from values in their order (as ``get_weights`` gives them)."""
         Layer.set_weights(self, weights)
+
+
+def _masked_weights(output, sample_weight, reduction):
+    """The sample weights times the output's Keras mask, as Keras trains a masked output: a masked step weighs 0,
+    and a mean over the batch is the mean over the steps kept (the mask scaled by all steps over those kept).
+    The sample weights alone when the output has no mask."""
+    mask = node_module.mask_of(output)
+    if mask is None:
+        return sample_weight
+    dtype = output.dtype.base_dtype
+    mask = math_ops.cast(mask, dtype)
+    if reduction in (losses.Reduction.AUTO, losses.Reduction.SUM_OVER_BATCH_SIZE):
+        mask *= math_ops.cast(size(mask), dtype) / math_ops.reduce_sum(mask)
+    return losses.match_rank(sample_weight, mask) * mask
 
 
 def _numpy_only(steps, validation_steps, kwargs):

@@ -66,6 +66,8 @@ from numflow.keras.layers.preprocessing import (
     Rescaling,
     Resizing,
 )
+from numflow.keras.layers.recurrent import GRU, LSTM, RNN, CuDNNGRU, CuDNNLSTM, SimpleRNN
+from numflow.keras.layers.recurrent_cells import AbstractRNNCell, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 from numflow.keras.layers.reshaping import (
     Cropping1D,
     Cropping2D,
@@ -112,24 +114,27 @@ from numflow.keras.layers.wrapped import (
     SeparableConvolution1D,
     SeparableConvolution2D,
 )
+from numflow.keras.layers.wrappers import Bidirectional, Masking, TimeDistributed, Wrapper
 from numflow.layers.input_spec import InputSpec
 
 __all__ = [
-    "Activation", "ActivityRegularization", "Add", "AdditiveAttention", "AlphaDropout", "Attention", "Average",
-    "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
-    "BatchNormalization", "CategoryEncoding", "CenterCrop", "Concatenate", "Conv1D", "Conv1DTranspose", "Conv2D",
-    "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Convolution1D", "Convolution1DTranspose", "Convolution2D",
-    "Convolution2DTranspose", "Convolution3D", "Convolution3DTranspose", "Cropping1D", "Cropping2D", "Cropping3D",
-    "Dense", "DenseFeatures", "DepthwiseConv1D", "DepthwiseConv2D", "Discretization", "Dot", "Dropout", "ELU",
-    "EinsumDense", "Embedding", "Flatten", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D",
-    "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D",
-    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
-    "GlobalMaxPooling3D", "Hashing", "Identity", "Input", "InputLayer", "InputSpec", "Lambda", "Layer",
-    "LayerNormalization", "LeakyReLU", "LocallyConnected1D", "LocallyConnected2D", "MaxPool1D", "MaxPool2D",
-    "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum", "MultiHeadAttention", "Multiply",
-    "Normalization", "PReLU", "Permute", "ReLU", "RepeatVector", "Rescaling", "Reshape", "Resizing", "SeparableConv1D",
-    "SeparableConv2D", "SeparableConvolution1D", "SeparableConvolution2D", "Softmax", "SpatialDropout1D",
-    "SpatialDropout2D", "SpatialDropout3D", "Subtract", "ThresholdedReLU", "UpSampling1D", "UpSampling2D",
-    "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "add", "average", "concatenate", "dot",
-    "maximum", "minimum", "multiply", "subtract",
+    "AbstractRNNCell", "Activation", "ActivityRegularization", "Add", "AdditiveAttention", "AlphaDropout",
+    "Attention", "Average", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
+    "AvgPool3D", "BatchNormalization", "Bidirectional", "CategoryEncoding", "CenterCrop", "Concatenate", "Conv1D",
+    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Convolution1D",
+    "Convolution1DTranspose", "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Convolution3DTranspose",
+    "Cropping1D", "Cropping2D", "Cropping3D", "CuDNNGRU", "CuDNNLSTM", "Dense", "DenseFeatures", "DepthwiseConv1D",
+    "DepthwiseConv2D", "Discretization", "Dot", "Dropout", "ELU", "EinsumDense", "Embedding", "Flatten", "GRU",
+    "GRUCell", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+    "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "GlobalMaxPool1D",
+    "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
+    "Hashing", "Identity", "Input", "InputLayer", "InputSpec", "LSTM", "LSTMCell", "Lambda", "Layer",
+    "LayerNormalization", "LeakyReLU", "LocallyConnected1D", "LocallyConnected2D", "Masking", "MaxPool1D",
+    "MaxPool2D", "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum",
+    "MultiHeadAttention", "Multiply", "Normalization", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector",
+    "Rescaling", "Reshape", "Resizing", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution1D",
+    "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+    "SpatialDropout3D", "StackedRNNCells", "Subtract", "ThresholdedReLU", "TimeDistributed", "UpSampling1D",
+    "UpSampling2D", "UpSampling3D", "Wrapper", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "add", "average",
+    "concatenate", "dot", "maximum", "minimum", "multiply", "subtract",
 ]

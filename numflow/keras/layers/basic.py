@@ -13,6 +13,8 @@ from numflow.ops import array_ops, math_ops
 class Activation(Layer):
     """``activation(inputs)``, the activation given by name or as a function."""
 
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -73,7 +75,7 @@ class Embedding(Layer):
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, Received input_dim = "
                              f"{input_dim} and output_dim = {output_dim}")
-        if "input_shape" not in kwargs and input_length is not None:
+        if "input_shape" not in kwargs:  # (None,) without input_length: a Sequential's first layer has an input
             kwargs["input_shape"] = (input_length,)
         kwargs.setdefault("dtype", backend.floatx())
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -96,6 +98,10 @@ class Embedding(Layer):
         if inputs.dtype.base_dtype.name not in ("int32", "int64"):
             inputs = math_ops.cast(inputs, "int32")
         return embedding_lookup(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        """Where the ids are not 0, with ``mask_zero``; else no mask."""
+        return math_ops.not_equal(inputs, 0) if self.mask_zero else None
 
     def _maybe_build(self, inputs):
         dtype = self._dtype

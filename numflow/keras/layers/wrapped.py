@@ -26,6 +26,8 @@ def keras_arguments(kwargs, initializer_defaults=("kernel", "bias")):
 class Dense(Layer, core.Dense):
     """``activation(inputs @ kernel + bias)``: ``tf.layers.Dense`` with Keras' names and defaults."""
 
+    supports_masking = True
+
     def __init__(self, units, **kwargs):
         super().__init__(units, **keras_arguments(kwargs))
 
@@ -33,6 +35,8 @@ class Dense(Layer, core.Dense):
 class Dropout(Layer, core.Dropout):
     """Zero each element with probability ``rate`` (scaling the others by ``1 / (1 - rate)``) while training:
     ``training`` left out is the Keras learning phase."""
+
+    supports_masking = True
 
     def call(self, inputs, training=None):
         return super().call(inputs, training=backend.learning_phase() if training is None else training)
