@@ -1,12 +1,13 @@
-"""``tf.keras.utils``: ``to_categorical``, ``to_ordinal``, ``pad_sequences`` and ``normalize`` (numpy, as Keras
-computes them), ``get_file``,
-``Sequence`` (batches ``fit``, ``evaluate`` and ``predict`` take), ``Progbar``, ``get_source_inputs`` and the
-custom objects and serialization of ``serialization.py``."""
+"""``tf.keras.utils``: ``to_categorical``, ``to_ordinal`` and ``normalize`` (numpy, as Keras computes them),
+``get_file``, ``pad_sequences`` (``preprocessing.sequence``'s), ``Sequence`` (batches ``fit``, ``evaluate`` and
+``predict`` take), ``Progbar``, ``get_source_inputs`` and the custom objects and serialization of
+``serialization.py``."""
 
 import numpy as np
 
 from numflow.keras.data_utils import get_file, validate_file  # noqa: F401  (tf.keras.utils' names)
 from numflow.keras.engine.training_loops import Progbar  # noqa: F401
+from numflow.keras.preprocessing.sequence import pad_sequences  # noqa: F401
 from numflow.keras.serialization import (  # noqa: F401
     CustomObjectScope,
     custom_object_scope,
@@ -91,48 +92,6 @@ def to_ordinal(y, num_classes=None, dtype="float32"):
         num_classes = int(np.max(y)) + 1
     ordinal = (np.arange(num_classes - 1)[None, :] < y[:, None]).astype(dtype)
     return np.reshape(ordinal, (*input_shape, num_classes - 1))
-
-
-def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0):
-    """The ``sequences`` as one array of rows of ``maxlen`` (default: the longest), cut (``truncating``) and filled
-    with ``value`` (``padding``) at the start ("pre") or the end ("post"), with Keras' errors.
-
-    >>> pad_sequences([[1, 2, 3], [4]], maxlen=2).tolist()
-    [[2, 3], [0, 4]]
-    """
-    if not hasattr(sequences, "__len__"):
-        raise ValueError("`sequences` must be iterable.")
-    lengths, sample_shape = [], None
-    for x in sequences:
-        try:
-            lengths.append(len(x))
-        except TypeError as e:
-            raise ValueError(f"`sequences` must be a list of iterables. Found non-iterable: {x}") from e
-        if sample_shape is None and len(x):
-            sample_shape = np.asarray(x).shape[1:]
-    sample_shape = sample_shape or ()
-    if maxlen is None:
-        maxlen = int(np.max(lengths))
-    if isinstance(value, str) and dtype is not object and not np.issubdtype(dtype, np.str_):
-        raise ValueError(f"`dtype` {dtype} is not compatible with `value`'s type: {type(value)}\nYou should set "
-                         "`dtype=object` for variable length strings.")
-    padded = np.full((len(sequences), maxlen, *sample_shape), value, dtype=dtype)
-    for index, sequence in enumerate(sequences):
-        if not len(sequence):
-            continue
-        if truncating not in ("pre", "post"):
-            raise ValueError(f'Truncating type "{truncating}" not understood')
-        kept = np.asarray(sequence[-maxlen:] if truncating == "pre" else sequence[:maxlen], dtype=dtype)
-        if kept.shape[1:] != sample_shape:
-            raise ValueError(f"Shape of sample {kept.shape[1:]} of sequence at position {index} is different from "
-                             f"expected shape {sample_shape}")
-        if padding == "post":
-            padded[index, :len(kept)] = kept
-        elif padding == "pre":
-            padded[index, -len(kept):] = kept
-        else:
-            raise ValueError(f'Padding type "{padding}" not understood')
-    return padded
 
 
 def normalize(x, axis=-1, order=2):

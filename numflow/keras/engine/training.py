@@ -18,6 +18,8 @@ from numflow.keras.engine import node as node_module
 from numflow.keras.engine import training_loops
 from numflow.keras.engine.base_layer import Layer
 from numflow.layers.base import _dedup as _unique
+from numflow.ops import math_ops
+from numflow.ops.sequence_ops import size
 
 
 class Model(Layer):
@@ -44,7 +46,7 @@ class Model(Layer):
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
         self._nodes = node_module.nodes_between(self.inputs, self.outputs)
-        self._layers = _by_depth(self._nodes)
+        self._layers = node_module.layers_by_depth(self.outputs, self._nodes)
         self._is_graph_network = True
         self.built = True
 
@@ -212,7 +214,8 @@ class Model(Layer):
                     loss_reduction = loss_fn.reduction
                     loss_fn.reduction = losses.Reduction.NONE
                     try:
-                        per_example = loss_fn(target, output, sample_weight=sample_weight)
+                        per_example = loss_fn(target, output,
+                                              sample_weight=_masked_weights(output, sample_weight, loss_reduction))
                     finally:
                         loss_fn.reduction = loss_reduction
                     reduction = (losses.Reduction.SUM_OVER_BATCH_SIZE if loss_reduction == losses.Reduction.AUTO
@@ -395,18 +398,18 @@ class Model(Layer):
     # -- weights ---------------------------------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None):
         """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
-        tf-keras keys them (see ``engine/saving.py``)."""
+        tf-keras keys them (see ``engine/saving.py``), or the weights to a Keras HDF5 file (``.h5``)."""
         from numflow.keras.engine.saving import save_weights
 
         del overwrite
         save_weights(self, filepath, save_format)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
-        """Read the weights from the TensorFlow checkpoint ``filepath`` (numflow's or tf-keras' ``save_weights``)."""
+        """Read the weights from the TensorFlow checkpoint or HDF5 file ``filepath`` (numflow's or tf-keras'
+        ``save_weights``)."""
         from numflow.keras.engine.saving import load_weights
 
-        del by_name, skip_mismatch
-        load_weights(self, filepath)
+        load_weights(self, filepath, by_name, skip_mismatch)
 
     def get_weights(self):
         """The values of ``weights``, in order."""
@@ -421,29 +424,24 @@ def _as_list(value):
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
-def _by_depth(nodes):
-    """The layers of ``nodes`` (a topological order) as tf-keras orders a functional model's: the farthest from
-    the outputs first (the inputs' layers), ties in the order met."""
-    node_ids = {id(node) for node in nodes}
-    depth = {}
-    for node in reversed(nodes):  # every consumer of a node comes before it
-        here = depth.setdefault(id(node), 0)
-        for tensor in node.inputs:
-            parent = node_module.history_of(tensor)
-            if parent is not None and id(parent) in node_ids:
-                depth[id(parent)] = max(depth.get(id(parent), 0), here + 1)
-    layer_depth, first_seen = {}, {}
-    for index, node in enumerate(nodes):
-        layer_depth[id(node.layer)] = max(layer_depth.get(id(node.layer), 0), depth[id(node)])
-        first_seen.setdefault(id(node.layer), index)
-    layers = _unique([node.layer for node in nodes])
-    return sorted(layers, key=lambda layer: (-layer_depth[id(layer)], first_seen[id(layer)]))
-
-
 def _is_sequence(x):
     from numflow.keras.utils import Sequence
 
     return isinstance(x, Sequence)
+
+
+def _masked_weights(output, sample_weight, reduction):
+    """The sample weights times the output's Keras mask, as Keras trains a masked output: a masked step weighs 0,
+    and a mean over the batch is the mean over the steps kept (the mask scaled by all steps over those kept).
+    The sample weights alone when the output has no mask."""
+    mask = node_module.mask_of(output)
+    if mask is None:
+        return sample_weight
+    dtype = output.dtype.base_dtype
+    mask = math_ops.cast(mask, dtype)
+    if reduction in (losses.Reduction.AUTO, losses.Reduction.SUM_OVER_BATCH_SIZE):
+        mask *= math_ops.cast(size(mask), dtype) / math_ops.reduce_sum(mask)
+    return losses.squeeze_or_expand_dimensions(mask, sample_weight=sample_weight)[2] * mask
 
 
 def _numpy_only(steps, validation_steps, kwargs):
