@@ -2,8 +2,8 @@
 
 from numflow import errors
 from numflow.framework.dtypes import (
-    DType, as_dtype, bool, double, float16, float32, float64, half, int8, int16, int32, int64, resource, string,
-    uint8, uint16, uint32, uint64, variant,
+    DType, as_dtype, bool, complex64, complex128, double, float16, float32, float64, half, int8, int16, int32, int64,
+    resource, string, uint8, uint16, uint32, uint64, variant,
 )
 from numflow.framework.graph import (
     Graph, GraphKeys, Operation, Tensor, get_default_graph, reset_default_graph,
@@ -202,6 +202,11 @@ from numflow.ops.file_ops import matching_files, read_file, write_file  # noqa: 
 from numflow import queue  # noqa: E402, I001
 from numflow.ops.string_ops import string_split  # noqa: E402, I001
 from numflow.ops.linalg_cross_ops import cross  # noqa: E402, I001
+from numflow.ops.complex_ops import (  # noqa: E402, I001
+    angle, complex, conj, imag, real, to_complex64, to_complex128,
+)
+from numflow.ops.fft_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d  # noqa: E402, I001
+from numflow import signal, spectral  # noqa: E402, I001
 from numflow.ops.linalg_qr_ops import qr  # noqa: E402, I001
 from numflow.ops.patch_ops import depth_to_space, extract_image_patches, space_to_depth  # noqa: E402, I001
 from numflow.ops.string_transform_ops import (  # noqa: E402, I001

@@ -2,6 +2,7 @@
 
 from numflow.ops.array_more_ops import invert_permutation
 from numflow.ops.check_ops import is_non_decreasing, is_strictly_increasing
+from numflow.ops.complex_ops import angle, conj, imag, real
 from numflow.ops.counting_ops import bincount
 from numflow.ops.elementwise_ops import is_finite, is_inf, is_nan
 from numflow.ops.math_composites import accumulate_n, confusion_matrix, reduce_std, reduce_variance, scalar_mul
@@ -118,19 +119,20 @@ from numflow.ops.transcendental_ops import (
 )
 
 __all__ = [
-    "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2",
-    "atanh", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "betainc", "bincount", "ceil", "confusion_matrix",
-    "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "cumulative_logsumexp", "digamma", "divide", "divide_no_nan",
-    "equal", "erf", "erfc", "erfcinv", "erfinv", "exp", "expm1", "floor", "floordiv", "floormod", "greater",
-    "greater_equal", "igamma", "igammac", "in_top_k", "invert_permutation", "is_finite", "is_inf", "is_nan",
-    "is_non_decreasing", "is_strictly_increasing", "l2_normalize", "lbeta", "less", "less_equal", "lgamma", "log",
-    "log1p", "log_sigmoid", "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
-    "minimum", "mod", "multiply", "multiply_no_nan", "ndtri", "negative", "nextafter", "not_equal", "polygamma",
-    "polyval", "pow", "reciprocal", "reciprocal_no_nan", "reduce_all", "reduce_any", "reduce_euclidean_norm",
-    "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std", "reduce_sum",
-    "reduce_variance", "rint", "round", "rsqrt", "scalar_mul", "segment_max", "segment_mean", "segment_min",
-    "segment_prod", "segment_sum", "sigmoid", "sign", "sin", "sinh", "softmax", "softplus", "softsign", "sqrt",
-    "square", "squared_difference", "subtract", "tan", "tanh", "top_k", "truediv", "unsorted_segment_max",
-    "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n",
-    "unsorted_segment_sum", "xdivy", "xlog1py", "xlogy", "zero_fraction", "zeta"
+    "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "angle", "argmax", "argmin", "asin", "asinh", "atan",
+    "atan2", "atanh", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "betainc", "bincount", "ceil",
+    "confusion_matrix", "conj", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "cumulative_logsumexp",
+    "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfcinv", "erfinv", "exp", "expm1", "floor",
+    "floordiv", "floormod", "greater", "greater_equal", "igamma", "igammac", "imag", "in_top_k",
+    "invert_permutation", "is_finite", "is_inf", "is_nan", "is_non_decreasing", "is_strictly_increasing",
+    "l2_normalize", "lbeta", "less", "less_equal", "lgamma", "log", "log1p", "log_sigmoid", "log_softmax",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
+    "multiply_no_nan", "ndtri", "negative", "nextafter", "not_equal", "polygamma", "polyval", "pow", "real",
+    "reciprocal", "reciprocal_no_nan", "reduce_all", "reduce_any", "reduce_euclidean_norm", "reduce_logsumexp",
+    "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std", "reduce_sum", "reduce_variance", "rint",
+    "round", "rsqrt", "scalar_mul", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
+    "sigmoid", "sign", "sin", "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference",
+    "subtract", "tan", "tanh", "top_k", "truediv", "unsorted_segment_max", "unsorted_segment_mean",
+    "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n", "unsorted_segment_sum", "xdivy",
+    "xlog1py", "xlogy", "zero_fraction", "zeta"
 ]

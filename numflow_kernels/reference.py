@@ -146,6 +146,13 @@ def _pow(x, y):
         return np.power(x, y)
 
 
+def _squared_difference(x, y):
+    difference = np.subtract(x, y)
+    if difference.dtype.kind == "c":  # |x - y|^2, as Eigen's squared difference of complex numbers
+        return difference * np.conj(difference)
+    return np.square(difference)
+
+
 class _Quiet:
     """``fn`` with numpy's floating-point warnings off (integer arrays raise none: they skip the costly
     ``errstate``, which a loop's counter would otherwise pay on every iteration)."""
@@ -168,7 +175,7 @@ for _op_type, _fn in {
     "AddV2": _quiet(np.add), "Sub": _quiet(np.subtract), "Mul": _quiet(np.multiply), "RealDiv": _realdiv,
     "DivNoNan": _div_no_nan, "FloorDiv": _floordiv, "FloorMod": _floormod, "Pow": _pow, "Maximum": np.maximum,
     "Minimum": np.minimum,
-    "SquaredDifference": _quiet(lambda x, y: np.square(np.subtract(x, y))),
+    "SquaredDifference": _quiet(_squared_difference),
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
     "Neg": np.negative, "Abs": np.abs, "Square": _quiet(np.square), "Sqrt": _quiet(np.sqrt),
@@ -184,8 +191,11 @@ for _op_type, _fn in {
 @kernel("Cast")
 def cast(ctx, x):
     dst = ctx.attrs["DstT"]
+    x = np.asarray(x)
+    if x.dtype.kind == "c" and np.dtype(dst).kind != "c":
+        x = x.real  # a complex value cast to a real type keeps its real part, as TensorFlow's
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.asarray(x).astype(dst)
+        return x.astype(dst)
 
 
 def matmul_operands(ctx, a, b):
@@ -310,9 +320,9 @@ def add_n(ctx, *inputs):
 @kernel("BatchMatMulV2", calls_blas=True)
 def batch_matmul(ctx, a, b):
     if ctx.attrs["adj_x"]:
-        a = np.swapaxes(a, -1, -2)
+        a = np.swapaxes(np.conj(a) if a.dtype.kind == "c" else a, -1, -2)
     if ctx.attrs["adj_y"]:
-        b = np.swapaxes(b, -1, -2)
+        b = np.swapaxes(np.conj(b) if b.dtype.kind == "c" else b, -1, -2)
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}")
     try:
@@ -786,11 +796,13 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_activation,
     reference_array_more,
     reference_arrays,
+    reference_complex,
     reference_conv,
     reference_counting,
     reference_crop_sampling,
     reference_decode,
     reference_draw,
+    reference_fft,
     reference_files,
     reference_image,
     reference_image_codecs,

@@ -96,7 +96,7 @@ def _reduce_rows(data, ids, n, op_type, accumulate):
     """``data``'s rows reduced per id into ``n`` rows by ``accumulate``, one row after another (fixed order)."""
     name = op_type.replace("Unsorted", "").replace("Segment", "")
     kind = SEGMENT_KINDS[name]
-    initial = (0, _extreme(data.dtype, False), _extreme(data.dtype, True), 1)[kind]
+    initial = 0 if kind == 0 else 1 if kind == 3 else _extreme(data.dtype, highest=kind == 2)
     out = np.full((n,) + data.shape[1:], initial, dtype=data.dtype)
     width = math.prod(data.shape[1:])
     accumulate(out.reshape(n, width), ids, data.reshape(ids.size, width), kind)

@@ -40,9 +40,6 @@ JOB = os.path.join(os.path.dirname(HERE), "cluster_job.py")
 TF_PYTHON = os.environ.get("NUMFLOW_BENCH_TF_PYTHON", "/opt/tfenv/bin/python")
 QUICK = os.environ.get("NUMFLOW_BENCH_QUICK", "") not in ("", "0")
 MODELS = {"31KB": (784, 10), "4MB": (4096, 256)}
-# Ray's threshold under which a call's arguments and results travel inside the call's own message
-# instead of through the object stores (default 100 KiB); ``main`` also runs two nodes with it raised.
-INLINE_VARIABLE, INLINE_BYTES = "RAY_max_direct_call_object_size", 16 * 1024 * 1024
 _ray_address = None
 
 
@@ -374,18 +371,13 @@ def main(repeat=2):
                   f"pull {bench.track_pull_MBps(size, library):.0f} MB/s", flush=True)
     _shutdown_ray()
     nodes = TwoNodes()
-    for model, inline in [(model, None) for model in MODELS] + [("4MB", INLINE_BYTES)]:
-        if inline is not None:  # every Ray process of the cluster and every task inherits it
-            os.environ[INLINE_VARIABLE] = str(inline)
+    for model in MODELS:
         nodes.setup(model, "numflow")
         try:
             figure = best(nodes.track_steps_per_s, model, "numflow")
         finally:
             nodes.teardown(model, "numflow")
-            os.environ.pop(INLINE_VARIABLE, None)
-        setting = f", {INLINE_VARIABLE}={inline}" if inline else ""
-        print(model, f"two nodes{setting}: numflow {figure:.1f} steps/s", flush=True)
-
+        print(model, f"two nodes: numflow {figure:.1f} steps/s", flush=True)
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)

@@ -6,6 +6,11 @@ tf-keras' v1 loops in TensorFlow.
   each a ``Session.run`` of the loss, the metric and the updates in the Keras session, plus the loop's
   numpy slicing). The target: numflow's epochs per second at least TensorFlow's.
 - ``KerasFit.time_predict``: ``predict`` of the 2048 examples (batches of 32).
+- ``KerasLSTM.time_epoch``: one epoch of ``fit`` of a text classifier: Embedding(1000, 32, mask_zero) ->
+  LSTM(32) -> Dense(1, sigmoid), Adam and binary cross entropy, on 512 padded sequences of 40 ids in batches
+  of 32 (16 steps, each a while loop of 40 LSTM steps and its gradient loop). The target: numflow's epochs per
+  second at least TensorFlow's.
+- ``KerasLSTM.time_predict``: ``predict`` of the 512 sequences.
 
 Run with the other suites (``python bench/run.py --filter bench_keras``) or beside TensorFlow::
 
@@ -52,6 +57,39 @@ class KerasFit:
     def time_epoch(self, library):
         with self.graph.as_default():
             self.model.fit(self.x, self.y, batch_size=64, epochs=1, verbose=0)
+
+    def time_predict(self, library):
+        with self.graph.as_default():
+            self.model.predict(self.x)
+
+
+class KerasLSTM:
+    """One epoch of fit, and one predict, of an Embedding-LSTM text classifier on masked, padded ids."""
+
+    params = [["numflow", "tensorflow"]]
+    param_names = ["library"]
+    repeat = 5
+
+    def setup(self, library):
+        tf = graph_library(library)
+        keras = tf.keras
+        rng = np.random.RandomState(0)
+        examples = EXAMPLES // 4
+        lengths = rng.randint(5, 41, examples)
+        self.x = keras.preprocessing.sequence.pad_sequences([rng.randint(1, 1000, n) for n in lengths], maxlen=40)
+        self.y = (lengths > 20).astype(np.float32)
+        self.graph = tf.Graph()
+        with self.graph.as_default():
+            tf.set_random_seed(1)
+            self.model = keras.Sequential([keras.layers.Embedding(1000, 32, mask_zero=True, input_length=40),
+                                           keras.layers.LSTM(32), keras.layers.Dense(1, activation="sigmoid")])
+            self.model.compile("adam", "binary_crossentropy", metrics=["accuracy"])
+            self.model.fit(self.x, self.y, batch_size=32, epochs=1, verbose=0)  # builds, compiles, warms
+            self.model.predict(self.x)
+
+    def time_epoch(self, library):
+        with self.graph.as_default():
+            self.model.fit(self.x, self.y, batch_size=32, epochs=1, verbose=0)
 
     def time_predict(self, library):
         with self.graph.as_default():

@@ -6,7 +6,8 @@ runs (``ray start --head``; ``address="auto"``). A ps task's process creates the
 task finds the others from its spec alone), pinned to its own node. The actor is not detached and
 never restarted by Ray: it dies with its owner, as a TensorFlow ps dies with its process, and a ps
 started again is a new actor with a new incarnation and uninitialized variables. Workers are Ray
-drivers that look the actors up by name and call them (``runtime.transport.RemoteTask``).
+drivers that look the actors up by name, learn from each its incarnation and where it takes calls,
+and call it there (``cluster.direct_calls``, for ``runtime.transport.RemoteTask``).
 """
 
 import os
@@ -16,9 +17,10 @@ import ray
 from ray.exceptions import GetTimeoutError, RayActorError
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from numflow.cluster import direct_calls
 from numflow.cluster.ps_task import PsTask
 from numflow.framework import errors
-from numflow.runtime.transport import TaskUnavailable, Transport
+from numflow.runtime.transport import Transport, task_name
 
 
 def ensure_connected():
@@ -44,18 +46,24 @@ class PsActor:
 
     def __init__(self, job, task, clients):
         self._task = PsTask(job, task, clients)
+        self._calls = direct_calls.Server(lambda method, args: self.call(method, *args),
+                                          ray.util.get_node_ip_address())
 
     def call(self, method, *args):
         return getattr(self._task, method)(*args)
 
+    def info(self):
+        """The incarnation, and the address and key of the task's direct calls."""
+        return self._task.incarnation, self._calls.address, self._calls.key
+
 
 class _Endpoint:
-    def __init__(self, actor, incarnation):
-        self._actor = actor
+    def __init__(self, incarnation, calls):
         self.incarnation = incarnation
+        self._calls = calls
 
     def submit(self, method, *args):
-        return self._actor.call.remote(method, *args)
+        return self._calls.submit(method, args)
 
 
 class RayTransport(Transport):
@@ -65,22 +73,22 @@ class RayTransport(Transport):
 
     def __init__(self, cluster):
         self._namespace = namespace(cluster)
+        self._clients = {}  # (job, task, incarnation, address) -> its direct_calls.Client, for every session
 
     def connect(self, job, task):
         try:
             actor = ray.get_actor(f"{job}:{task}", namespace=self._namespace)
-            incarnation = ray.get(actor.call.remote("info"), timeout=self._INFO_TIMEOUT_S)
+            incarnation, address, key = ray.get(actor.info.remote(), timeout=self._INFO_TIMEOUT_S)
         except (ValueError, RayActorError, GetTimeoutError):
             return None
-        return _Endpoint(actor, incarnation)
+        calls = self._clients.get((job, task, incarnation, address))
+        if calls is None:
+            calls = self._clients.setdefault((job, task, incarnation, address),
+                                             direct_calls.Client(address, key, task_name(job, task)))
+        return _Endpoint(incarnation, calls)
 
     def wait(self, pending, timeout):
-        try:
-            return ray.get(pending, timeout=timeout)
-        except RayActorError as e:
-            raise TaskUnavailable(f"{type(e).__name__}: the task's process died or cannot be reached") from None
-        except GetTimeoutError:
-            raise TaskUnavailable(f"no answer within {timeout:g} s") from None
+        return [call.answer(timeout) for call in pending]
 
 
 class RayBackend:
@@ -111,7 +119,7 @@ class RayBackend:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
-        ray.get(actor.call.remote("info"))
+        ray.get(actor.info.remote())
         return _RayPs(actor, f"/job:{job}/replica:0/task:{task}")
 
 

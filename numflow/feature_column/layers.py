@@ -58,7 +58,8 @@ class LazyBuilder:
         return array_ops.expand_dims(tensor, -1)
 
 
-def _normalize(feature_columns):
+def normalize_columns(feature_columns):
+    """The feature columns (one, or an iterable), checked and sorted by name."""
     if isinstance(feature_columns, DenseColumn | CategoricalColumn):
         feature_columns = [feature_columns]
     if isinstance(feature_columns, dict):
@@ -88,7 +89,8 @@ def _weight_collections(weight_collections):
     return collections
 
 
-def _check_batch_sizes(tensors, columns):
+def check_batch_sizes(tensors, columns):
+    """Raise TensorFlow's ValueError unless the columns' tensors have one static batch size."""
     expected, first = None, None
     for tensor, column in zip(tensors, columns):
         size = tensor.shape.dim_values[0] if tensor.shape.ndims else None
@@ -129,7 +131,7 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     """
     from numflow.variables.scope import get_variable_scope, variable_scope
 
-    columns = _normalize(feature_columns)
+    columns = normalize_columns(feature_columns)
     for column in columns:
         if not isinstance(column, DenseColumn):
             raise ValueError("Items of feature_columns must be a _DenseColumn. You can wrap a categorical column "
@@ -147,7 +149,7 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
                     cols_to_vars[column] = _scope_vars(get_variable_scope().name)
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = tensor
-        _check_batch_sizes(outputs, columns)
+        check_batch_sizes(outputs, columns)
         if len(outputs) == 1:  # TensorFlow's concat of one tensor: an Identity in its scope
             with get_default_graph().name_scope("concat"):
                 return array_ops.identity(outputs[0], name="concat")
@@ -166,7 +168,7 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
     from numflow.ops.sparse_math_ops import sparse_reshape
     from numflow.variables.scope import get_variable, variable_scope
 
-    columns = _normalize(feature_columns)
+    columns = normalize_columns(feature_columns)
     for column in columns:
         if not isinstance(column, DenseColumn | CategoricalColumn):
             raise ValueError("Items of feature_columns must be either a _DenseColumn or _CategoricalColumn. "
@@ -206,7 +208,7 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
                     sums.append(matmul(tensor, variable, name="weighted_sum"))
                 if cols_to_vars is not None:
                     cols_to_vars[column] = _scope_vars(column_scope.name)
-        _check_batch_sizes(sums, columns)
+        check_batch_sizes(sums, columns)
         no_bias = add_n(sums, name="weighted_sum_no_bias")
         with variable_scope(model_scope, auxiliary_name_scope=False):
             bias = weights_variable("bias_weights", [units])

@@ -24,7 +24,8 @@ _CONTENT_TYPES = frozenset([1, 2, 3, 4, 5, 6, 9, 19, 22, 23])
 # DataType number -> the TensorProto field holding its values one by one.
 _VALUE_FIELDS = {1: "float_val", 2: "double_val", 3: "int_val", 4: "int_val", 5: "int_val", 6: "int_val",
                  17: "int_val", 9: "int64_val", 10: "bool_val", 7: "string_val", 19: "half_val",
-                 22: "uint32_val", 23: "uint64_val"}
+                 22: "uint32_val", 23: "uint64_val", 8: "scomplex_val", 18: "dcomplex_val"}
+_COMPLEX_TYPES = {8: np.float32, 18: np.float64}  # complex DataType -> its parts, stored interleaved
 _LIST_FIELDS = ("s", "i", "f", "b", "type", "shape", "tensor")
 
 
@@ -95,6 +96,9 @@ def _append_values(proto, enum, flat):
         values = flat.astype(np.float16).view(np.uint16).astype(np.int32).tolist()
     elif enum == 7:
         values = [v if isinstance(v, bytes) else str(v).encode() for v in flat]
+    elif enum in _COMPLEX_TYPES:
+        values = np.ascontiguousarray(flat, np.complex64 if enum == 8 else np.complex128).view(
+            _COMPLEX_TYPES[enum]).tolist()
     else:
         values = flat.tolist()
     getattr(proto, field).extend(values)
@@ -131,6 +135,11 @@ def tensor_from_proto(proto):
         flat[:] = list(values)
     elif dtype is dtypes.float16:
         flat = np.asarray(values, dtype=np.int32).astype(np.uint16).view(np.float16)
+    elif dtype.is_complex:
+        parts = np.asarray(values, dtype=_COMPLEX_TYPES[dtype.as_datatype_enum])
+        if len(parts) % 2:
+            raise AttrError(f"a {dtype.name} tensor holds an odd number ({len(parts)}) of real and imaginary parts")
+        flat = parts.view(np_dtype)
     else:
         flat = np.asarray(values, dtype=np_dtype)
     if len(flat) > count:

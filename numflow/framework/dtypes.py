@@ -26,7 +26,11 @@ class DType:
     as_numpy_dtype = property(lambda self: self._np)
     as_datatype_enum = property(lambda self: self._enum, doc="TensorFlow's DataType number.")
     base_dtype = property(lambda self: self._base, doc="The dtype itself, or what a reference dtype refers to.")
-    real_dtype = property(lambda self: self._base)
+
+    @property
+    def real_dtype(self):
+        """The dtype of a complex dtype's parts (float32 for complex64), else the dtype itself."""
+        return _REAL_PARTS.get(self._base, self._base)
     _is_ref_dtype = property(lambda self: self._base is not self)
     _as_ref = property(lambda self: self._base._ref, doc="The reference dtype of a variable's tensor.")
 
@@ -43,12 +47,16 @@ class DType:
         return self._kind == "u"
 
     @property
+    def is_complex(self):
+        return self._kind == "c"
+
+    @property
     def is_bool(self):
         return self._np is np.bool_
 
     @property
     def is_numeric(self):
-        return self.is_floating or self.is_integer
+        return self.is_floating or self.is_integer or self.is_complex
 
     @property
     def size(self):
@@ -56,11 +64,17 @@ class DType:
 
     @property
     def min(self):
+        self._check_ordered("minimum")
         return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
 
     @property
     def max(self):
+        self._check_ordered("maximum")
         return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+
+    def _check_ordered(self, what):
+        if self._kind not in "fiu":
+            raise TypeError(f"Cannot find {what} value of {self} with type {self}.")
 
     def is_compatible_with(self, other):
         return self is as_dtype(other)
@@ -97,6 +111,8 @@ uint8 = DType("uint8", np.uint8, 4)
 uint16 = DType("uint16", np.uint16, 17)
 uint32 = DType("uint32", np.uint32, 22)
 uint64 = DType("uint64", np.uint64, 23)
+complex64 = DType("complex64", np.complex64, 8)
+complex128 = DType("complex128", np.complex128, 18)
 bool = DType("bool", np.bool_, 10)  # noqa: A001 - TensorFlow's public name
 string = DType("string", np.object_, 7)
 # Values the runtime passes between ops as Python objects: a TensorArray (``resource``), a loop's
@@ -106,8 +122,11 @@ variant = DType("variant", np.object_, 21)
 float16_ref, float32_ref, float64_ref = float16._as_ref, float32._as_ref, float64._as_ref
 int8_ref, int16_ref, int32_ref, int64_ref = int8._as_ref, int16._as_ref, int32._as_ref, int64._as_ref
 uint8_ref, bool_ref, string_ref = uint8._as_ref, bool._as_ref, string._as_ref
+complex64_ref, complex128_ref = complex64._as_ref, complex128._as_ref
+_REAL_PARTS = {complex64: float32, complex128: float64}
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, string)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128,
+        bool, string)
 _BY_NAME = {d.name: d for d in _ALL + (resource, variant)}
 _BY_NAME.update({d._as_ref.name: d._as_ref for d in _ALL})
 _BY_NAME.update(half=float16, float=float32, double=float64)

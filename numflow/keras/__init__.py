@@ -6,8 +6,8 @@ Imported when ``tf.keras`` is first used, and each submodule when it is: ``impor
 
 import importlib
 
-_SUBMODULES = ("activations", "backend", "callbacks", "datasets", "initializers", "layers", "losses", "metrics",
-               "models", "optimizers", "regularizers", "utils")
+_SUBMODULES = ("activations", "backend", "callbacks", "constraints", "datasets", "initializers", "layers", "losses",
+               "metrics", "models", "optimizers", "preprocessing", "regularizers", "utils")
 _MODEL_NAMES = ("Model", "Sequential")
 
 

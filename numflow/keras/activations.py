@@ -1,7 +1,6 @@
 """``tf.keras.activations``: Keras' activation functions on TensorFlow's ops (``relu`` is ``tf.nn.relu``...),
 and ``get`` for names."""
 
-from numflow.layers import utils
 from numflow.ops import math_ops
 
 
@@ -56,6 +55,20 @@ def linear(x):
     return x
 
 
+def swish(x):
+    """``x * sigmoid(x)`` (``tf.nn.silu``)."""
+    from numflow import nn
+
+    return nn.silu(x)
+
+
+def mish(x):
+    """``x * tanh(softplus(x))``."""
+    from numflow import nn
+
+    return x * math_ops.tanh(nn.softplus(x))
+
+
 def hard_sigmoid(x):
     """``clip(0.2 * x + 0.5, 0, 1)``."""
     from numflow.ops.clip_ops import clip_by_value
@@ -63,20 +76,34 @@ def hard_sigmoid(x):
     return clip_by_value(0.2 * x + 0.5, 0.0, 1.0)
 
 
-_BY_NAME = {f.__name__: f for f in (relu, softmax, elu, selu, softplus, softsign, relu6, linear, hard_sigmoid)}
+_BY_NAME = {f.__name__: f for f in (relu, softmax, elu, selu, softplus, softsign, relu6, linear, hard_sigmoid, swish,
+                                    mish)}
 _BY_NAME.update(sigmoid=sigmoid, tanh=tanh, exponential=exponential)
 
 
+def deserialize(name, custom_objects=None):
+    """The activation function ``name`` names (among the custom objects too)."""
+    from numflow.keras import serialization
+
+    return serialization.deserialize_keras_object(name, _BY_NAME, "activation function", custom_objects)
+
+
 def get(identifier):
-    """The activation ``identifier`` names (``"relu"``), or ``identifier`` itself (a callable; None: linear)."""
+    """The activation ``identifier`` names (``"relu"``) or describes, or ``identifier`` itself (a callable; None:
+    linear)."""
     if identifier is None:
         return linear
     if callable(identifier):
         return identifier
-    if isinstance(identifier, str) and identifier in _BY_NAME:
-        return _BY_NAME[identifier]
-    raise utils.unknown_object_error("activation function", identifier)
+    if isinstance(identifier, str | dict):
+        return deserialize(identifier)
+    raise TypeError(f"Could not interpret activation function identifier: {identifier}")
 
 
 def serialize(activation):
+    """The name of ``activation`` (an object with a config, as a config)."""
+    if hasattr(activation, "get_config"):
+        from numflow.keras import serialization
+
+        return serialization.serialize_keras_object(activation)
     return getattr(activation, "__name__", str(activation))

@@ -212,6 +212,33 @@ def binary_crossentropy(target, output, from_logits=False):
     return -losses
 
 
+def binary_focal_crossentropy(target, output, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False):
+    """The binary cross entropy times ``(1 - p_t) ** gamma`` (``p_t`` the probability of the true class), and by
+    ``alpha`` for ones and ``1 - alpha`` for zeros with ``apply_class_balancing``."""
+    sigmoidal = math_ops.sigmoid(output) if from_logits else output
+    p_t = target * sigmoidal + (1 - target) * (1 - sigmoidal)
+    focal_bce = math_ops.pow(1.0 - p_t, gamma) * binary_crossentropy(target, output, from_logits=from_logits)
+    if apply_class_balancing:
+        focal_bce = (target * alpha + (1 - target) * (1 - alpha)) * focal_bce
+    return focal_bce
+
+
+def categorical_focal_crossentropy(target, output, alpha=0.25, gamma=2.0, from_logits=False, axis=-1):
+    """``sum(alpha * (1 - p) ** gamma * -target * log(p))`` over ``axis``, ``p`` the probabilities scaled to sum to
+    1 and clipped at epsilon (from the logits, when ``output`` is a softmax or ``from_logits``)."""
+    from numflow import nn
+
+    target, output = convert_to_tensor(target), convert_to_tensor(output)
+    target.shape.assert_is_compatible_with(output.shape)
+    output, from_logits = _logits(output, from_logits, "Softmax")
+    if from_logits:
+        output = nn.softmax(output, axis=axis)
+    output = _clip(output / math_ops.reduce_sum(output, axis, True))
+    cce = -target * math_ops.log(output)
+    weighting_factor = math_ops.multiply(math_ops.pow(1.0 - output, gamma), alpha)
+    return math_ops.reduce_sum(math_ops.multiply(weighting_factor, cce), axis)
+
+
 # -- functions -----------------------------------------------------------------------------------------------
 class Function:
     """``function(inputs, outputs, updates)``: called with a list of input values, it runs ``outputs`` (and the

@@ -1,5 +1,10 @@
 """``tf.keras.callbacks``: ``Callback`` (the hooks ``fit`` calls), ``History`` (what ``fit`` returns),
-``LambdaCallback``, ``EarlyStopping`` and ``ModelCheckpoint`` (of weights)."""
+``LambdaCallback``, ``EarlyStopping`` and ``ModelCheckpoint`` (of weights); the loggers, learning-rate
+callbacks and ``TensorBoard`` are in ``callbacks_extra.py``.
+
+``fit`` calls the callbacks given in order, then ``History``: what a callback adds to an epoch's logs (``lr``)
+is in the history, as in tf-keras.
+"""
 
 import numpy as np
 
@@ -178,3 +183,14 @@ class ModelCheckpoint(Callback):
         elif self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: saving model to {path}")
         self.model.save_weights(path)
+
+
+from numflow.keras.callbacks_extra import (  # noqa: E402, F401  (tf.keras.callbacks' names)
+    BaseLogger,
+    CSVLogger,
+    LearningRateScheduler,
+    ProgbarLogger,
+    ReduceLROnPlateau,
+    TensorBoard,
+    TerminateOnNaN,
+)

@@ -78,4 +78,17 @@ def _named(name):
 
 
 def serialize(initializer):
+    """``initializer`` as ``{"class_name", "config"}``."""
     return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """The initializer a name (``"he_normal"``) or ``{"class_name", "config"}`` describes (the custom objects
+    first)."""
+    from numflow.keras import serialization
+
+    name = config["class_name"] if isinstance(config, dict) else config
+    custom = serialization.get_registered_object(name, custom_objects)
+    if custom is not None:
+        return serialization.deserialize_keras_object(config, {}, "initializer", custom_objects)
+    return get(config)

@@ -1,5 +1,6 @@
-"""``tf.keras.optimizers`` in TensorFlow 1.x mode: Keras' (legacy OptimizerV2) SGD, Adam, RMSprop and Adagrad,
-and ``TFOptimizer`` for a ``tf.train`` optimizer given to ``compile``.
+"""``tf.keras.optimizers`` in TensorFlow 1.x mode: Keras' (legacy OptimizerV2) SGD, Adam, RMSprop and Adagrad
+(Adadelta, Adamax, Ftrl and Nadam in ``optimizers_extra.py``), and ``TFOptimizer`` for a ``tf.train`` optimizer
+given to ``compile``.
 
 An optimizer makes its variables on its first ``get_updates``, in a name scope of its name inside the caller's
 (``training/Adam/iter``, its hyperparameters in name order ``training/Adam/beta_1``..., then each slot for
@@ -7,6 +8,8 @@ every variable, ``training/Adam/dense/kernel/m``), and updates as Keras does: Ad
 ``pow(beta, iterations + 1)`` and epsilon 1e-7; RMSprop's mean square starting at zero; SGD's momentum as
 ``accum = momentum * accum - lr * grad; var += accum``.
 """
+
+import sys
 
 import numpy as np
 
@@ -26,6 +29,7 @@ class Optimizer:
 
     _HYPER_DEFAULTS = {}
     _SLOTS = ()
+    _SLOTS_PER_VARIABLE = False  # all of a variable's slots made together (Ftrl), else slot by slot
 
     def __init__(self, name, **kwargs):
         allowed = {"clipnorm", "clipvalue", "lr", "decay", "global_clipnorm"}
@@ -37,6 +41,8 @@ class Optimizer:
         self._hyper = {}
         self._hyper_variables = {}
         self._slots = {}
+        self._slot_order = []  # the slots in the order they were made, as Keras lists its weights
+        self._extra_variables = []
         self._iterations = None
         self._initial_decay = float(kwargs.pop("decay", 0.0))
         self.clipnorm = kwargs.pop("clipnorm", None)
@@ -44,7 +50,25 @@ class Optimizer:
         self._lr_alias = kwargs.pop("lr", None)
 
     def _set_hyper(self, name, value):
+        """Set a hyperparameter: its value, and its variable's in the Keras session once it has one."""
         self._hyper[name] = value
+        if name in self._hyper_variables:
+            backend.set_value(self._hyper_variables[name], value)
+
+    def __getattr__(self, name):
+        """A hyperparameter (``lr`` for ``learning_rate``): its variable once made, else its value."""
+        state = self.__dict__
+        name = "learning_rate" if name == "lr" else name
+        if name in state.get("_hyper", {}):
+            return state["_hyper_variables"].get(name, state["_hyper"][name])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        name_of_hyper = "learning_rate" if name == "lr" else name
+        if name_of_hyper in self.__dict__.get("_hyper", {}):
+            self._set_hyper(name_of_hyper, value)
+        else:
+            super().__setattr__(name, value)
 
     @property
     def iterations(self):
@@ -53,14 +77,16 @@ class Optimizer:
 
     def get_config(self):
         config = {"name": self._name, **{k: v for k, v in self._hyper.items()}}
+        if callable(config.get("learning_rate")):
+            config["learning_rate"] = schedules.serialize(config["learning_rate"])
         config["decay"] = self._initial_decay
         return config
 
     def variables(self):
-        """The optimizer's variables: ``iter``, the hyperparameters, the slots."""
+        """The optimizer's weights in the order they were made, as Keras lists them: ``iter``, then the slots
+        (its hyperparameters' variables are not among them)."""
         made = [] if self._iterations is None else [self._iterations]
-        made += [self._hyper_variables[k] for k in sorted(self._hyper_variables)]
-        return made + [slot for name in self._SLOTS for slot in self._slots.get(name, [])]
+        return made + self._extra_variables + self._slot_order
 
     weights = property(variables)
 
@@ -70,25 +96,31 @@ class Optimizer:
             self._iterations = self._variable(np.int64(0), "iter", dtypes.int64)
             hypers = {**self._hyper, "decay": self._initial_decay}
             for name in sorted(hypers):
-                self._hyper_variables[name] = self._variable(np.float32(hypers[name]), name, dtypes.float32)
-        for slot_name in self._SLOTS:
+                if not callable(hypers[name]):  # a schedule is evaluated each step, not kept
+                    self._hyper_variables[name] = self._variable(np.float32(hypers[name]), name, dtypes.float32)
+        self._create_extra_variables()
+        order = ([(var, name) for var in var_list for name in self._SLOTS] if self._SLOTS_PER_VARIABLE
+                 else [(var, name) for name in self._SLOTS for var in var_list])
+        for var, slot_name in order:
             slots = self._slots.setdefault(slot_name, [])
-            made = {id(s._primary) for s in slots}
-            for var in var_list:
-                if id(var) not in made:
-                    slots.append(self._slot(var, slot_name))
+            if all(s._primary is not var for s in slots):
+                slots.append(self._slot(var, slot_name))
+                self._slot_order.append(slots[-1])
+
+    def _create_extra_variables(self):
+        """Make the variables an optimizer keeps beside its hyperparameters and slots (Nadam's)."""
 
     def _variable(self, value, name, dtype):
         made = Variable(lambda: convert_to_tensor(value, dtype=dtype), name=name, trainable=False, dtype=dtype)
         backend.track_variable(made)
         return made
 
-    def _slot(self, var, slot_name):
+    def _slot(self, var, slot_name, value=0.0):
         from numflow.ops import array_ops
 
         dtype = var.dtype.base_dtype
-        slot = Variable(lambda: array_ops.zeros(var.shape, dtype=dtype), name=f"{var.op.name}/{slot_name}",
-                        trainable=False, dtype=dtype)
+        slot = Variable(lambda: array_ops.fill(var.shape.as_list(), convert_to_tensor(value, dtype=dtype)),
+                        name=f"{var.op.name}/{slot_name}", trainable=False, dtype=dtype)
         slot._primary = var
         backend.track_variable(slot)
         return slot
@@ -105,7 +137,11 @@ class Optimizer:
         return value if value.dtype.base_dtype == dtype else math_ops.cast(value, dtype)
 
     def _decayed_lr(self, dtype):
-        lr_t = self._get_hyper("learning_rate", dtype)
+        schedule = self._hyper["learning_rate"]
+        if callable(schedule):
+            lr_t = math_ops.cast(schedule(math_ops.cast(self._iterations.value(), dtype)), dtype)
+        else:
+            lr_t = self._get_hyper("learning_rate", dtype)
         if self._initial_decay > 0.0:
             local_step = math_ops.cast(self._iterations.value(), dtype)
             lr_t = lr_t / (1.0 + self._get_hyper("decay", dtype) * local_step)
@@ -144,21 +180,43 @@ class Optimizer:
             self._create_all_weights([v for _, v in pairs])
             updates = []
             with graph.name_scope(name or self._name):
+                self._prepare_step()
                 for grad, var in pairs:
                     if hasattr(grad, "indices"):
                         from numflow.ops import array_ops
 
                         grad = convert_to_tensor(grad) if array_ops is not None else grad
                     with graph.name_scope(f"update_{var.op.name}"):
-                        updates.append(self._apply_dense(grad, var))
+                        updates.append(self._constrained(self._apply_dense(grad, var), var))
                 update = group(*updates, name="group_deps")
                 with graph.control_dependencies([update]):
                     step = assign_add(self._iterations, np.int64(1))
             del scope
         return step.op if hasattr(step, "op") else step
 
+    @staticmethod
+    def _constrained(update, var):
+        """``update``, then ``var`` assigned its constraint's value of it (when it has one), as Keras does."""
+        if var.constraint is None:
+            return update
+        from numflow.keras import constraints
+        from numflow.ops.state_ops import assign
+
+        with get_default_graph().control_dependencies([update]):
+            return assign(var, constraints.get(var.constraint)(var.value())).op
+
+    def _prepare_step(self):
+        """Build what every variable's update of a step shares (Nadam's momentum schedule)."""
+
     def _apply_dense(self, grad, var):
         raise NotImplementedError
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"])
+        return cls(**config)
 
 
 class SGD(Optimizer):
@@ -274,16 +332,8 @@ class Adagrad(Optimizer):
         self._initial_accumulator_value = initial_accumulator_value
         self.epsilon = epsilon or backend.epsilon()
 
-    def _slot(self, var, slot_name):
-        from numflow.ops import array_ops
-
-        dtype = var.dtype.base_dtype
-        value = self._initial_accumulator_value
-        slot = Variable(lambda: array_ops.fill(var.shape.as_list(), convert_to_tensor(value, dtype=dtype)),
-                        name=f"{var.op.name}/{slot_name}", trainable=False, dtype=dtype)
-        slot._primary = var
-        backend.track_variable(slot)
-        return slot
+    def _slot(self, var, slot_name, value=0.0):
+        return super()._slot(var, slot_name, self._initial_accumulator_value)
 
     def _apply_dense(self, grad, var):
         from numflow.ops import state_ops
@@ -313,20 +363,47 @@ class TFOptimizer:
         return [self.iterations, *self.optimizer.variables()]
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad}
+from numflow.keras import optimizers_schedules as schedules  # noqa: E402  (tf.keras.optimizers.schedules)
+from numflow.keras.optimizers_extra import Adadelta, Adamax, Ftrl, Nadam  # noqa: E402  (they extend Optimizer)
+
+_CLASSES = (SGD, Adam, RMSprop, Adagrad, Adadelta, Adamax, Ftrl, Nadam)
+_BY_NAME = {cls.__name__.lower(): cls for cls in _CLASSES}
+
+
+def serialize(optimizer):
+    """``optimizer`` as ``{"class_name", "config"}``."""
+    from numflow.keras import serialization
+
+    return serialization.serialize_keras_object(optimizer)
+
+
+def deserialize(config, custom_objects=None):
+    """The optimizer a config of :func:`serialize` describes (class names in any case)."""
+    from numflow.keras import serialization
+
+    if isinstance(config, dict) and isinstance(config.get("class_name"), str):
+        names = {cls.__name__.lower(): cls.__name__ for cls in _CLASSES}
+        config = {**config, "class_name": names.get(config["class_name"].lower(), config["class_name"])}
+    by_name = {**{cls.__name__: cls for cls in _CLASSES}, **_BY_NAME}
+    return serialization.deserialize_keras_object(config, by_name, "optimizer", custom_objects)
 
 
 def get(identifier):
-    """The optimizer ``identifier`` names (``"adam"``, with Keras' defaults), a Keras optimizer, or a ``tf.train``
-    optimizer wrapped in :class:`TFOptimizer`."""
+    """The optimizer ``identifier`` names (``"adam"``, with Keras' defaults) or describes (a config), a Keras
+    optimizer, or a ``tf.train`` optimizer wrapped in :class:`TFOptimizer`."""
     from numflow.train.optimizer import Optimizer as TrainOptimizer
 
     if isinstance(identifier, Optimizer | TFOptimizer):
         return identifier
     if isinstance(identifier, TrainOptimizer):
         return TFOptimizer(identifier)
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
     if isinstance(identifier, str):
         raise utils.unknown_object_error("optimizer", identifier)
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+
+
+legacy = sys.modules[__name__]  # tf.keras.optimizers.legacy: these same (legacy OptimizerV2) optimizers

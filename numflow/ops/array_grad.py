@@ -314,8 +314,8 @@ def _strided_slice_grad(op, grad):
 
 @gradient("Cast")
 def _cast_grad(op, grad):
-    src = op.inputs[0].dtype.base_dtype
-    if src.is_floating and op._attrs["DstT"].is_floating:
+    src, dst = op.inputs[0].dtype.base_dtype, op._attrs["DstT"]
+    if (src.is_floating or src.is_complex) and (dst.is_floating or dst.is_complex):
         return [math_ops.cast(grad, src)]
     return [None]
 

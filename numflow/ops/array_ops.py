@@ -328,7 +328,8 @@ def _invert_permutation_infer(op):
 
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
-    """``a`` with its dimensions permuted by ``perm`` (reversed when None)."""
+    """``a`` with its dimensions permuted by ``perm`` (reversed when None); with ``conjugate``, a complex ``a``
+    is also conjugated (op ``ConjugateTranspose``, declared in ``complex_ops``)."""
     with get_default_graph().name_scope(name or "transpose") as scope:
         x = convert_to_tensor(a, name="a")
         if perm is None:
@@ -341,7 +342,8 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
                 perm = math_ops.subtract(r - 1, math_ops.range(0, r, 1))
         else:
             perm = shape_tensor(perm, name="perm")
-        return _out("Transpose", [x, perm], name=scope)[0]
+        op_type = "ConjugateTranspose" if conjugate and x.dtype.base_dtype.is_complex else "Transpose"
+        return _out(op_type, [x, perm], name=scope)[0]
 
 
 @declare("ExpandDims")

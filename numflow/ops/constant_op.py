@@ -29,6 +29,8 @@ def _infer_dtype(value):
         return _int_dtype(value, value)
     if isinstance(value, numbers.Real):
         return dtypes.float32
+    if isinstance(value, numbers.Complex):
+        return dtypes.complex128
     if isinstance(value, str | bytes):
         return dtypes.string
     if type(value) is Dimension:
@@ -39,6 +41,8 @@ def _infer_dtype(value):
         kinds = [_infer_dtype(v) for v in value]
         if any(k == dtypes.string for k in kinds):
             return dtypes.string
+        if any(k.is_complex for k in kinds):
+            return max((k for k in kinds if k.is_complex), key=lambda d: d.size)
         if any(k.is_floating for k in kinds):
             return max((k for k in kinds if k.is_floating), key=lambda d: d.size)
         if any(k in (dtypes.int64, dtypes.uint64) for k in kinds):
@@ -109,6 +113,8 @@ def _check_convertible(value, dtype):
             ok = isinstance(v, numbers.Integral)
         elif dtype.is_floating:
             ok = isinstance(v, numbers.Real)
+        elif dtype.is_complex:
+            ok = isinstance(v, numbers.Complex)
         elif dtype == dtypes.bool:
             ok = isinstance(v, bool | np.bool_)
         elif dtype == dtypes.string:
@@ -226,6 +232,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
     elif hasattr(value, "_as_graph_element") and isinstance(value._as_graph_element(), Tensor):
         tensor = value._as_graph_element()
     elif isinstance(value, list | tuple) and _holds_tensor(value):
+        if dtype is not None and dtypes.as_dtype(dtype) != _first_tensor_dtype(value):
+            value = _cast_tensors(value, dtypes.as_dtype(dtype))
         tensor = _autopack(value, dtype, name or "packed")
     else:
         if dtype is None and preferred_dtype is not None:
@@ -285,6 +293,16 @@ def _autopack(values, dtype, name):
             for i, v in enumerate(values)
         ]
         return stack(elements, name=scope)
+
+
+def _cast_tensors(values, dtype):
+    """``values`` with each tensor in them cast to ``dtype`` (as TensorFlow does before packing to another
+    dtype)."""
+    from numflow.ops.math_ops import cast
+
+    return [_cast_tensors(v, dtype) if isinstance(v, list | tuple)
+            else cast(v, dtype) if is_tensor(v) and convert_to_tensor(v).dtype.base_dtype != dtype else v
+            for v in values]
 
 
 def _first_tensor_dtype(values):

@@ -34,7 +34,8 @@ def _dense_bincount_infer(op):
     return [(weights.dtype.base_dtype, shape)]
 
 
-def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None):
+def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None, axis=None,
+             binary_output=False):
     """How often each value of the non-negative integer ``arr`` occurs (or the sum of its ``weights``).
 
     Parameters
@@ -48,11 +49,21 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     dtype : DType
         The counts' dtype when there are no weights.
     name : str, optional
+    axis : int, optional
+        0 (the default): count the flattened ``arr``; -1: count each row of a 2-D ``arr`` on its own (TensorFlow 2's
+        ``tf.math.bincount``).
+    binary_output : bool
+        1 where a value occurs at least once (no ``weights``), instead of the count.
     """
     with get_default_graph().name_scope(name or "bincount"):
         arr = convert_to_tensor(arr, name="arr")
         if weights is not None:
             weights = convert_to_tensor(weights, name="weights")
+        if weights is not None and binary_output:
+            raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only "
+                             "one.")
+        if axis not in (None, 0, -1):
+            raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
         if not arr.dtype.is_integer:
             arr = math_ops.cast(arr, dtypes.int32)
         nonempty = math_ops.greater(size(arr), 0)
@@ -63,12 +74,13 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
         if maxlength is not None:
             output_size = math_ops.minimum(convert_to_tensor(maxlength, dtype=arr.dtype, name="maxlength"),
                                            output_size)
-        if weights is not None:
-            weights = array_ops.reshape(weights, [-1])
-        arr = array_ops.reshape(arr, [-1])
+        if not axis:
+            if weights is not None:
+                weights = array_ops.reshape(weights, [-1])
+            arr = array_ops.reshape(arr, [-1])
         if weights is None:
             weights = constant([], dtype=dtype or arr.dtype)
-        return _out("DenseBincount", [arr, output_size, weights], {"binary_output": False})[0]
+        return _out("DenseBincount", [arr, output_size, weights], {"binary_output": bool(binary_output)})[0]
 
 
 @declare("HistogramFixedWidth")

@@ -20,11 +20,12 @@ from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops, math_ops
 from numflow.ops.array_grad import broadcast_to, gradient, sum_to
+from numflow.ops.complex_ops import conj
 from numflow.ops.constant_op import convert_to_tensor
-from numflow.ops.math_ops import FLOATS, SIGNED
+from numflow.ops.math_ops import COMPLEX, FLOATS, SIGNED
 from numflow.ops.op_util import _out, check_dtype, check_list_dtypes
 
-_EINSUM_TYPES = FLOATS + (dtypes.int32, dtypes.int64) + SIGNED[:2]
+_EINSUM_TYPES = FLOATS + (dtypes.int32, dtypes.int64) + SIGNED[:2] + COMPLEX
 _TERM = re.compile(r"^(\.\.\.)?[a-zA-Z]*(\.\.\.)?[a-zA-Z]*$")
 
 
@@ -130,7 +131,7 @@ def einsum(equation, *inputs, **kwargs):
 
 @gradient("Einsum")
 def _einsum_grad(op, grad):
-    """Each operand's gradient: ``einsum(output, others -> operand's kept letters)``, then broadcast over
+    """Each operand's gradient: ``einsum(output, conjugated others -> operand's kept letters)``, then broadcast over
     the letters only that operand has, and summed over ``...`` dimensions it was broadcast along."""
     terms, out = parse_equation(op._attrs["equation"], len(op.inputs))
     grads = []
@@ -143,7 +144,7 @@ def _einsum_grad(op, grad):
         reduced = [c for c in letters if c not in out and all(c not in t for t in others)]
         kept = "".join(c for c in _tokens(term) if c not in reduced)
         equation = ",".join([out] + others) + "->" + kept
-        g = _einsum_op(equation, [grad] + [t for j, t in enumerate(op.inputs) if j != i])
+        g = _einsum_op(equation, [grad] + [conj(t) for j, t in enumerate(op.inputs) if j != i])
         if reduced:
             g = _restore_reduced(g, kept, term, x)
         grads.append(sum_to(g, x) if "..." in term else g)

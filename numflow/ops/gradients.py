@@ -70,8 +70,9 @@ no_gradient = NotDifferentiable
 
 
 def _backprops(t):
-    """Whether gradients flow through tensor ``t`` (floating point, variables' references included)."""
-    return t.dtype.base_dtype.is_floating
+    """Whether gradients flow through tensor ``t`` (floating point or complex, variables' references included)."""
+    dtype = t.dtype.base_dtype
+    return dtype.is_floating or dtype.is_complex
 
 
 def _as_list(x):

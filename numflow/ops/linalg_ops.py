@@ -16,6 +16,7 @@ from numflow.framework.graph import get_default_graph
 from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape, broadcast_shapes
 from numflow.ops import array_ops, math_ops
+from numflow.ops.complex_ops import conj
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.math_ops import FLOATS, REAL
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype, check_rank, check_same_dtype, static_value
@@ -349,7 +350,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         else:
             r = array_ops.rank(a)
             perm = array_ops.concat([math_ops.range(0, r - 2, 1), array_ops.stack([r - 1, r - 2])], 0)
-        return array_ops.transpose(a, perm=perm)
+        return array_ops.transpose(a, perm=perm, conjugate=conjugate)
 
 
 _VECTOR_NORMS = ("euclidean", 1, 2, np.inf)
@@ -395,7 +396,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims
         if is_matrix and ord == 2:
             result = _spectral_norm(x, axis)
         elif ord in ("fro", "euclidean", 2, 2.0):
-            result = math_ops.sqrt(math_ops.reduce_sum(x * x, axis, keepdims=True))
+            result = math_ops.sqrt(math_ops.reduce_sum(x * conj(x), axis, keepdims=True))
         else:
             result = math_ops.abs(x)
             if ord == 1:

@@ -21,6 +21,7 @@ from numflow.ops.array_grad import (
     reduced_grad,
     sum_to,
 )
+from numflow.ops.complex_ops import conj
 
 not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
                    "LogicalOr", "LogicalNot", "Range", "ArgMax", "ArgMin", "FloorDiv", "All", "Any")
@@ -62,7 +63,9 @@ def _sub_grad(op, grad):
 @gradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
-    return [sum_to(math_ops.multiply(grad, y), x, y), sum_to(math_ops.multiply(x, grad), y, x)]
+    cx, cy = conj(x), conj(y)
+    return [sum_to(math_ops.multiply(grad, cy), x, y), sum_to(math_ops.multiply(cx, grad), y, x)]
+
 
 
 def _quotient_grad(divide):
@@ -70,8 +73,9 @@ def _quotient_grad(divide):
 
     def grad_fn(op, grad):
         x, y = op.inputs
-        gx = divide(grad, y)
-        gy = math_ops.multiply(grad, divide(divide(math_ops.negative(x), y), y))
+        cx, cy = conj(x), conj(y)
+        gx = divide(grad, cy)
+        gy = math_ops.multiply(grad, divide(divide(math_ops.negative(cx), cy), cy))
         return [sum_to(gx, x, y), sum_to(gy, y, x)]
 
     return grad_fn
@@ -84,13 +88,20 @@ gradient("DivNoNan")(_quotient_grad(math_ops.div_no_nan))
 @gradient("Pow")
 def _pow_grad(op, grad):
     x, y = op.inputs
-    z = op.outputs[0]
+    z = conj(op.outputs[0])
+    x, y = conj(x), conj(y)
     one = np.ones((), dtype=x.dtype.base_dtype.as_numpy_dtype)
     gx = math_ops.multiply(math_ops.multiply(grad, y), math_ops.pow(x, math_ops.subtract(y, one)))
-    # log(x) where x > 0, else 0 (TensorFlow's choice for the gradient with respect to the exponent).
-    positive = math_ops.cast(math_ops.greater(x, np.zeros_like(one)), x.dtype.base_dtype)
-    safe_x = math_ops.add(math_ops.multiply(x, positive), math_ops.subtract(one, positive))
-    log_x = math_ops.multiply(math_ops.log(safe_x), positive)
+    # log(x) where x > 0 (where x != 0, for complex x), else 0: TensorFlow's choice for the gradient
+    # with respect to the exponent.
+    if x.dtype.base_dtype.is_complex:
+        nonzero = math_ops.not_equal(x, np.zeros_like(one))
+        log_x = array_ops.where(nonzero, math_ops.log(array_ops.where(nonzero, x, array_ops.ones_like(x))),
+                                array_ops.zeros_like(x))
+    else:
+        positive = math_ops.cast(math_ops.greater(x, np.zeros_like(one)), x.dtype.base_dtype)
+        safe_x = math_ops.add(math_ops.multiply(x, positive), math_ops.subtract(one, positive))
+        log_x = math_ops.multiply(math_ops.log(safe_x), positive)
     gy = math_ops.multiply(math_ops.multiply(grad, z), log_x)
     return [sum_to(gx, x, y), sum_to(gy, y, x)]
 
@@ -147,63 +158,63 @@ def _abs_grad(op, grad):
 
 @gradient("Square")
 def _square_grad(op, grad):
-    x = op.inputs[0]
+    x = conj(op.inputs[0])
     return [math_ops.multiply(grad, math_ops.multiply(x, _const(2, x)))]
 
 
 @gradient("Sqrt")
 def _sqrt_grad(op, grad):
-    y = op.outputs[0]
+    y = conj(op.outputs[0])
     return [math_ops.realdiv(math_ops.multiply(grad, _const(0.5, y)), y)]
 
 
 @gradient("Rsqrt")
 def _rsqrt_grad(op, grad):
-    y = op.outputs[0]
+    y = conj(op.outputs[0])
     cube = math_ops.multiply(math_ops.multiply(y, y), y)
     return [math_ops.multiply(math_ops.multiply(grad, _const(-0.5, y)), cube)]
 
 
 @gradient("Exp")
 def _exp_grad(op, grad):
-    return [math_ops.multiply(grad, op.outputs[0])]
+    return [math_ops.multiply(grad, conj(op.outputs[0]))]
 
 
 @gradient("Log")
 def _log_grad(op, grad):
-    return [math_ops.multiply(grad, math_ops.reciprocal(op.inputs[0]))]
+    return [math_ops.multiply(grad, math_ops.reciprocal(conj(op.inputs[0])))]
 
 
 @gradient("Log1p")
 def _log1p_grad(op, grad):
-    x = op.inputs[0]
+    x = conj(op.inputs[0])
     return [math_ops.multiply(grad, math_ops.reciprocal(math_ops.add(_const(1, x), x)))]
 
 
 @gradient("Reciprocal")
 def _reciprocal_grad(op, grad):
-    y = op.outputs[0]
+    y = conj(op.outputs[0])
     return [math_ops.multiply(math_ops.negative(grad), math_ops.multiply(y, y))]
 
 
 @gradient("Tanh")
 def _tanh_grad(op, grad):
-    return [_fused("TanhGrad", op.outputs[0], grad)]
+    return [_fused("TanhGrad", conj(op.outputs[0]), grad)]
 
 
 @gradient("Sigmoid")
 def _sigmoid_grad(op, grad):
-    return [_fused("SigmoidGrad", op.outputs[0], grad)]
+    return [_fused("SigmoidGrad", conj(op.outputs[0]), grad)]
 
 
 @gradient("Sin")
 def _sin_grad(op, grad):
-    return [math_ops.multiply(grad, math_ops.cos(op.inputs[0]))]
+    return [math_ops.multiply(grad, math_ops.cos(conj(op.inputs[0])))]
 
 
 @gradient("Cos")
 def _cos_grad(op, grad):
-    return [math_ops.multiply(math_ops.negative(grad), math_ops.sin(op.inputs[0]))]
+    return [math_ops.multiply(math_ops.negative(grad), math_ops.sin(conj(op.inputs[0])))]
 
 
 @gradient("Sign")
@@ -234,7 +245,7 @@ def _tanh_grad_grad(op, grad):
 # -- matrix products ---------------------------------------------------------------------------
 @gradient("MatMul")
 def _matmul_grad(op, grad):
-    a, b = op.inputs
+    a, b = conj(op.inputs[0]), conj(op.inputs[1])
     ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
     mm = math_ops.matmul
     if not ta and not tb:
@@ -252,13 +263,13 @@ def _batch_matmul_grad(op, grad):
     ax, ay = op._attrs["adj_x"], op._attrs["adj_y"]
     mm = math_ops.matmul
     if not ax and not ay:
-        gx, gy = mm(grad, y, transpose_b=True), mm(x, grad, transpose_a=True)
+        gx, gy = mm(grad, y, adjoint_b=True), mm(x, grad, adjoint_a=True)
     elif not ax and ay:
-        gx, gy = mm(grad, y), mm(grad, x, transpose_a=True)
+        gx, gy = mm(grad, y), mm(grad, x, adjoint_a=True)
     elif ax and not ay:
-        gx, gy = mm(y, grad, transpose_b=True), mm(x, grad)
+        gx, gy = mm(y, grad, adjoint_b=True), mm(x, grad)
     else:
-        gx, gy = mm(y, grad, transpose_a=True, transpose_b=True), mm(grad, x, transpose_a=True, transpose_b=True)
+        gx, gy = mm(y, grad, adjoint_a=True, adjoint_b=True), mm(grad, x, adjoint_a=True, adjoint_b=True)
     return [sum_to(gx, x), sum_to(gy, y)]
 
 

@@ -34,6 +34,8 @@ FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 SIGNED = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
 UNSIGNED = (dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64)
 REAL = FLOATS + SIGNED + UNSIGNED
+COMPLEX = (dtypes.complex64, dtypes.complex128)
+NUMBERS = REAL + COMPLEX
 _BOOL_ONLY = "bool"
 _ANY = None
 
@@ -49,17 +51,17 @@ def _check_bool(op, tensors, names):
 
 # TF op type: (result dtype, None = the inputs'; the input dtypes TensorFlow registers it for).
 _BINARY = {
-    "AddV2": (None, REAL + (dtypes.string,)),
-    "Sub": (None, REAL),
-    "Mul": (None, REAL),
-    "RealDiv": (None, REAL),
-    "DivNoNan": (None, FLOATS),
+    "AddV2": (None, NUMBERS + (dtypes.string,)),
+    "Sub": (None, NUMBERS),
+    "Mul": (None, NUMBERS),
+    "RealDiv": (None, NUMBERS),
+    "DivNoNan": (None, FLOATS + COMPLEX),
     "FloorDiv": (None, REAL),
     "FloorMod": (None, REAL),
-    "Pow": (None, FLOATS + SIGNED),
+    "Pow": (None, FLOATS + SIGNED + COMPLEX),
     "Maximum": (None, REAL),
     "Minimum": (None, REAL),
-    "SquaredDifference": (None, FLOATS + (dtypes.int32, dtypes.int64)),
+    "SquaredDifference": (None, FLOATS + (dtypes.int32, dtypes.int64) + COMPLEX),
     "Less": (dtypes.bool, REAL),
     "LessEqual": (dtypes.bool, REAL),
     "Greater": (dtypes.bool, REAL),
@@ -187,7 +189,7 @@ def truediv(x, y, name=None):
         dtype = x.dtype.base_dtype
         if dtype != y.dtype.base_dtype:
             raise TypeError(f"x and y must have the same dtype, got {dtype!r} != {y.dtype.base_dtype!r}")
-        if dtype not in REAL:
+        if dtype not in NUMBERS:
             raise TypeError(f"Invalid dtype {dtype!r} in __truediv__")
         target = _TRUEDIV_FLOAT.get(dtype)
         if target is not None:
@@ -237,7 +239,7 @@ def _add_n_infer(op):
                                  for d, (a, b) in enumerate(zip(shape.dim_values, t.shape.dim_values))])
         elif shape.ndims is None:
             shape = t.shape
-    check_dtype(first, (*REAL, dtypes.variant), "inputs")  # variants: TensorLists, which gradients add
+    check_dtype(first, (*NUMBERS, dtypes.variant), "inputs")  # variants: TensorLists, which gradients add
     return [(first.dtype, shape)]
 
 
@@ -262,10 +264,11 @@ def add_n(inputs, name=None):
 # -- unary ops ----------------------------------------------------------------------------------
 # TF op type: the input dtypes TensorFlow registers it for.
 _UNARY = {
-    "Neg": FLOATS + SIGNED, "Abs": FLOATS + SIGNED, "Square": REAL, "Sqrt": FLOATS, "Rsqrt": FLOATS,
-    "Exp": FLOATS, "Log": FLOATS, "Log1p": FLOATS, "Sign": FLOATS + SIGNED, "Floor": FLOATS, "Ceil": FLOATS,
-    "Round": FLOATS + SIGNED, "Reciprocal": FLOATS + SIGNED, "Tanh": FLOATS, "Sigmoid": FLOATS, "Sin": FLOATS,
-    "Cos": FLOATS, "LogicalNot": _BOOL_ONLY,
+    "Neg": FLOATS + SIGNED + COMPLEX, "Abs": FLOATS + SIGNED, "Square": NUMBERS, "Sqrt": FLOATS + COMPLEX,
+    "Rsqrt": FLOATS + COMPLEX, "Exp": FLOATS + COMPLEX, "Log": FLOATS + COMPLEX, "Log1p": FLOATS + COMPLEX,
+    "Sign": FLOATS + SIGNED + COMPLEX, "Floor": FLOATS, "Ceil": FLOATS, "Round": FLOATS + SIGNED,
+    "Reciprocal": FLOATS + SIGNED + COMPLEX, "Tanh": FLOATS + COMPLEX, "Sigmoid": FLOATS + COMPLEX,
+    "Sin": FLOATS + COMPLEX, "Cos": FLOATS + COMPLEX, "LogicalNot": _BOOL_ONLY,
 }
 
 
@@ -299,14 +302,37 @@ def _make_unary(op_type, public_name):
 
 
 negative = _make_unary("Neg", "negative")
-abs = _make_unary("Abs", "abs")  # noqa: A001 - TensorFlow's public name
+
+
+def abs(x, name=None):  # noqa: A001 - TensorFlow's public name
+    """``|x|`` elementwise: op ``Abs``, or ``ComplexAbs`` (``complex_ops``; giving the parts' dtype) for a
+    complex ``x``."""
+    with get_default_graph().name_scope(name or "Abs") as scope:
+        x = convert_to_tensor(x, name="x")
+        if x.dtype.base_dtype.is_complex:
+            return _out("ComplexAbs", [x], {"Tout": x.dtype.real_dtype}, name=scope)[0]
+        return _out("Abs", [x], name=scope)[0]
+
+
 square = _make_unary("Square", "square")
 sqrt = _make_unary("Sqrt", "sqrt")
 rsqrt = _make_unary("Rsqrt", "rsqrt")
 exp = _make_unary("Exp", "exp")
 log = _make_unary("Log", "log")
 log1p = _make_unary("Log1p", "log1p")
-sign = _make_unary("Sign", "sign")
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 by the sign of each element (op ``Sign``); ``x / |x|`` (0 for 0) for a complex ``x``, built
+    as TensorFlow builds it (``DivNoNan`` of ``x`` and its cast ``ComplexAbs``)."""
+    x = convert_to_tensor(x, name="x")
+    if x.dtype.base_dtype.is_complex:
+        magnitude = _out("ComplexAbs", [x], {"Tout": x.dtype.real_dtype}, name="ComplexAbs")[0]
+        return _out("DivNoNan", [x, cast(magnitude, x.dtype.base_dtype)], name=name or "DivNoNan")[0]
+    with get_default_graph().name_scope(name or "Sign") as scope:
+        return _out("Sign", [x], name=scope)[0]
+
+
 floor = _make_unary("Floor", "floor")
 ceil = _make_unary("Ceil", "ceil")
 round = _make_unary("Round", "round")  # noqa: A001 - TensorFlow's public name
@@ -351,7 +377,7 @@ def to_int64(x, name="ToInt64"):
 
 
 # -- matrix products ----------------------------------------------------------------------------
-_MATMUL_TYPES = FLOATS + (dtypes.int32, dtypes.int64) + UNSIGNED
+_MATMUL_TYPES = FLOATS + (dtypes.int32, dtypes.int64) + UNSIGNED + COMPLEX
 
 
 def _inner_dims(a, b, ta, tb):
@@ -400,8 +426,17 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         a = convert_to_tensor(a, name="a")
         b = convert_to_tensor(b, name="b", preferred_dtype=a.dtype.base_dtype)
         if a.shape.ndims is not None and b.shape.ndims is not None and max(a.shape.ndims, b.shape.ndims) <= 2:
+            # MatMul transposes only: an adjoint of a complex matrix conjugates it first, as TensorFlow does.
+            if adjoint_a and a.dtype.base_dtype.is_complex:
+                a = _conj(a)
+            if adjoint_b and b.dtype.base_dtype.is_complex:
+                b = _conj(b)
             return _out("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name=scope)[0]
         return _out("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name=scope)[0]
+
+
+def _conj(x):
+    return _out("Conj", [x], name="Conj")[0]
 
 
 # -- reductions -------------------------------------------------------------------------------
@@ -429,7 +464,7 @@ def _reduction_infer(op):
     if op.type in ("All", "Any"):
         _check_bool(op, (x,), ("input",))
     else:
-        check_dtype(x, REAL, "input")
+        check_dtype(x, REAL if op.type in ("Max", "Min", "EuclideanNorm") else NUMBERS, "input")
     if len(op.inputs) == 2 and op._attrs["axis"] is None:
         keep = op._attrs["keep_dims"] and x.shape.ndims is not None
         return [(x.dtype, TensorShape([None] * x.shape.ndims if keep else None))]
@@ -576,7 +611,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
 @declare("UnsortedSegmentSum")
 def _unsorted_segment_sum_infer(op):
     data, segment_ids, num_segments = op.inputs
-    check_dtype(data, REAL, "data")
+    check_dtype(data, NUMBERS, "data")
     check_dtype(segment_ids, (dtypes.int16, dtypes.int32, dtypes.int64), "segment_ids")
     check_dtype(num_segments, INDEX_TYPES, "num_segments")
     check_rank(num_segments.shape, 0)

@@ -6,7 +6,7 @@ They add no op types of their own, so their gradients are those of the ops they 
 
 from numflow.framework import dtypes
 from numflow.framework.graph import get_default_graph
-from numflow.ops import array_ops, math_ops, nn_ops
+from numflow.ops import array_ops, complex_ops, math_ops, nn_ops
 from numflow.ops.constant_op import constant, convert_to_tensor
 
 
@@ -48,6 +48,13 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     axis = dim if axis is None else axis
     with get_default_graph().name_scope(name or "l2_normalize") as scope:
         x = convert_to_tensor(x, name="x")
+        if x.dtype.base_dtype.is_complex:  # each part over the modulus, as TensorFlow computes it
+            re, im = complex_ops.real(x), complex_ops.imag(x)
+            square_sum = complex_ops.real(math_ops.reduce_sum(math_ops.square(re) + math_ops.square(im), axis,
+                                                              keepdims=True))
+            x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, epsilon))
+            return complex_ops.complex(math_ops.multiply(re, x_inv_norm), math_ops.multiply(im, x_inv_norm),
+                                       name=scope)
         square_sum = math_ops.reduce_sum(math_ops.square(x), axis, keepdims=True)
         x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, epsilon))
         return math_ops.multiply(x, x_inv_norm, name=scope)

@@ -15,7 +15,7 @@ from numflow.ops.array_grad import broadcast_to, gradient, reduced_grad
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.elementwise_ops import is_finite
 from numflow.ops.loss_ops import div_no_nan
-from numflow.ops.math_ops import FLOATS, REAL
+from numflow.ops.math_ops import FLOATS, NUMBERS
 from numflow.ops.op_util import INDEX_TYPES, _out, check_dtype
 from numflow.ops.selection_ops import where_v2
 
@@ -23,7 +23,7 @@ from numflow.ops.selection_ops import where_v2
 def _scan_infer(op):
     """Dtypes only: as in TensorFlow, a bad axis fails when the op runs, even when known earlier."""
     x, axis = op.inputs
-    check_dtype(x, REAL, "x")
+    check_dtype(x, NUMBERS, "x")
     check_dtype(axis, INDEX_TYPES, "axis")
     return [(x.dtype, x.shape)]
 

@@ -54,7 +54,7 @@ _NUMBER_TYPES = ("float32, float64, int32, uint8, int16, int8, complex64, int64,
 
 def _check_number_type(op):
     dtype = op._inputs[0].dtype.base_dtype
-    if not (dtype.is_floating or dtype.is_integer):
+    if not dtype.is_numeric:
         raise TypeError(f"Value passed to parameter 'ref' has DataType {dtype.name} not in list of allowed values: "
                         f"{_NUMBER_TYPES}")
 

@@ -12,7 +12,9 @@ A partition crosses to its task as a GraphDef of its ops (device fields filled i
 outside it replaced by a placeholder, control inputs from outside dropped: the stage order keeps
 them) plus the names of its feeds, fetches and ops; it is registered once per task incarnation and
 session (TensorFlow's RegisterGraph), then run by handle (RunGraph). Tensors cross as numpy arrays;
-a variable crossing tasks crosses as its value, as TensorFlow's Send dereferences a ref.
+a variable crossing tasks crosses as its value, as TensorFlow's Send dereferences a ref. A handle
+(of a variable, a queue, a table) never crosses: each partition of its task that uses it has the op
+that looks it up, which finds the one resource by name in the task's container.
 """
 
 import itertools
@@ -144,14 +146,14 @@ def _build(graph, fetch_tensors, target_ops, feed_tensors, session):
 
     stages = [_Stage() for _ in range(max(stage_of.values(), default=0) + 1)]
     for (number, task), members in sorted(groups.items(), key=lambda item: (item[0][0], item[0][1] or ())):
-        members = _with_own_variables(members, task, task_of)
+        members = _with_own_handles(members, task, task_of)
         names = {op.name for op in members}
         inputs = _unique(t for op in members for t in op._inputs if t in feeds or t.op.name not in names)
         outputs = _unique(t for op in members for t in op._outputs if t not in feeds and (
-            t in fetched or any(c.name not in names and not _own_variable(t, c, task_of)
+            t in fetched or any(c.name not in names and not _own_handle(t, c, task_of)
                                 for c, _ in consumers.get(t, ()))))
-        if not outputs and all(op.type in _VARIABLE_OPS for op in members):
-            continue  # only variables that later partitions take along
+        if not outputs and all(_is_handle_op(op) for op in members):
+            continue  # only handles that later partitions take along
         _check_no_reference_crosses(inputs, names, consumers, task, task_of, fetched)
         stage = stages[number]
         if task is None:
@@ -189,21 +191,28 @@ def _tasks(order, preds, ops, devices, remote, here):
     return task_of
 
 
-def _with_own_variables(members, task, task_of):
-    """``members`` and the variable ops of their task whose references they take: a variable op only
-    looks its handle up, so each partition (and local stage) that uses the variable has its own."""
+def _with_own_handles(members, task, task_of):
+    """``members`` and the handle ops of their task whose handles they take (see ``_is_handle_op``):
+    each partition (and local stage) that uses a variable or a queue looks its handle up itself."""
     names = {op.name for op in members}
     own = _unique(t.op for op in members for t in op._inputs
-                  if t.op.type in _VARIABLE_OPS and t.op.name not in names and task_of[t.op.name] == task)
+                  if _is_handle_op(t.op) and t.op.name not in names and task_of[t.op.name] == task)
     return own + members
 
 
 _VARIABLE_OPS = frozenset({"VariableV2"})
 
 
-def _own_variable(t, consumer, task_of):
-    """Whether ``consumer`` takes variable ``t`` along into its own partition (same task)."""
-    return t.op.type in _VARIABLE_OPS and task_of[consumer.name] == task_of[t.op.name]
+def _is_handle_op(op):
+    """Whether ``op`` only looks up one of its task's resources (a variable, a queue, a table) by its
+    name: it has no inputs and gives a reference or resource handle, which never leaves the task."""
+    return not op._inputs and bool(op._outputs) and all(
+        t.dtype._is_ref_dtype or t.dtype.base_dtype == dtypes.resource for t in op._outputs)
+
+
+def _own_handle(t, consumer, task_of):
+    """Whether ``consumer`` takes the handle op of ``t`` along into its own partition (same task)."""
+    return _is_handle_op(t.op) and task_of[consumer.name] == task_of[t.op.name]
 
 
 def _unique(tensors):

@@ -1,8 +1,9 @@
 """GPU kernels of the elementwise ops and constants that a variable's update path computes.
 
 Binary ops take operands of the output's shape or single elements (a scalar learning rate, a
-``v + 1``) in one grid-stride CUDA kernel; other broadcasts and the reductions compute on the
-host through the device's copies, so any graph placed on a GPU still runs.
+``v + 1``) in one grid-stride CUDA kernel; other broadcasts, the reductions, complex operands (the
+kernels' ``math`` functions are real ones) and the complex and FFT ops compute on the host through the
+device's copies, so any graph placed on a GPU still runs.
 """
 
 import functools
@@ -87,6 +88,8 @@ def _register_binary(op_type):
         shape = np.broadcast_shapes(x.shape, y.shape)
         if x.shape not in (shape, ()) and x.size != 1 or y.shape not in (shape, ()) and y.size != 1:
             return fallback(ctx, x, y)
+        if x.dtype.kind == "c":
+            return fallback(ctx, x, y)
         out = ctx.device.alloc(shape, np.result_type(x.dtype, y.dtype))
         if out.size:
             _binary_kernel(op_type)[_grid(out.size)](out.reshape(out.size), x.reshape(x.size), y.reshape(y.size))
@@ -94,8 +97,12 @@ def _register_binary(op_type):
 
 
 def _register_unary(op_type):
+    fallback = _on_host(op_type)
+
     @register(op_type, GPU)
     def kernel(ctx, x):
+        if x.dtype.kind == "c":
+            return fallback(ctx, x)
         out = ctx.device.alloc(x.shape, x.dtype)
         if out.size:
             _unary_kernel(op_type)[_grid(out.size)](out.reshape(out.size), x.reshape(x.size))
@@ -106,7 +113,9 @@ for _op in _BINARY:
     _register_binary(_op)
 for _op in _UNARY:
     _register_unary(_op)
-for _op in ("Sum", "Mean", "Max", "Min", "Cast", "Reshape", "BroadcastTo", "MatMul"):
+_COMPLEX_AND_FFT = ("Complex", "Real", "Imag", "Conj", "Angle", "ComplexAbs", "ConjugateTranspose", *(
+    f"{kind}{rank}" for kind in ("FFT", "IFFT", "RFFT", "IRFFT") for rank in ("", "2D", "3D")))
+for _op in ("Sum", "Mean", "Max", "Min", "Cast", "Reshape", "BroadcastTo", "MatMul", *_COMPLEX_AND_FFT):
     register(_op, GPU)(_on_host(_op))
 
 

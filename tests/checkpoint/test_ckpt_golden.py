@@ -126,3 +126,30 @@ def test_tf2_object_graph_is_an_ordinary_string_entry():
     graph = reader.get_tensor("_CHECKPOINTABLE_OBJECT_GRAPH")
     assert graph.shape == () and isinstance(graph[()], bytes) and len(graph[()]) > 10
     assert np.array_equal(reader.get_tensor("v/.ATTRIBUTES/VARIABLE_VALUE"), [1.0, 2.0])
+
+
+def _complex_variables(tf, values):
+    tf.Variable(values["spectrum"], name="spectrum")
+    tf.get_variable("filters/taps", initializer=values["filters/taps"])
+    return tf.Variable(values["scalar"], name="scalar")
+
+
+def test_saver_writes_and_restores_complex_variables_as_tf(tmp_path):
+    import numflow as tf
+
+    values = load_values("complex")
+    golden = _golden_prefix("complex", "model")
+    with tf.Graph().as_default(), tf.Session() as sess:
+        _complex_variables(tf, values)
+        sess.run(tf.global_variables_initializer())
+        prefix = tf.train.Saver().save(sess, str(tmp_path / "model"), write_meta_graph=False, write_state=False)
+    for suffix in (".index", ".data-00000-of-00001"):
+        assert read_bytes(prefix + suffix) == read_bytes(golden + suffix), f"{suffix}; {REGENERATE}"
+    zeros = {name: np.zeros_like(value) for name, value in values.items()}
+    with tf.Graph().as_default(), tf.Session() as sess:
+        scalar = _complex_variables(tf, zeros)
+        tf.train.Saver().restore(sess, golden)
+        restored = dict(zip(["spectrum", "filters/taps", "scalar"], sess.run(tf.global_variables())))
+        assert scalar.dtype == tf.complex64._as_ref
+    for name, value in values.items():
+        assert restored[name].dtype == value.dtype and same_bits(restored[name], value), name

@@ -2,7 +2,7 @@
 
 ps: serve and join. count K N: add 1 to the ps variable K times, then (the chief) wait until N
 workers' adds are in and print the total. loop: add 1 (once the chief has initialized) until the ps
-fails, printing what happens.
+fails, printing what happens. handoff: worker 1 dequeues from a queue on the ps, which worker 0 fills.
 """
 
 import sys
@@ -24,6 +24,17 @@ def main(mode, *args):
         v = tf.get_variable("v", [], tf.int64, initializer=tf.zeros_initializer())
         add = v.assign_add(1)
     config = tf.ConfigProto(operation_timeout_in_ms=20000)
+    if mode == "handoff":
+        with tf.device("/job:ps/task:0"):
+            queue = tf.FIFOQueue(1, tf.int64, shared_name="handoff")
+        with tf.Session(server.target, config=config) as sess:
+            if task == 0:
+                sess.run(queue.enqueue(tf.constant(7, tf.int64)))
+                print("enqueued", flush=True)
+            else:
+                print("dequeuing", flush=True)
+                print(f"dequeued {sess.run(queue.dequeue())}", flush=True)
+        return
     if mode == "count":
         count, workers = int(args[0]), int(args[1])
         with tf.train.MonitoredTrainingSession(master=server.target, is_chief=task == 0, config=config) as sess:

@@ -145,6 +145,29 @@ def test_partitions_of_different_ps_tasks_run_at_once():
         server.stop()
 
 
+def test_a_queue_handle_stays_on_its_ps_and_a_waiting_dequeue_lets_an_enqueue_through():
+    cluster = _cluster(1, 2)
+    ps, workers = _servers(cluster)
+    graphs, queues = [tf.Graph(), tf.Graph()], []
+    for graph in graphs:
+        with graph.as_default(), tf.device("/job:ps/task:0"):
+            queues.append(tf.FIFOQueue(1, tf.int64, shared_name="handoff"))
+    with graphs[0].as_default():  # the value comes from the worker: the enqueue is a later stage on the ps
+        enqueue = queues[0].enqueue(tf.constant(7, tf.int64))
+    with graphs[1].as_default():
+        dequeue = queues[1].dequeue()
+    dequeued = []
+    with tf.Session(workers[1].target, graph=graphs[1]) as waiting, \
+            tf.Session(workers[0].target, graph=graphs[0]) as filling:
+        thread = threading.Thread(target=lambda: dequeued.append(waiting.run(dequeue)))
+        thread.start()
+        filling.run(enqueue)
+        thread.join(10)
+    assert dequeued == [7]
+    for server in ps + workers:
+        server.stop()
+
+
 def test_an_error_on_a_ps_is_raised_as_its_class_naming_the_workers_op():
     cluster = _cluster(1, 1)
     ps, workers = _servers(cluster)

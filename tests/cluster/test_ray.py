@@ -115,6 +115,17 @@ def test_n_workers_times_k_adds_on_a_ps_variable_make_exactly_n_k(job):
     assert ps.wait(30) == 0
 
 
+def test_a_dequeue_waiting_on_a_ps_lets_other_workers_calls_through(job):
+    j = job(1, 2)
+    ps = j.start("ps", 0, [str(TASK), "handoff"])
+    waiting = j.start("worker", 1, [str(TASK), "handoff"])
+    _wait_for_line(waiting, "dequeuing")
+    time.sleep(0.5)  # its dequeue is on the ps by now, waiting
+    filling = j.start("worker", 0, [str(TASK), "handoff"])
+    assert _wait_for_line(waiting, "dequeued") == "dequeued 7"
+    assert [filling.wait(60), waiting.wait(60), ps.wait(30)] == [0, 0, 0]
+
+
 def test_a_killed_ps_is_unavailable_and_its_restart_aborts_the_stale_session(job):
     j = job(1, 1)
     ps = j.start("ps", 0, [str(TASK), "ps"])

@@ -82,3 +82,21 @@ def test_gpu_variable_saves_and_restores_through_the_host(tmp_path):
         sess.run(v.assign(np.zeros(6, np.float32)))
         saver.restore(sess, path)
         np.testing.assert_array_equal(sess.run(v), np.arange(6))
+
+
+def test_complex_and_fft_ops_on_gpu_match_the_cpu():
+    signal = np.random.RandomState(0).randn(2, 16).astype(np.float32)
+
+    def build():
+        spectrum = tf.signal.rfft(tf.constant(signal))
+        z = spectrum * spectrum + spectrum
+        return [tf.abs(z), tf.sqrt(z), tf.exp(z * 0.01), tf.squared_difference(z, spectrum), tf.real(tf.fft(z)),
+                tf.signal.irfft(z), tf.angle(tf.conj(z))]
+
+    with tf.device("/gpu:0"):
+        on_gpu = build()
+    on_cpu = build()
+    with tf.Session() as sess:
+        got, want = sess.run([on_gpu, on_cpu])
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

@@ -154,13 +154,24 @@ def backend_functions(tf, x):
 CASES = {f.__name__: f for f in (dense, convolutions, normalization, structure, losses, backend_functions)}
 
 
-def run_case(tf, name, a):
-    """``(names, {result: value})`` of case ``name`` in ``tf``, as the module docstring says."""
+def assert_as_golden(case, values, golden, how):
+    """``run_case``'s ``values`` of ``case`` as the ``golden`` npz's (``<case>/<result>``), to float rounding; ``how``
+    (the regenerate command) ends each failure message."""
+    want = {k[len(case) + 1:]: golden[k] for k in golden.files if k.startswith(case + "/")}
+    assert sorted(values) == sorted(want), how
+    for key, value in values.items():
+        atol = 2e-5 if key.startswith("d/") else 2e-6
+        scale = max(1.0, float(np.abs(want[key]).max(initial=0.0)))
+        np.testing.assert_allclose(value, want[key], rtol=2e-5, atol=atol * scale, err_msg=f"{case}/{key}; {how}")
+
+
+def run_case(tf, name, a, cases=CASES):
+    """``(names, {result: value})`` of case ``name`` (of ``cases``) in ``tf``, as the module docstring says."""
     with tf.Graph().as_default():
         x = {k: tf.placeholder(tf.float32, SHAPES[k], name=k) for k in SHAPES}
         x["ids"] = tf.placeholder(tf.int32, [None, 4], name="ids")
         x["updates"] = []
-        fetches, info = CASES[name](tf, x)
+        fetches, info = cases[name](tf, x)
         graph = tf.get_default_graph()
         extra = {}
         for op in graph.get_operations():  # Keras' Input placeholders: fed with the vector inputs

@@ -179,14 +179,32 @@ def _plain(value):
     return np.asarray(value).tolist()
 
 
-def run_case(tf, name):
-    """``{result: value}`` of case ``name`` in ``tf`` (see the module docstring), in a fresh Keras session."""
+NAMES = ("printed", "epoch", "params", "name", "layers", "inputs", "outputs", "metrics_names", "variables",
+         "trainable", "non_trainable", "first_output")  # the results compared exactly; the others are numbers
+
+
+def assert_numbers_as_golden(case, got, want, how, rtol=1e-5, atol=1e-6):
+    """``run_case``'s numbers of ``case`` (the history, ``evaluate``, ``predict``...) as the golden's, to ``rtol``
+    and ``atol``; ``how`` (the regenerate command) ends each failure message."""
+    assert sorted(got) == sorted(want), how
+    for key in (k for k in want if k not in NAMES):
+        if key == "history":
+            assert sorted(got[key]) == sorted(want[key]), how
+            for name, values in want[key].items():
+                np.testing.assert_allclose(got[key][name], values, rtol=rtol, err_msg=f"{case} {name}")
+        else:
+            np.testing.assert_allclose(got[key], want[key], rtol=rtol, atol=atol, err_msg=f"{case}/{key}; {how}")
+
+
+def run_case(tf, name, cases=CASES):
+    """``{result: value}`` of case ``name`` (of ``cases``) in ``tf`` (see the module docstring), in a fresh Keras
+    session."""
     tf.keras.backend.clear_session()
     tf.set_random_seed(1)
     np.random.seed(2)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        model, history, results = CASES[name](tf)
+        model, history, results = cases[name](tf)
     return {"printed": mask_times(printed.getvalue()), "history": history.history, "epoch": history.epoch,
             "params": {k: v for k, v in history.params.items() if k != "metrics"}, **_facts(tf, model),
             **{k: _plain(v) for k, v in results.items()}}

@@ -4,10 +4,13 @@ formats) and download only what is absent (here from ``file://`` URLs: the tests
 import gzip
 import hashlib
 import io
+import json
 import os
+import pathlib
 import pickle
 import tarfile
 
+import keras_dataset_fakes as fakes
 import numpy as np
 import pytest
 
@@ -140,3 +143,68 @@ def test_an_archive_is_extracted_and_one_leaving_the_cache_refused(home, tmp_pat
     with pytest.raises(ValueError, match="Refusing to extract ../../escaped.txt"):
         tf.keras.utils.get_file("evil", origin=bad.as_uri(), untar=True)
     assert not (tmp_path / "escaped.txt").exists()
+
+
+WORD_GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tf_keras_datasets_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(fakes.IMDB_CALLS))
+def test_imdb_reads_the_cached_npz_as_tf_keras_does(home, monkeypatch, name):
+    _no_network(monkeypatch)
+    fakes.write_imdb(home / "imdb.npz")
+    result = datasets.imdb.load_data(**fakes.IMDB_CALLS[name])
+    assert fakes.as_lists(result) == WORD_GOLDEN["imdb"][name]
+    assert result[0][0].dtype == object
+
+
+@pytest.mark.parametrize("name", sorted(fakes.REUTERS_CALLS))
+def test_reuters_reads_the_cached_npz_as_tf_keras_does(home, monkeypatch, name):
+    _no_network(monkeypatch)
+    fakes.write_reuters(home / "reuters.npz")
+    assert fakes.as_lists(datasets.reuters.load_data(**fakes.REUTERS_CALLS[name])) == WORD_GOLDEN["reuters"][name]
+    assert len(datasets.reuters.get_label_names()) == 46
+
+
+def test_word_lists_come_back_without_running_the_pickle_they_are_in(home, monkeypatch):
+    _no_network(monkeypatch)
+    evil = np.empty(1, dtype=object)
+    evil[0] = _Exploit()
+    np.savez(home / "imdb.npz", x_train=evil, y_train=np.zeros(1), x_test=evil, y_test=np.zeros(1))
+    with pytest.raises(ValueError, match="Refusing to"):
+        datasets.imdb.load_data()
+    fakes.write_imdb(home / "imdb.npz")
+    with pytest.raises(ValueError, match="no sequence was kept. Increase maxlen"):
+        datasets.imdb.load_data(maxlen=1)
+    with pytest.raises(TypeError, match="Unrecognized keyword arguments"):
+        datasets.imdb.load_data(num_word=3)
+
+
+class _Exploit:
+    def __reduce__(self):
+        return (os.system, ("echo unsafe",))
+
+
+def test_imdb_word_index_is_the_cached_json(home, monkeypatch):
+    _no_network(monkeypatch)
+    (home / "imdb_word_index.json").write_text('{"the": 1, "and": 2}')
+    assert datasets.imdb.get_word_index() == {"the": 1, "and": 2}
+
+
+def test_cifar100_reads_fine_or_coarse_labels(home, monkeypatch):
+    _no_network(monkeypatch)
+    folder = home / "cifar-100-python"
+    folder.mkdir()
+    for part, rows in (("train", 3), ("test", 2)):
+        data = data_for(rows)
+        with open(folder / part, "wb") as f:
+            pickle.dump({b"data": data, b"fine_labels": list(range(rows)), b"coarse_labels": [7] * rows}, f)
+    (x_train, y_train), (x_test, y_test) = datasets.cifar100.load_data()
+    np.testing.assert_array_equal(x_train, data_for(3).reshape(3, 3, 32, 32).transpose(0, 2, 3, 1))
+    assert y_train.tolist() == [[0], [1], [2]] and y_test.shape == (2, 1)
+    assert datasets.cifar100.load_data("coarse")[1][1].tolist() == [[7], [7]]
+    with pytest.raises(ValueError, match='`label_mode` must be one of `"fine"`, `"coarse"`'):
+        datasets.cifar100.load_data("medium")
+
+
+def data_for(rows):
+    return (np.arange(rows * 3072) % 253).astype(np.uint8).reshape(rows, 3072)

@@ -13,17 +13,14 @@ import json
 import pathlib
 
 import keras_error_cases
-import numpy as np
 import pytest
-from keras_model_cases import CASES, run_case
+from keras_model_cases import CASES, NAMES, assert_numbers_as_golden, run_case
 
 import numflow as tf
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tf_keras_models_golden.json").read_text())
 HOW = ("regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_models_golden.py "
        "(TensorFlow installed)")
-NAMES = ("printed", "epoch", "params", "name", "layers", "inputs", "outputs", "metrics_names", "variables",
-         "trainable", "non_trainable", "first_output")
 # Float rounding: sums in another order than TensorFlow's, grown by the training steps; batch normalization's
 # moving mean of a near-zero batch mean differs in its last digits, which Adam's steps then carry on.
 RTOL = {"batch_norm_conv": 1e-4}
@@ -43,17 +40,7 @@ def test_printed_text_and_names_as_tensorflow(case, results):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_numbers_as_tensorflow(case, results):
-    got, want = results[case], GOLDEN[case]
-    assert sorted(got) == sorted(want), HOW
-    numbers = [k for k in want if k not in NAMES]
-    for key in numbers:
-        if key == "history":
-            assert sorted(got[key]) == sorted(want[key]), HOW
-            for name, values in want[key].items():
-                np.testing.assert_allclose(got[key][name], values, rtol=RTOL.get(case, 1e-5), err_msg=f"{case} {name}")
-        else:
-            np.testing.assert_allclose(got[key], want[key], rtol=RTOL.get(case, 1e-5), atol=ATOL.get(case, 1e-6),
-                                       err_msg=f"{case}/{key}; {HOW}")
+    assert_numbers_as_golden(case, results[case], GOLDEN[case], HOW, RTOL.get(case, 1e-5), ATOL.get(case, 1e-6))
 
 
 @pytest.mark.parametrize("case", sorted(keras_error_cases.MODEL_CASES))

@@ -138,6 +138,20 @@ def test_a_list_holding_tensors_packs_under_tensorflows_names():
     np.testing.assert_array_equal(_run(nested, {x: np.zeros((5, 6))}), [[5, 1], [2, 3]])
 
 
+def test_a_list_of_tensors_packed_to_another_dtype_casts_them_first():
+    # As TensorFlow: each tensor of another dtype than asked is cast (``Cast``, in the current scope) before the
+    # Pack (SparseTensor's int64 dense_shape of int32 sizes: SparseTensor/Cast, SparseTensor/dense_shape).
+    x = _ph([None, 6], tf.float32)
+    dims = tf.shape(x)
+    packed = tf.convert_to_tensor([[dims[0], 1], [7, dims[1]]], dtype=tf.int64)
+    assert packed.dtype == tf.int64
+    assert [[t.op.name for t in row.op.inputs] for row in packed.op.inputs] == [["Cast", "packed/0/1"],
+                                                                                ["packed/1/0", "Cast_1"]]
+    np.testing.assert_array_equal(_run(packed, {x: np.zeros((5, 6))}), [[5, 1], [7, 6]])
+    st = tf.SparseTensor([[0, 1]], [2.0], (dims[0], dims[1]))
+    assert [t.op.name for t in st.dense_shape.op.inputs] == ["SparseTensor/Cast", "SparseTensor/Cast_1"]
+
+
 def test_transpose_of_unknown_rank_reverses_at_run_time():
     x = _ph(None)
     out = tf.transpose(x)

@@ -32,6 +32,23 @@ def test_static_shapes():
         assert tf.bitwise.left_shift(tf.placeholder(tf.int16, [3, 1]), np.int16(2)).shape.as_list() == [3, 1]
 
 
+def test_bincount_of_each_row_and_binary_output_as_tensorflow_2():
+    # TensorFlow 2's tf.math.bincount: axis=-1 counts each row on its own (one DenseBincount of the 2-D input),
+    # binary_output marks the values present.
+    arr = np.array([[0, 3, 3], [1, 1, 5]], np.int32)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        rows = tf.math.bincount(arr, minlength=4, maxlength=4, axis=-1)
+        marks = tf.math.bincount(arr, minlength=6, axis=-1, binary_output=True, dtype=tf.float32)
+        assert rows.op.type == "DenseBincount" and rows.shape.as_list() == [2, None]  # the size is run-time
+        counted, marked = sess.run([rows, marks])
+    np.testing.assert_array_equal(counted, [[1, 0, 0, 2], [0, 2, 0, 0]])
+    np.testing.assert_array_equal(marked, [[1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 0, 1]])
+    with pytest.raises(ValueError, match="`binary_output` and `weights` are mutually exclusive"):
+        tf.math.bincount(arr, weights=arr, binary_output=True)
+    with pytest.raises(ValueError, match="Unsupported value for argument axis=1"):
+        tf.math.bincount(arr, axis=1)
+
+
 def test_build_errors():
     with tf.Graph().as_default():
         with pytest.raises(ValueError, match="Dimension 0 in both shapes must be equal, but are 2 and 1"):

@@ -1,6 +1,6 @@
-"""tf.linalg, tf.random, tf.debugging, tf.dtypes and tf.strings: every name numflow gives them is one
-TensorFlow's ``tf.compat.v1`` has there (the lists below are TF 2.21's), and the top-level names TF1
-programs use for the same functions are the same functions."""
+"""tf.linalg, tf.random, tf.debugging, tf.dtypes, tf.strings, tf.signal and tf.spectral: every name numflow
+gives them is one TensorFlow's ``tf.compat.v1`` has there (the lists below are TF 2.21's), and the top-level
+names TF1 programs use for the same functions are the same functions."""
 
 import numflow as tf
 
@@ -26,6 +26,11 @@ TF_NAMES = {
         string uint16 uint32 uint64 uint8 variant""",
     "strings": """as_string bytes_split format join length lower ngrams reduce_join regex_full_match regex_replace split
         strip substr to_hash_bucket to_hash_bucket_fast to_hash_bucket_strong to_number unicode_decode upper""",
+    "signal": """dct fft fft2d fft3d fftnd fftshift frame hamming_window hann_window idct ifft ifft2d ifft3d ifftnd
+        ifftshift inverse_mdct inverse_stft inverse_stft_window_fn irfft irfft2d irfft3d irfftnd
+        kaiser_bessel_derived_window kaiser_window linear_to_mel_weight_matrix mdct mfccs_from_log_mel_spectrograms
+        overlap_and_add rfft rfft2d rfft3d rfftnd stft vorbis_window""",
+    "spectral": "dct fft fft2d fft3d idct ifft ifft2d ifft3d irfft irfft2d irfft3d rfft rfft2d rfft3d",
 }
 
 # The same function under a top-level name (TF1 spelling) and a namespace name.
@@ -39,7 +44,9 @@ ALIASES = [
     ("random", "uniform", "random_uniform"), ("random", "multinomial", "multinomial"),
     ("debugging", "assert_all_finite", "verify_tensor_all_finite"), ("debugging", "Assert", "Assert"),
     ("debugging", "check_numerics", "check_numerics"), ("dtypes", "as_string", "as_string"),
-    ("dtypes", "cast", "cast"), ("strings", "join", "string_join"),
+    ("dtypes", "cast", "cast"), ("strings", "join", "string_join"), ("dtypes", "complex", "complex"),
+    ("signal", "fft", "fft"), ("signal", "ifft3d", "ifft3d"), ("spectral", "fft2d", "fft2d"), ("math", "conj", "conj"),
+    ("math", "real", "real"), ("math", "imag", "imag"), ("math", "angle", "angle"),
     ("sparse", "transpose", "sparse_transpose"), ("sparse", "softmax", "sparse_softmax"),
     ("sparse", "reset_shape", "sparse_reset_shape"), ("sparse", "merge", "sparse_merge"),
     ("sparse", "to_indicator", "sparse_to_indicator"), ("sparse", "mask", "sparse_mask"),
@@ -51,6 +58,7 @@ SAMPLERS = ("all_candidate_sampler", "fixed_unigram_candidate_sampler", "learned
 
 
 def test_every_name_is_tensorflows():
+    assert set(tf.spectral.__all__) == set(TF_NAMES["spectral"].split())
     for namespace, names in TF_NAMES.items():
         ours = set(getattr(tf, namespace).__all__)
         assert ours <= set(names.split()), (namespace, sorted(ours - set(names.split())))
@@ -72,5 +80,6 @@ def test_the_top_level_names_tf1_programs_use():
         tensor_scatter_nd_add tensor_scatter_nd_update tensordot trace truncatediv truncatemod unsorted_segment_max
         unsorted_segment_mean unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n Print print Assert
         assert_equal assert_less assert_rank verify_tensor_all_finite as_string string_join app flags logging compat
-        test""".split()
+        test complex complex64 complex128 real imag conj angle to_complex64 to_complex128 fft ifft fft2d ifft2d fft3d
+        ifft3d signal spectral""".split()
     assert [n for n in names if not hasattr(tf, n)] == []

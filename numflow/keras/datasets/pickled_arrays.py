@@ -1,6 +1,7 @@
-"""Read the python pickles CIFAR-10 is shipped in without running them: the opcodes are walked
-(``pickletools.genops``) and only plain data is built (dicts, lists, tuples, numbers, strings and numpy
-arrays rebuilt from their shape, dtype and bytes). Any other object a pickle names is refused with a
+"""Read the python pickles CIFAR is shipped in, and the ``.npz`` files of arrays of lists IMDB and Reuters
+are (``load_npz``), without running them: the opcodes are walked (``pickletools.genops``) and only plain
+data is built (dicts, lists, tuples, numbers, strings, and numpy arrays rebuilt from their shape, dtype
+and bytes, or from their items for arrays of objects). Any other object a pickle names is refused with a
 ValueError: a file never chooses what code runs.
 
 Python 2 strings (how CIFAR-10's batches were written), and bytes as Python 3's protocol 2 writes them
@@ -9,6 +10,7 @@ encoding="bytes")`` gives them.
 """
 
 import pickletools
+import zipfile
 
 import numpy as np
 
@@ -30,11 +32,16 @@ def _build(pending, state):
         order = state[1] if isinstance(state, tuple) and len(state) > 1 else "|"
         return dtype.newbyteorder(">") if order == ">" else dtype
     _, shape, dtype, fortran, raw = state
+    order = "F" if fortran else "C"
+    if isinstance(dtype, np.dtype) and dtype.hasobject and isinstance(raw, list):
+        array = np.empty(len(raw), dtype=object)  # items of plain data: all this reader builds
+        array[:] = raw
+        return array.reshape(shape, order=order)
     if isinstance(raw, str):
         raw = raw.encode("latin-1")
     if not isinstance(raw, bytes | bytearray) or not isinstance(dtype, np.dtype) or dtype.hasobject:
-        raise ValueError("The pickle holds an array of objects, which is refused.")
-    return np.frombuffer(raw, dtype=dtype).reshape(shape, order="F" if fortran else "C").copy()
+        raise ValueError("The pickle holds an array it does not describe as plain data, which is refused.")
+    return np.frombuffer(raw, dtype=dtype).reshape(shape, order=order).copy()
 
 
 def _global(module, name):
@@ -138,3 +145,25 @@ def loads(data):
     if len(stack) != 1:
         raise ValueError("Malformed pickle.")
     return stack[0]
+
+
+def load_npz(path):
+    """The arrays of the ``.npz`` file ``path``, by name; an array of objects (``np.save`` pickles those)
+    read as :func:`loads` reads a pickle, where ``np.load`` would need ``allow_pickle=True``."""
+    arrays = {}
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.namelist():
+            with archive.open(member) as f:
+                version = np.lib.format.read_magic(f)
+                read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                               else np.lib.format.read_array_header_2_0)
+                shape, fortran, dtype = read_header(f)
+                if dtype.hasobject:
+                    array = loads(f.read())
+                    if not isinstance(array, np.ndarray) or array.shape != shape:
+                        raise ValueError(f"{path}: {member} is not the array of shape {shape} its header says.")
+                else:
+                    f.seek(0)
+                    array = np.lib.format.read_array(f, allow_pickle=False)
+            arrays[member.removesuffix(".npy")] = array
+    return arrays

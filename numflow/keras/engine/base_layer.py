@@ -25,6 +25,7 @@ What differs from ``tf.layers``:
 """
 
 import functools
+import inspect
 
 import numpy as np
 
@@ -53,6 +54,21 @@ class Layer(legacy.Layer):
     input_shape, batch_input_shape, batch_size, input_dim
         The shape of the inputs, for a model's first layer.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        """Each layer keeps the arguments it was made with (the outermost constructor's), for ``clone_model``."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def recording_init(self, *args, **kw):
+            if "_constructor_arguments" not in self.__dict__:
+                self._constructor_arguments = (args, dict(kw))
+            init(self, *args, **kw)
+
+        cls.__init__ = recording_init
 
     def __init__(self, *args, **kwargs):
         batch_input_shape = kwargs.pop("batch_input_shape", None)
@@ -135,6 +151,9 @@ class Layer(legacy.Layer):
         if "training" in kwargs and not self._expects_training_arg:
             kwargs.pop("training")
         assert_input_compatibility(self.input_spec, inputs, self.name)
+        input_masks = _input_masks(inputs)
+        if input_masks is not None and "mask" not in kwargs and _takes_mask(self.call):
+            kwargs["mask"] = input_masks
         with get_default_graph().name_scope(self.name):
             self._maybe_build(inputs)
             outputs = self.call(inputs, *args, **kwargs)
@@ -142,8 +161,31 @@ class Layer(legacy.Layer):
                 raise ValueError(f"A layer's `call` method should return a Tensor or a list of Tensors, not None "
                                  f"(layer: {self.name}).")
             self._handle_activity_regularization(inputs, outputs)
+            self._set_mask_metadata(inputs, outputs, kwargs.get("mask", input_masks))
         node_module.record(self, inputs, outputs)
         return outputs
+
+    # -- masks ---------------------------------------------------------------------------------------
+    supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs: the input's when the layer ``supports_masking``, else None."""
+        if not self.supports_masking:
+            if any(m is not None for m in nest.flatten(mask)):
+                raise TypeError(f"Layer {self.name} does not support masking, but was passed an input_mask: {mask}")
+            return None
+        return mask
+
+    def _set_mask_metadata(self, inputs, outputs, previous_mask):
+        """Give each output its mask (``compute_mask``'s, when the layer supports masks or computes its own)."""
+        flat_outputs = nest.flatten(outputs)
+        masks = [None] * len(flat_outputs)
+        if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
+            computed = self.compute_mask(inputs, previous_mask)
+            if computed is not None:
+                masks = nest.flatten(computed)
+        for output, mask in zip(flat_outputs, masks):
+            node_module.set_mask(output, mask)
 
     @property
     def output(self):
@@ -168,6 +210,18 @@ class Layer(legacy.Layer):
 
     def get_config(self):
         return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+
+
+def _input_masks(inputs):
+    """The Keras masks of ``inputs`` in their structure, None when none has one."""
+    masks = [node_module.mask_of(t) for t in nest.flatten(inputs)]
+    if all(m is None for m in masks):
+        return None
+    return nest.pack_sequence_as(inputs, masks) if nest.is_nested(inputs) else masks[0]
+
+
+def _takes_mask(call):
+    return "mask" in inspect.signature(call).parameters
 
 
 def _initializer(identifier, dtype, name, layer_name):

@@ -65,3 +65,58 @@ def nodes_between(inputs, outputs):
     for tensor in outputs:
         visit(tensor)
     return order
+
+
+def layers_by_depth(outputs, nodes):
+    """The layers of ``nodes`` (``nodes_between``'s list for ``outputs``) in a functional model's order: the
+    deepest first (the inputs' layers), those of one depth in the order a walk back from the outputs first meets
+    them, as TensorFlow lists them (and numbers them in checkpoints)."""
+    members = {id(node) for node in nodes}
+
+    def parents(node):
+        made = (history_of(t) for t in node.inputs)
+        return [p for p in made if p is not None and id(p) in members and p is not node]
+
+    first_met, seen = {}, set()
+
+    def walk(node):  # the pre-order of nodes_between's walk
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        first_met.setdefault(id(node.layer), len(first_met))
+        for parent in parents(node):
+            walk(parent)
+
+    for tensor in outputs:
+        node = history_of(tensor)
+        if node is not None and id(node) in members:
+            walk(node)
+    node_depth, layer_depth, layers = {}, {}, {}
+    for node in reversed(nodes):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)], node_depth[id(node)] = depth, depth
+        layers[id(node.layer)] = node.layer
+        for parent in parents(node):
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    order = sorted(layers, key=lambda key: (-layer_depth[key], first_met.get(key, len(first_met))))
+    return [layers[key] for key in order]
+
+
+_masks = weakref.WeakKeyDictionary()  # graph -> {tensor name: its Keras mask}
+
+
+def set_mask(tensor, mask):
+    """Note ``mask`` (a bool tensor, or None) as ``tensor``'s Keras mask (TensorFlow's ``tensor._keras_mask``)."""
+    graph = getattr(tensor, "graph", None)
+    if graph is not None:
+        masks = _masks.setdefault(graph, {})
+        if mask is None:
+            masks.pop(tensor.name, None)
+        else:
+            masks[tensor.name] = mask
+
+
+def mask_of(tensor):
+    """The Keras mask of ``tensor``, None if it has none."""
+    graph = getattr(tensor, "graph", None)
+    return None if graph is None else _masks.get(graph, {}).get(tensor.name)

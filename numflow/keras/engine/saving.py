@@ -2,11 +2,13 @@
 a TF1 graph: an object-based checkpoint whose keys follow the model's objects, not the variables' names.
 
 A model's weights are under ``layer_with_weights-<i>/<attribute>/.ATTRIBUTES/VARIABLE_VALUE`` (``i`` counting
-the layers that have weights, the attribute the layer keeps the variable in: ``kernel``, ``gamma``...), its
+the layers that have weights, the attribute the layer keeps the variable in: ``kernel``, ``gamma``...; a layer
+run by another under its attribute: ``layer_with_weights-1/cell/kernel``, ``.../forward_layer/cell/cells/0/
+bias``), its
 optimizer's under ``optimizer/<name>/...`` (``iter``, ``learning_rate``...) and its slots under
 ``<weight's path>/.OPTIMIZER_SLOT/optimizer/<slot>/...``; ``_CHECKPOINTABLE_OBJECT_GRAPH`` holds the object
-graph (``TrackableObjectGraph``) that TensorFlow reads them back by. ``.h5`` files need h5py, which numflow
-does not use.
+graph (``TrackableObjectGraph``) that TensorFlow reads them back by. ``.h5`` files are Keras' HDF5 format
+(``engine/hdf5_weights.py``).
 """
 
 import os
@@ -15,6 +17,7 @@ import numpy as np
 
 from numflow.framework import errors
 from numflow.keras import backend
+from numflow.keras.engine import hdf5_weights
 from numflow.variables.variable import Variable
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
@@ -22,10 +25,20 @@ _VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
 
 
 def _attributes(layer):
-    """``(attribute name, variable)`` of each weight ``layer`` keeps, in the order it set them."""
+    """``(attribute name, variable, layer or list of layers)`` of each weight ``layer`` keeps and each layer with
+    weights it runs (an RNN's ``cell``, a wrapper's ``layer``, stacked cells' ``cells``), in the order it set them."""
     weights = {id(w) for w in layer.weights}
-    return [(name, value) for name, value in vars(layer).items()
-            if isinstance(value, Variable) and id(value) in weights]
+    found = []
+    for name, value in vars(layer).items():
+        if isinstance(value, Variable) and id(value) in weights:
+            found.append((name, value))
+        elif _has_weights(value) or (isinstance(value, list) and value and all(map(_has_weights, value))):
+            found.append((name, value))
+    return found
+
+
+def _has_weights(value):
+    return hasattr(value, "_inbound_nodes") and bool(getattr(value, "weights", None))
 
 
 class _ObjectGraph:
@@ -54,6 +67,25 @@ class _ObjectGraph:
         return node_id
 
 
+def _add_layer(graph, node_id, attributes, path, paths):
+    """Add a layer's ``attributes`` under ``node_id``: its variables, and its sublayers' (a list of layers as a node
+    whose children are ``0``, ``1``...), noting each variable's path in ``paths``."""
+    for name, value in attributes:
+        if isinstance(value, Variable):
+            paths[id(value)] = f"{path}/{name}"
+            graph.variable(node_id, name, value, f"{path}/{name}/{_VALUE}")
+            continue
+        child = graph.node()
+        graph.child(node_id, name, child)
+        if isinstance(value, list):
+            for i, layer in enumerate(value):
+                grandchild = graph.node()
+                graph.child(child, str(i), grandchild)
+                _add_layer(graph, grandchild, _attributes(layer), f"{path}/{name}/{i}", paths)
+        else:
+            _add_layer(graph, child, _attributes(value), f"{path}/{name}", paths)
+
+
 def object_graph(model):
     """The model's :class:`_ObjectGraph`: its layers (as TensorFlow keys them), then its optimizer."""
     graph = _ObjectGraph()
@@ -67,9 +99,7 @@ def object_graph(model):
         node_id = graph.node()
         graph.child(root, f"layer_with_weights-{with_weights}", node_id)
         graph.child(root, f"layer-{index}", node_id)
-        for name, variable in attributes:
-            paths[id(variable)] = f"layer_with_weights-{with_weights}/{name}"
-            graph.variable(node_id, name, variable, f"{paths[id(variable)]}/{_VALUE}")
+        _add_layer(graph, node_id, attributes, f"layer_with_weights-{with_weights}", paths)
         with_weights += 1
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None and getattr(optimizer, "iterations", None) is not None and hasattr(optimizer, "_slots"):
@@ -93,18 +123,14 @@ def object_graph(model):
     return graph
 
 
-def _check_format(filepath, save_format):
-    if save_format == "h5" or str(filepath).endswith((".h5", ".keras", ".hdf5")):
-        raise ImportError("`save_weights` requires h5py when saving in hdf5, but h5py is not available. Try "
-                          "installing h5py package, or save in the TensorFlow format (a path without .h5).")
-
-
 def save_weights(model, filepath, save_format=None):
     """Write ``model``'s weights and optimizer to the checkpoint ``filepath`` (see the module docstring)."""
     from numflow.checkpoint.bundle import write_bundle
     from numflow.checkpoint.state import update_checkpoint_state
 
-    _check_format(filepath, save_format)
+    if hdf5_weights.is_h5(filepath, save_format):
+        hdf5_weights.save_weights(model, filepath)
+        return
     filepath = os.fspath(filepath)
     graph = object_graph(model)
     keys = list(graph.keys)
@@ -117,14 +143,17 @@ def save_weights(model, filepath, save_format=None):
     update_checkpoint_state(directory, filepath, [filepath], save_relative_paths=True)
 
 
-def load_weights(model, filepath):
+def load_weights(model, filepath, by_name=False, skip_mismatch=False):
     """Set ``model``'s weights (and its optimizer's variables, once made) from the checkpoint ``filepath``.
 
     A weight the checkpoint lacks is left as it is; one of another shape is a ValueError naming both.
+    ``by_name`` and ``skip_mismatch`` apply to HDF5 files, as in tf-keras.
     """
     from numflow.checkpoint.reader import CheckpointReader
 
-    _check_format(filepath, None)
+    if hdf5_weights.is_h5(filepath):
+        hdf5_weights.load_weights(model, filepath, by_name, skip_mismatch)
+        return
     filepath = os.fspath(filepath)
     if os.path.isdir(filepath):
         from numflow.checkpoint.state import latest_checkpoint

@@ -18,6 +18,8 @@ from numflow.keras.engine import node as node_module
 from numflow.keras.engine import training_loops
 from numflow.keras.engine.base_layer import Layer
 from numflow.layers.base import _dedup as _unique
+from numflow.ops import math_ops
+from numflow.ops.sequence_ops import size
 
 
 class Model(Layer):
@@ -44,7 +46,7 @@ class Model(Layer):
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = list(nest.flatten(inputs)), list(nest.flatten(outputs))
         self._nodes = node_module.nodes_between(self.inputs, self.outputs)
-        self._layers = _unique([node.layer for node in self._nodes])
+        self._layers = node_module.layers_by_depth(self.outputs, self._nodes)
         self._is_graph_network = True
         self.built = True
 
@@ -165,7 +167,7 @@ class Model(Layer):
         """Choose the optimizer (a name, a Keras optimizer, a ``tf.train`` optimizer), the loss (a name, a
         function or a Loss, or one per output) and the metrics; what they need is built when the model has
         inputs (see the module docstring)."""
-        del sample_weight_mode, weighted_metrics, target_tensors, kwargs
+        del sample_weight_mode, target_tensors, kwargs
         self.optimizer = optimizers.get(optimizer)
         outputs = max(len(self.outputs), 1)
         loss_list = loss if isinstance(loss, list | tuple) else [loss] * outputs
@@ -174,7 +176,8 @@ class Model(Layer):
         self.loss = loss
         self._loss_functions = [_loss_function(item) for item in loss_list]
         self._loss_weights = list(loss_weights) if isinstance(loss_weights, list | tuple) else [1.0] * outputs
-        self._metric_names = list(metrics or [])
+        self._metrics_given = metrics or []
+        self._weighted_metrics_given = weighted_metrics or []
         self._compile_arguments = True
         self._compiled_graph = None
         if self.built and self.outputs:
@@ -189,14 +192,9 @@ class Model(Layer):
     def metrics_names(self):
         """``loss``, then each output's loss when there are several, then the metrics (``acc``, or
         ``<output>_acc`` with several outputs)."""
-        names = ["loss"]
-        several = len(self.outputs) > 1
-        if several:
-            names += [f"{name}_loss" for name in self.output_names]
-        for name in self.output_names if several else [None]:
-            names += [f"{name}_{_metric_name(m)}" if several else _metric_name(m)
-                      for m in getattr(self, "_metric_names", [])]
-        return names
+        if self._compiled_graph is not None:
+            return list(self._compiled_metric_names)
+        return ["loss"]  # the metrics are named once the model is built and they are made
 
     def _build_compiled(self):
         """Targets, total loss and metrics, once per compile (see the module docstring)."""
@@ -216,7 +214,8 @@ class Model(Layer):
                     loss_reduction = loss_fn.reduction
                     loss_fn.reduction = losses.Reduction.NONE
                     try:
-                        per_example = loss_fn(target, output, sample_weight=sample_weight)
+                        per_example = loss_fn(target, output,
+                                              sample_weight=_masked_weights(output, sample_weight, loss_reduction))
                     finally:
                         loss_fn.reduction = loss_reduction
                     reduction = (losses.Reduction.SUM_OVER_BATCH_SIZE if loss_reduction == losses.Reduction.AUTO
@@ -230,24 +229,90 @@ class Model(Layer):
                 from numflow.ops.math_ops import add_n
 
                 total += add_n(regularization)
-        metric_objects, metric_results = [], []
+        per_output = self._output_metrics()
         several = len(self.outputs) > 1
+        loss_metrics = [metrics_module.Mean(name=f"{name}_loss") for name in self.output_names] if several else []
+        loss_results, metric_results = [], []
         with graph.name_scope("metrics"):
-            if several:  # each output's loss, as a running mean over the batches
-                for output_loss, name in zip(output_losses, self.output_names):
-                    made = metrics_module.MeanMetricWrapper(lambda _, loss: loss, f"{name}_loss")
-                    metric_objects.append(made)
-                    metric_results.append(made(None, output_loss))
-            for output, target, loss_fn, name in zip(self.outputs, targets, self._loss_functions, self.output_names):
-                for metric in self._metric_names:
-                    fn = _metric_function(metric, output, loss_fn)
-                    made = metrics_module.MeanMetricWrapper(fn, f"{name}_{_metric_name(metric)}" if several
-                                                            else _metric_name(metric))
-                    metric_objects.append(made)
-                    metric_results.append(made(target, output))
+            for metric, output_loss in zip(loss_metrics, output_losses):
+                with graph.name_scope(metric.name):
+                    loss_results.append(metric(output_loss))
+            for metrics, target, output, sample_weight in zip(per_output, targets, self.outputs, sample_weights):
+                for name, (metric, weighted) in metrics.items():
+                    with graph.name_scope(name):
+                        metric_results.append(metric(target, output, sample_weight=sample_weight if weighted
+                                                     else None))
+        metric_objects = loss_metrics + [metric for metrics in per_output for metric, _ in metrics.values()]
         self._compiled_graph = {"targets": targets, "sample_weights": sample_weights, "total_loss": total,
-                                "metrics": metric_objects,
-                                "fetches": [total, *metric_results], "train": None}
+                                "metrics": metric_objects, "loss_metrics": loss_metrics,
+                                "fetches": [total, *loss_results, *metric_results], "train": None}
+
+    def _output_metrics(self):
+        """Per output, its metrics (then its weighted metrics, called with the sample weights) by their unique
+        names, as ``(metric, weighted)``, made as tf-keras makes them: a function (or its name) as the running mean
+        of it, a Metric as given (with several outputs, a copy of it per output, all copied first), a class's name
+        as an instance of it (named by a first instance, made only for its name); a name given twice keeps its
+        first place and its last metric; a weighted metric's name starts with ``weighted_``."""
+        several = len(self.outputs) > 1
+        plain, weighted = (self._made_metrics(given, prefix) for given, prefix in (
+            (self._metrics_given, ""), (self._weighted_metrics_given, "weighted_")))
+        names = ["loss", *(f"{name}_loss" for name in self.output_names if several)]
+        unique_per_output = []
+        for plain_made, weighted_made, output_name in zip(plain, weighted, self.output_names):
+            unique_made = {}
+            for name, metric, is_weighted in [*((n, m, False) for n, m in plain_made.items()),
+                                              *((n, m, True) for n, m in weighted_made.items())]:
+                unique = base = f"{output_name}_{name}" if several else name
+                count = 1
+                while unique in names:
+                    unique, count = f"{base}_{count}", count + 1
+                names.append(unique)
+                metric._name = unique
+                unique_made[unique] = (metric, is_weighted)
+            unique_per_output.append(unique_made)
+        self._compiled_metric_names = names
+        return unique_per_output
+
+    def _made_metrics(self, given, prefix):
+        per_output = []
+        for metrics, output, loss_fn in zip(self._metrics_per_output(given), self.outputs, self._loss_functions):
+            made = {}
+            for metric in metrics:
+                name = prefix + _metric_name(metric)
+                fn = _metric_function(metric, output, loss_fn)
+                made[name] = fn if isinstance(fn, metrics_module.Metric) else metrics_module.MeanMetricWrapper(
+                    fn, name=name)
+            per_output.append(made)
+        return per_output
+
+    def _metrics_per_output(self, given):
+        """The metrics ``given`` to ``compile`` per output: a dict by output name, a list per output, or one list
+        for all (its Metric objects copied for each output when there are several), with tf-keras' errors."""
+        names = self.output_names
+        if isinstance(given, dict):
+            unknown = [key for key in given if key not in names]
+            if unknown:
+                raise ValueError(f"Unknown entries in metrics dictionary: {unknown}. Only expected following keys: "
+                                 f"{names}")
+            return [_as_list(given.get(name, [])) for name in names]
+        if not isinstance(given, list | tuple):
+            raise TypeError(f"Type of `metrics` argument not understood. Expected a list or dictionary, found: {given}")
+        if any(isinstance(m, list) for m in given):
+            if len(given) != len(names):
+                raise ValueError(f"When passing a list of lists as `metrics`, it should have one entry per model "
+                                 f"output. The model has {len(names)} outputs, but you passed metrics={given}")
+            return [_as_list(m) for m in given]
+        if len(names) > 1:
+            return [[type(m).from_config(m.get_config()) if isinstance(m, metrics_module.Metric) else m
+                     for m in given] for _ in names]
+        return [list(given)]
+
+    @property
+    def metrics(self):
+        """The metrics ``compile`` made, per output (each output's loss mean left out), once the model is built."""
+        if self._compiled_graph is None:
+            return []
+        return [m for m in self._compiled_graph["metrics"] if m not in self._compiled_graph["loss_metrics"]]
 
     def _train_fetches(self):
         compiled = self._compiled_graph
@@ -281,6 +346,13 @@ class Model(Layer):
         """Train for ``epochs`` passes over ``x`` and ``y`` in batches of ``batch_size`` (32), shuffled with numpy's
         generator when ``shuffle``; each example's loss weighted by ``sample_weight`` or by ``class_weight`` of its
         class; print as ``verbose`` says; a ``History`` of the epochs' losses and metrics."""
+        if _is_sequence(x):
+            from numflow.keras.engine import sequence_loops
+
+            _numpy_only(None, None, kwargs)
+            return sequence_loops.fit(self, x, epochs=epochs, verbose=verbose, callbacks=callbacks,
+                                      validation_data=validation_data, shuffle=shuffle, initial_epoch=initial_epoch,
+                                      steps_per_epoch=steps_per_epoch, validation_steps=validation_steps)
         _numpy_only(steps_per_epoch, validation_steps, kwargs)
         return training_loops.fit(self, x, y, batch_size=batch_size or 32, epochs=epochs, verbose=verbose,
                                   callbacks=callbacks, validation_split=validation_split,
@@ -289,12 +361,22 @@ class Model(Layer):
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None, steps=None, **kwargs):
         """The loss (and metrics) over ``x`` and ``y``: a scalar, or a list in ``metrics_names`` order."""
+        if _is_sequence(x):
+            from numflow.keras.engine import sequence_loops
+
+            _numpy_only(None, None, kwargs)
+            return sequence_loops.evaluate(self, x, steps)
         _numpy_only(steps, None, kwargs)
         return training_loops.evaluate(self, x, y, batch_size=batch_size or 32, verbose=verbose,
                                        sample_weight=sample_weight)
 
     def predict(self, x, batch_size=None, verbose=0, steps=None, **kwargs):
         """The outputs for ``x``, computed in batches of ``batch_size`` (32)."""
+        if _is_sequence(x):
+            from numflow.keras.engine import sequence_loops
+
+            _numpy_only(None, None, kwargs)
+            return sequence_loops.predict(self, x, steps)
         _numpy_only(steps, None, kwargs)
         return training_loops.predict(self, x, batch_size=batch_size or 32, verbose=verbose)
 
@@ -316,18 +398,18 @@ class Model(Layer):
     # -- weights ---------------------------------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None):
         """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
-        tf-keras keys them (see ``engine/saving.py``)."""
+        tf-keras keys them (see ``engine/saving.py``), or the weights to a Keras HDF5 file (``.h5``)."""
         from numflow.keras.engine.saving import save_weights
 
         del overwrite
         save_weights(self, filepath, save_format)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
-        """Read the weights from the TensorFlow checkpoint ``filepath`` (numflow's or tf-keras' ``save_weights``)."""
+        """Read the weights from the TensorFlow checkpoint or HDF5 file ``filepath`` (numflow's or tf-keras'
+        ``save_weights``)."""
         from numflow.keras.engine.saving import load_weights
 
-        del by_name, skip_mismatch
-        load_weights(self, filepath)
+        load_weights(self, filepath, by_name, skip_mismatch)
 
     def get_weights(self):
         """The values of ``weights``, in order."""
@@ -338,11 +420,36 @@ class Model(Layer):
         Layer.set_weights(self, weights)
 
 
+def _as_list(value):
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _is_sequence(x):
+    from numflow.keras.utils import Sequence
+
+    return isinstance(x, Sequence)
+
+
+def _masked_weights(output, sample_weight, reduction):
+    """The sample weights times the output's Keras mask, as Keras trains a masked output: a masked step weighs 0,
+    and a mean over the batch is the mean over the steps kept (the mask scaled by all steps over those kept).
+    The sample weights alone when the output has no mask."""
+    mask = node_module.mask_of(output)
+    if mask is None:
+        return sample_weight
+    dtype = output.dtype.base_dtype
+    mask = math_ops.cast(mask, dtype)
+    if reduction in (losses.Reduction.AUTO, losses.Reduction.SUM_OVER_BATCH_SIZE):
+        mask *= math_ops.cast(size(mask), dtype) / math_ops.reduce_sum(mask)
+    return losses.squeeze_or_expand_dimensions(mask, sample_weight=sample_weight)[2] * mask
+
+
 def _numpy_only(steps, validation_steps, kwargs):
     """numflow's loops take numpy data: steps (for datasets and iterators) and other options are refused."""
     if steps is not None or validation_steps is not None:
-        raise NotImplementedError("numflow's Keras loops run on numpy arrays: `steps_per_epoch`, `steps` and "
-                                  "`validation_steps` (for datasets and iterators) are not supported.")
+        raise NotImplementedError("numflow's Keras loops run on numpy arrays and keras.utils.Sequence: "
+                                  "`steps_per_epoch`, `steps` and `validation_steps` (for datasets and iterators) "
+                                  "are not supported.")
     unused = sorted(k for k in kwargs if k not in ("max_queue_size", "workers", "use_multiprocessing"))
     if unused:
         raise TypeError(f"Invalid keyword argument(s): {unused}")
@@ -359,12 +466,14 @@ def _loss_function(identifier):
 
 
 def _metric_name(metric):
+    """tf-keras' name of a metric in ``compile``: ``acc``/``ce`` for the short names, else the name of the metric
+    or function ``metrics.get`` gives."""
     if metric in ("accuracy", "acc"):
         return "acc"
     if metric in ("crossentropy", "ce"):
         return "ce"
     fn = metrics_module.get(metric)
-    return getattr(fn, "name", None) or fn.__name__
+    return fn.name if isinstance(getattr(fn, "name", None), str) else fn.__name__
 
 
 def _metric_function(metric, output, loss_fn):

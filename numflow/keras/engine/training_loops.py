@@ -183,7 +183,7 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
     samples = data[0][0].shape[0]
     out_labels = names + [f"val_{n}" for n in names] if val else list(names)
     history = callbacks_module.History()
-    cbks = callbacks_module.CallbackList([history, *(callbacks or [])], model)
+    cbks = callback_list(model, callbacks, history, names)
     cbks.set_params({"batch_size": batch_size, "epochs": epochs, "steps": None, "samples": samples,
                      "verbose": verbose, "do_validation": val is not None, "metrics": out_labels})
     if verbose:
@@ -203,15 +203,33 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
         if val is not None:
             val_results = _test_loop(model, session, val, batch_size, shuffle=True)
             epoch_logs.update({f"val_{n}": float(r) for n, r in zip(names, val_results)})
-        if progbar is not None:
-            progbar.update(samples, [(k, epoch_logs[k]) for k in out_labels if k.startswith("val_")],
-                           finalize=True)
-        cbks.on_epoch_end(epoch, epoch_logs)
-        if model.stop_training:
+        if end_epoch(model, cbks, progbar, samples, epoch, epoch_logs):
             break
-    cbks.on_train_end()
+    return end_training(model, cbks, history)
+
+
+def end_epoch(model, callbacks, progbar, target, epoch, logs):
+    """Finish the epoch's progress bar (with the validation values) and tell the callbacks; whether to stop."""
+    if progbar is not None:
+        progbar.update(target, [(k, v) for k, v in logs.items() if k.startswith("val_")], finalize=True)
+    callbacks.on_epoch_end(epoch, logs)
+    return model.stop_training
+
+
+def end_training(model, callbacks, history):
+    callbacks.on_train_end()
     model.history = history
     return history
+
+
+def callback_list(model, callbacks, history, names, loggers=()):
+    """The callbacks of a fit: those given, the ``loggers``, then ``history``; the loggers take the metrics as
+    stateful, as tf-keras sets them."""
+    made = [*(callbacks or []), *loggers, history]
+    for callback in made:
+        if isinstance(callback, callbacks_module.BaseLogger | callbacks_module.ProgbarLogger):
+            callback.stateful_metrics = set(names[1:])
+    return callbacks_module.CallbackList(made, model)
 
 
 class _BatchEnd:
@@ -281,8 +299,16 @@ class Progbar:
         self._seen = 0
         self._start = self._last_update = time.time()
 
-    def update(self, current, values, finalize):
-        for name, value in values:
+    def add(self, n, values=None):
+        """Move the bar ``n`` steps on."""
+        self.update(self._seen + n, values)
+
+    def update(self, current, values=None, finalize=None):
+        """Show ``current`` of the target and the ``(name, value)`` pairs (averaged over the steps, but for the
+        stateful metrics); ``finalize`` (default: once the target is reached) ends the line."""
+        if finalize is None:
+            finalize = self.target is not None and current >= self.target
+        for name, value in values or []:
             if name not in self._order:
                 self._order.append(name)
             if name in self.stateful_metrics or name.startswith("val_"):

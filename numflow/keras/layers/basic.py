@@ -13,6 +13,8 @@ from numflow.ops import array_ops, math_ops
 class Activation(Layer):
     """``activation(inputs)``, the activation given by name or as a function."""
 
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -73,7 +75,7 @@ class Embedding(Layer):
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, Received input_dim = "
                              f"{input_dim} and output_dim = {output_dim}")
-        if "input_shape" not in kwargs and input_length is not None:
+        if "input_shape" not in kwargs:  # (None,) without input_length: a Sequential's first layer has an input
             kwargs["input_shape"] = (input_length,)
         kwargs.setdefault("dtype", backend.floatx())
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -96,6 +98,10 @@ class Embedding(Layer):
         if inputs.dtype.base_dtype.name not in ("int32", "int64"):
             inputs = math_ops.cast(inputs, "int32")
         return embedding_lookup(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        """Where the ids are not 0, with ``mask_zero``; else no mask."""
+        return math_ops.not_equal(inputs, 0) if self.mask_zero else None
 
     def _maybe_build(self, inputs):
         dtype = self._dtype
@@ -139,8 +145,13 @@ GlobalAveragePooling2D = _global_pooling("GlobalAveragePooling2D", math_ops.redu
                                          "The mean over height and width.")
 GlobalMaxPooling2D = _global_pooling("GlobalMaxPooling2D", math_ops.reduce_max, 2,
                                      "The maximum over height and width.")
+GlobalAveragePooling3D = _global_pooling("GlobalAveragePooling3D", math_ops.reduce_mean, 3,
+                                         "The mean over depth, height and width.")
+GlobalMaxPooling3D = _global_pooling("GlobalMaxPooling3D", math_ops.reduce_max, 3,
+                                     "The maximum over depth, height and width.")
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
-GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+GlobalAvgPool3D = GlobalAveragePooling3D
+GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D = GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D
 
 
 # -- merges ------------------------------------------------------------------------------------------------
@@ -248,6 +259,62 @@ def _merge_function(layer_class):
 
 add, subtract, multiply, average, maximum, minimum = (
     _merge_function(c) for c in (Add, Subtract, Multiply, Average, Maximum, Minimum))
+
+
+class Dot(_Merge):
+    """The dot product of two inputs over ``axes`` (one for both, or one each), per example (``batch_dot``);
+    with ``normalize``, of the inputs L2-normalized along those axes (their cosine similarity)."""
+
+    def __init__(self, axes, normalize=False, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(axes, int):
+            if not isinstance(axes, list | tuple):
+                raise TypeError(f"Invalid type for argument `axes`: it should be a list or an int. Received: "
+                                f"axes={axes}")
+            if len(axes) != 2:
+                raise ValueError(f"Invalid format for argument `axes`: it should contain two elements. Received: "
+                                 f"axes={axes}")
+            if not isinstance(axes[0], int) or not isinstance(axes[1], int):
+                raise ValueError(f"Invalid format for argument `axes`: list elements should be integers. Received: "
+                                 f"axes={axes}")
+        self.axes, self.normalize = axes, normalize
+
+    def _check_inputs(self, inputs):
+        if not isinstance(inputs, list | tuple) or len(inputs) != 2:
+            raise ValueError(f"A `Dot` layer should be called on a list of 2 inputs. Received: input_shape="
+                             f"{[backend.int_shape(t) for t in (inputs if isinstance(inputs, list) else [inputs])]}")
+        shapes = [_shape_tuple(t) for t in inputs]
+        a0, a1 = self._axes(shapes)
+        if shapes[0][a0] != shapes[1][a1]:
+            raise ValueError(f"Incompatible input shapes: axis values {shapes[0][a0]} (at axis {a0}) != "
+                             f"{shapes[1][a1]} (at axis {a1}). Full input shapes: {shapes[0]}, {shapes[1]}")
+
+    def _axes(self, shapes):
+        axes = [self.axes] * 2 if isinstance(self.axes, int) else list(self.axes)
+        return [a % len(shape) if a < 0 else a for a, shape in zip(axes, shapes)]
+
+    def call(self, inputs):
+        from numflow.ops.nn_impl import l2_normalize
+
+        x1, x2 = inputs
+        axes = self._axes([_shape_tuple(x1), _shape_tuple(x2)])
+        if self.normalize:
+            x1, x2 = l2_normalize(x1, axis=axes[0]), l2_normalize(x2, axis=axes[1])
+        return backend.batch_dot(x1, x2, axes)
+
+    def compute_output_shape(self, input_shape):
+        shape1, shape2 = (list(TensorShape(s).as_list()) for s in input_shape)
+        a0, a1 = self._axes([shape1, shape2])
+        shape1.pop(a0)
+        shape2.pop(a1)
+        shape2.pop(0)
+        output_shape = shape1 + shape2
+        return TensorShape(output_shape + [1] if len(output_shape) == 1 else output_shape)
+
+
+def dot(inputs, axes, normalize=False, **kwargs):
+    """``Dot(axes, normalize)(inputs)``."""
+    return Dot(axes=axes, normalize=normalize, **kwargs)(inputs)
 
 
 def concatenate(inputs, axis=-1, **kwargs):

@@ -26,6 +26,8 @@ def keras_arguments(kwargs, initializer_defaults=("kernel", "bias")):
 class Dense(Layer, core.Dense):
     """``activation(inputs @ kernel + bias)``: ``tf.layers.Dense`` with Keras' names and defaults."""
 
+    supports_masking = True
+
     def __init__(self, units, **kwargs):
         super().__init__(units, **keras_arguments(kwargs))
 
@@ -33,6 +35,8 @@ class Dense(Layer, core.Dense):
 class Dropout(Layer, core.Dropout):
     """Zero each element with probability ``rate`` (scaling the others by ``1 / (1 - rate)``) while training:
     ``training`` left out is the Keras learning phase."""
+
+    supports_masking = True
 
     def call(self, inputs, training=None):
         return super().call(inputs, training=backend.learning_phase() if training is None else training)
@@ -60,6 +64,8 @@ Conv3DTranspose = _convolution(convolutional.Conv3DTranspose)
 SeparableConv1D = _convolution(convolutional.SeparableConv1D)
 SeparableConv2D = _convolution(convolutional.SeparableConv2D)
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+Convolution3D, Convolution3DTranspose = Conv3D, Conv3DTranspose
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 
 
 def _pooling(legacy_class, default_size):
@@ -79,7 +85,8 @@ MaxPooling2D = _pooling(pooling.MaxPooling2D, (2, 2))
 AveragePooling2D = _pooling(pooling.AveragePooling2D, (2, 2))
 MaxPooling3D = _pooling(pooling.MaxPooling3D, (2, 2, 2))
 AveragePooling3D = _pooling(pooling.AveragePooling3D, (2, 2, 2))
-MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
+MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
+AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePooling3D
 
 
 class BatchNormalization(Layer, normalization.BatchNormalization):

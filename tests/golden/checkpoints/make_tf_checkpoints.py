@@ -12,6 +12,8 @@ the tensor's shape) under ``name::lengths``; bfloat16 as its raw uint16 bits.
 - ``dtypes/``: ``tf.compat.v1.train.Saver`` with a dict var_list: every dtype of the spec's table,
   scalars, empty tensors, special floats, strings (empty, non-ASCII, 00/FF bytes, >= 128 bytes),
   names with slashes and non-ASCII.
+- ``complex/``: ``Saver()`` of complex64 and complex128 variables made by ``tf.Variable`` and
+  ``tf.get_variable`` (NaN, infinite and signed-zero parts included), saved by their graph names.
 - ``step/``: ``Saver(max_to_keep=2, save_relative_paths=True)`` saving at global_step 6 and 7:
   ``model-6``, ``model-7`` and the ``checkpoint`` state file.
 - ``sharded/``: ``Saver(sharded=True)`` with variables on two CPU devices: two data files.
@@ -116,6 +118,25 @@ def make_dtypes():
     save_values(os.path.join(out, "values.npz"), {k: v for k, (v, _) in values.items()})
 
 
+def complex_values():
+    """name -> value for the complex checkpoint."""
+    return {"spectrum": np.array([[1 + 2j, -0.0 - 3.5j], [np.inf - 1j, np.nan + 0.25j]], np.complex64),
+            "filters/taps": np.array([1e-300 + 1e300j, -2.5 + 0.0j, 3j], np.complex128),
+            "scalar": np.complex64(-1.5 + 0.5j)}
+
+
+def make_complex():
+    out = _fresh("complex")
+    values = complex_values()
+    with tf.Graph().as_default(), v1.Session() as sess:
+        v1.Variable(values["spectrum"], name="spectrum")
+        v1.get_variable("filters/taps", initializer=values["filters/taps"])
+        v1.Variable(values["scalar"], name="scalar")
+        sess.run(v1.global_variables_initializer())
+        v1.train.Saver().save(sess, os.path.join(out, "model"), write_meta_graph=False, write_state=False)
+    save_values(os.path.join(out, "values.npz"), values)
+
+
 def make_step():
     out = _fresh("step")
     cwd = os.getcwd()
@@ -197,6 +218,7 @@ def make_many():
 def main():
     make_dtypes()
     make_step()
+    make_complex()
     make_sharded()
     make_partitioned()
     make_tf2()

@@ -5,7 +5,8 @@ hand).
 
 The models are those of ``tests/keras/keras_model_cases.py``; under ``errors``, the class and message of each
 bad use of ``tests/keras/keras_error_cases.py``'s ``MODEL_CASES``; ``tf_weights/`` is the checkpoint tf-keras'
-``save_weights`` writes for ``saved_weights``, and ``saved_weights`` in the .json its weights and predictions.
+``save_weights`` writes for ``saved_weights``, ``tf_weights.h5`` the same weights in Keras' HDF5 format, and
+``saved_weights`` in the .json their values and the model's predictions.
 """
 
 import json
@@ -33,6 +34,7 @@ def main():
     results = {case: run_case(tf, case) for case in CASES}
     tf.keras.backend.clear_session()
     model, x = saved_weights(tf, here / "tf_weights")
+    model.save_weights(str(here / "tf_weights.h5"))
     results["saved_weights"] = {"predict": model.predict(x).tolist(),
                                 "weights": [w.tolist() for w in tf.keras.backend.batch_get_value(model.weights)]}
     results["errors"] = {case: keras_error_cases.raised(tf, case) for case in keras_error_cases.MODEL_CASES}
