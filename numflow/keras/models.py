@@ -6,10 +6,11 @@ numflow refuses with a clear error (it saves weights only: ``Model.save_weights`
 Sequential's layers stacked again; a functional model's layers called again in order on new ``Input`` s.
 """
 
+from numflow.keras.engine.model_config import model_from_config, model_from_json
 from numflow.keras.engine.sequential import Sequential
 from numflow.keras.engine.training import Model
 
-__all__ = ["Model", "Sequential", "clone_model", "load_model", "save_model"]
+__all__ = ["Model", "Sequential", "clone_model", "load_model", "model_from_config", "model_from_json", "save_model"]
 
 
 def _clone_layer(layer):

@@ -84,3 +84,32 @@ def built_configs(tf):
                 layer(tf.keras.Input(INPUT_SHAPES[name], dtype=dtype))
             configs[name] = layer.get_config()
     return configs
+
+
+def models(keras):
+    """``name -> model`` of the kinds real programs save: Sequential stacks (with an input shape), and functional
+    models with shared layers, several inputs and outputs, recurrent layers."""
+    L = keras.layers
+    made = {"mlp": keras.Sequential([L.Dense(3, activation="relu", input_shape=(4,)), L.Dropout(0.5), L.Dense(2)],
+                                    name="mlp"),
+            "cnn": keras.Sequential([L.Conv2D(4, 3, padding="same", activation="relu", input_shape=(8, 8, 1)),
+                                     L.BatchNormalization(), L.MaxPooling2D(), L.Flatten(), L.Dense(3)])}
+    a, b = keras.Input((4,), name="a"), keras.Input((4,), name="b")
+    shared = L.Dense(3, name="shared")
+    x = L.Concatenate()([shared(a), shared(b)])
+    made["shared"] = keras.Model([a, b], [L.Dense(1, name="o1")(x), L.Dense(2, name="o2")(L.add([x, x]))],
+                                 name="two_heads")
+    ids = keras.Input((5,), dtype="int32")
+    h = L.Bidirectional(L.LSTM(3, return_sequences=True))(L.Embedding(10, 4)(ids))
+    made["rnn"] = keras.Model(ids, L.Dense(2, activation="softmax")(L.GlobalMaxPooling1D()(L.GRU(3,
+                              return_sequences=True)(h))))
+    return made
+
+
+def model_configs(tf):
+    """``name -> model.to_json()`` of each of ``models``, each made in a graph of its own."""
+    configs = {}
+    for name in ("mlp", "cnn", "shared", "rnn"):
+        with tf.Graph().as_default():
+            configs[name] = models(tf.keras)[name].to_json()
+    return configs

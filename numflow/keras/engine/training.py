@@ -79,6 +79,30 @@ class Model(Layer):
 
         self(Input(batch_shape=batch_shape, dtype=dtype))
 
+    # -- configs ---------------------------------------------------------------------------------------------
+    def get_config(self):
+        """tf-keras' config of a functional model: its layers with the calls between them (``inbound_nodes``),
+        its ``input_layers`` and ``output_layers``; NotImplementedError for a subclassed model, as tf-keras."""
+        if not self._is_graph_network:
+            raise NotImplementedError(f"Model {self.name} is a subclassed model: override get_config() to make "
+                                      "its config.")
+        from numflow.keras.engine.model_config import functional_config
+
+        return functional_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The functional model ``config`` (``get_config``'s, or tf-keras') describes, its layers new."""
+        from numflow.keras.engine.model_config import functional_from_config
+
+        return functional_from_config(cls, config, custom_objects)
+
+    def to_json(self, **kwargs):
+        """The model's config as tf-keras' JSON (``json.dumps``' ``kwargs``); ``model_from_json`` reads it."""
+        from numflow.keras.engine.model_config import model_to_json
+
+        return model_to_json(self, **kwargs)
+
     def get_layer(self, name=None, index=None):
         """The layer at ``index``, or named ``name``."""
         if index is not None:

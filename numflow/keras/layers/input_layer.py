@@ -30,7 +30,8 @@ class InputLayer(Layer):
 
     def get_config(self):
         """tf-keras' config of an input layer: its batch shape, dtype and name."""
-        return {"batch_input_shape": list(self._batch_input_shape), "dtype": self.dtype, "sparse": False,
+        dtype = self.output.dtype.base_dtype.name
+        return {"batch_input_shape": list(self._batch_input_shape), "dtype": dtype, "sparse": False,
                 "ragged": False, "name": self.name, "optional": False}
 
 

@@ -6,8 +6,14 @@ from numflow.keras import serialization
 
 
 def serialize(layer):
-    """``layer`` as ``{"class_name", "config"}`` (a registered class by its registered name)."""
-    return serialization.serialize_keras_object(layer)
+    """``layer`` as ``{"class_name", "config"}`` (a registered class by its registered name, a functional model
+    as "Functional")."""
+    from numflow.keras.engine.training import Model
+
+    serialized = serialization.serialize_keras_object(layer)
+    if type(layer) is Model:
+        serialized["class_name"] = "Functional"
+    return serialized
 
 
 def deserialize(config, custom_objects=None):
@@ -16,8 +22,11 @@ def deserialize(config, custom_objects=None):
     ValueError for an unknown class."""
     from numflow.keras import layers, models
 
-    module_objects = {**_classes(layers), **_classes(models)}
+    module_objects = {**_classes(layers), **_classes(models), "Functional": models.Model}
     with serialization.CustomObjectScope(custom_objects):
+        if isinstance(config, dict) and config.get("class_name") in ("Functional", "Model", "Sequential"):
+            cls = module_objects[config["class_name"]]
+            return cls.from_config(config["config"], custom_objects)
         return serialization.deserialize_keras_object(config, module_objects, "layer")
 
 
