@@ -113,3 +113,21 @@ def model_configs(tf):
         with tf.Graph().as_default():
             configs[name] = models(tf.keras)[name].to_json()
     return configs
+
+
+def scale_layer(keras):
+    """A custom layer class (``inputs * factor``) with a config, known to deserialization only through
+    ``custom_objects``."""
+
+    class Scale(keras.layers.Layer):
+        def __init__(self, factor=1.0, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def call(self, inputs):
+            return inputs * self.factor
+
+        def get_config(self):
+            return {**super().get_config(), "factor": self.factor}
+
+    return Scale

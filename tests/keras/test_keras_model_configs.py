@@ -6,7 +6,7 @@ import json
 import pathlib
 
 import pytest
-from keras_config_cases import models
+from keras_config_cases import models, scale_layer
 
 import numflow as tf
 
@@ -73,17 +73,7 @@ def test_errors_are_tf_keras():
 
 
 def test_custom_layer_in_a_model_loads_from_custom_objects():
-    class Scale(tf.keras.layers.Layer):
-        def __init__(self, factor=1.0, **kwargs):
-            super().__init__(**kwargs)
-            self.factor = factor
-
-        def call(self, inputs):
-            return inputs * self.factor
-
-        def get_config(self):
-            return {**super().get_config(), "factor": self.factor}
-
+    Scale = scale_layer(tf.keras)
     with tf.Graph().as_default():
         inputs = tf.keras.Input((2,))
         text = tf.keras.Model(inputs, Scale(3.0, name="scale")(inputs)).to_json()

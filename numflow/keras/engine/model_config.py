@@ -110,6 +110,13 @@ def model_to_json(model, **kwargs):
                       default=_json_default, **kwargs)
 
 
+def model_config_json(model):
+    """``model`` as the JSON of ``{"class_name", "config"}`` (an HDF5 file's ``model_config``)."""
+    from numflow.keras.layers.layer_serialization import serialize
+
+    return json.dumps(serialize(model), default=_json_default)
+
+
 def _json_default(value):
     if hasattr(value, "tolist"):
         return value.tolist()

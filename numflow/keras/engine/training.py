@@ -203,6 +203,8 @@ class Model(Layer):
         self._metrics_given = metrics or []
         self._weighted_metrics_given = weighted_metrics or []
         self._compile_arguments = True
+        self._compile_given = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights,
+                               "weighted_metrics": weighted_metrics}
         self._compiled_graph = None
         if self.built and self.outputs:
             self._build_compiled()
@@ -420,6 +422,14 @@ class Model(Layer):
 
 
     # -- weights ---------------------------------------------------------------------------------------------
+    def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None, signatures=None,
+             options=None, save_traces=True):
+        """``tf.keras.models.save_model(self, filepath, ...)``: the whole model in tf-keras' HDF5 format."""
+        del signatures, options, save_traces
+        from numflow.keras.models import save_model
+
+        save_model(self, filepath, overwrite, include_optimizer, save_format)
+
     def save_weights(self, filepath, overwrite=True, save_format=None):
         """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
         tf-keras keys them (see ``engine/saving.py``), or the weights to a Keras HDF5 file (``.h5``)."""
