@@ -95,6 +95,16 @@ def test_lambda_bytecode_in_a_file_is_refused(tmp_path):
         tf.keras.models.load_model(path)
 
 
+def test_a_tf_train_optimizer_is_left_out_with_tf_keras_warning(tmp_path):
+    with tf.Graph().as_default():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+        model.compile(tf.train.GradientDescentOptimizer(0.1), "mse")
+        with pytest.warns(UserWarning, match="we cannot save the optimizer as part of the model save file"):
+            model.save(tmp_path / "m.h5")
+    with tf.Graph().as_default():
+        assert tf.keras.models.load_model(tmp_path / "m.h5").optimizer is None
+
+
 def test_other_formats_are_refused_naming_h5(tmp_path):
     with tf.Graph().as_default():
         model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])

@@ -35,7 +35,12 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
         f.attrs["keras_version"] = hdf5_weights.KERAS_VERSION
         f.attrs["model_config"] = model_config.encode("utf8")
         hdf5_weights.write_model_weights(f.create_group("model_weights"), model)
-        if include_optimizer and model.optimizer is not None and hasattr(model.optimizer, "get_config"):
+        if include_optimizer and model.optimizer is not None and not hasattr(model.optimizer, "get_config"):
+            warnings.warn("TensorFlow optimizers do not make it possible to access optimizer attributes or "
+                          "optimizer state after instantiation. As a result, we cannot save the optimizer as part "
+                          "of the model save file. You will have to compile your model again after loading it.",
+                          stacklevel=3)
+        elif include_optimizer and model.optimizer is not None:
             f.attrs["training_config"] = json.dumps(_training_config(model)).encode("utf8")
             weights = model.optimizer.weights
             if weights:
