@@ -5,7 +5,7 @@ import json
 import pathlib
 
 import pytest
-from keras_config_cases import INPUT_SHAPES, MERGE_SHAPES, built_configs, cases
+from keras_config_cases import built_configs, call_case, cases
 
 import numflow as tf
 
@@ -27,14 +27,6 @@ def test_config_is_tf_keras(configs, name):
     assert configs[name] == GOLDEN[name]
 
 
-def _call(layer, name):
-    if name in MERGE_SHAPES:
-        return layer([tf.keras.Input(MERGE_SHAPES[name]), tf.keras.Input(MERGE_SHAPES[name])])
-    if name in INPUT_SHAPES:
-        return layer(tf.keras.Input(INPUT_SHAPES[name], dtype="int32" if name == "embedding" else "float32"))
-    return None
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_tf_config_loads(name):
     """The layer tf-keras' config describes is the same layer: the same config once called, the same weights."""
@@ -42,12 +34,12 @@ def test_tf_config_loads(name):
         class_name = type(cases(tf.keras)[name]).__name__
     with tf.Graph().as_default():
         layer = tf.keras.layers.deserialize({"class_name": class_name, "config": GOLDEN[name]})
-        _call(layer, name)
+        call_case(tf.keras, name, layer)
         assert _plain(layer.get_config()) == GOLDEN[name]
         assert type(layer).__name__ == class_name
     with tf.Graph().as_default():
         made = cases(tf.keras)[name]
-        _call(made, name)
+        call_case(tf.keras, name, made)
         assert [w.shape.as_list() for w in layer.weights] == [w.shape.as_list() for w in made.weights]
 
 

@@ -35,6 +35,8 @@ class LeakyReLU(_Elementwise):
 class ELU(_Elementwise):
     """``x`` above 0, ``alpha * (exp(x) - 1)`` below."""
 
+    _config_keys = ("alpha",)
+
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
         self.alpha = _not_none(alpha, "Alpha of an ELU layer cannot be None, expecting a float.")
@@ -45,6 +47,8 @@ class ELU(_Elementwise):
 
 class ThresholdedReLU(_Elementwise):
     """``x`` where it is above ``theta``, else 0."""
+
+    _config_keys = ("theta",)
 
     def __init__(self, theta=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -59,6 +63,8 @@ class ThresholdedReLU(_Elementwise):
 
 class ReLU(_Elementwise):
     """``max(x, 0)`` capped at ``max_value``, with slope ``negative_slope`` below ``threshold``."""
+
+    _config_keys = ("max_value", "negative_slope", "threshold")
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -78,6 +84,8 @@ class ReLU(_Elementwise):
 class Softmax(_Elementwise):
     """The softmax over ``axis`` (several axes: ``exp(x - logsumexp(x))``); a ``mask`` (1 to keep) pushes the
     masked entries to a large negative number first."""
+
+    _config_keys = ("axis",)
 
     def __init__(self, axis=-1, robust_masking=False, **kwargs):
         super().__init__(**kwargs)
@@ -117,6 +125,8 @@ def _masked_logits(inputs, mask, robust):
 class PReLU(_Elementwise):
     """``x`` above 0, ``alpha * x`` below, with a learned ``alpha`` per input element (shared along
     ``shared_axes``)."""
+
+    _config_keys = ("alpha_initializer", "alpha_regularizer", "alpha_constraint", "shared_axes")
 
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None,
                  **kwargs):

@@ -11,10 +11,10 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.shapes import TensorShape
 from numflow.keras import activations, initializers, regularizers
-from numflow.keras.engine.base_layer import Layer
+from numflow.keras.engine.base_layer import Layer, config_value
 from numflow.keras.layers.activation import Softmax
 from numflow.keras.layers.noise import SeededLayer
-from numflow.keras.layers.wrapped import Dropout
+from numflow.keras.layers.wrapped import KERNEL_AND_BIAS_KEYS, Dropout
 from numflow.ops import array_ops, math_ops
 from numflow.ops.einsum_ops import einsum
 
@@ -24,6 +24,8 @@ class _DenseAttention(SeededLayer):
     """Attention of ``[query, value]`` or ``[query, value, key]`` (``[batch, T, dim]`` each): ``softmax(scores)``
     (masked by ``mask=[query_mask, value_mask]`` and ``use_causal_mask``; dropped out at ``dropout`` in training)
     times ``value``."""
+
+    _config_keys = ("dropout",)
 
     def __init__(self, dropout=0.0, **kwargs):
         self.causal = kwargs.pop("causal", False)
@@ -107,6 +109,8 @@ class Attention(_DenseAttention):
     """Luong-style attention: scores ``query @ key^T`` (``score_mode="dot"``, times a learned ``scale`` when
     ``use_scale``) or ``sum(tanh(query + key))`` (``"concat"``, times a learned ``concat_score_weight``)."""
 
+    _config_keys = ("use_scale", "score_mode", "dropout")
+
     def __init__(self, use_scale=False, score_mode="dot", **kwargs):
         super().__init__(**kwargs)
         self.use_scale, self.score_mode = use_scale, score_mode
@@ -135,6 +139,8 @@ class Attention(_DenseAttention):
 class AdditiveAttention(_DenseAttention):
     """Bahdanau-style attention: scores ``sum(scale * tanh(query + key))`` with a learned ``scale`` of the
     value's width (1 when not ``use_scale``)."""
+
+    _config_keys = ("use_scale", "dropout")
 
     def __init__(self, use_scale=True, **kwargs):
         super().__init__(**kwargs)
@@ -172,6 +178,12 @@ class EinsumDense(Layer):
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
+
+    _config_keys = ("equation", "activation", "bias_axes", *KERNEL_AND_BIAS_KEYS)
+
+    def get_config(self):
+        """tf-keras' config: with ``output_shape`` as the list of dimensions given."""
+        return {**super().get_config(), "output_shape": self.partial_output_shape}
 
     def build(self, input_shape):
         kernel_shape, bias_shape, self.full_output_shape = _analyze_einsum_string(
@@ -319,6 +331,24 @@ class MultiHeadAttention(Layer):
             attention_axes = (attention_axes,)
         self._attention_axes = attention_axes
         self._built_from_signature = False
+
+    def get_config(self):
+        """tf-keras' config: the constructor's arguments, and the shapes of the first call's inputs (None before)."""
+        arguments = {"num_heads": self._num_heads, "key_dim": self._key_dim, "value_dim": self._value_dim,
+                     "dropout": self._dropout, "use_bias": self._use_bias, "output_shape": self._output_shape,
+                     "attention_axes": self._attention_axes, **self._sublayer_arguments(),
+                     "softmax_robust_masking": self._softmax_robust_masking}
+        shapes = {f"{kind}_shape": getattr(self, f"_{kind}_shape").as_list() if self._built_from_signature else None
+                  for kind in ("query", "key", "value")}
+        return {**super().get_config(), **{key: config_value(key, value) for key, value in arguments.items()},
+                **shapes}
+
+    @classmethod
+    def from_config(cls, config):
+        """The layer ``config`` describes, built on its first call (the inputs' shapes in it are left to that)."""
+        config = {key: value for key, value in config.items() if key not in ("query_shape", "key_shape",
+                                                                              "value_shape")}
+        return cls(**config)
 
     def _sublayers(self):
         """The projections, whose weights and losses are the layer's (in Keras' order)."""

@@ -7,7 +7,12 @@ import numpy as np
 from numflow.framework.shapes import TensorShape
 from numflow.keras import activations, backend, initializers, regularizers
 from numflow.keras.engine.base_layer import Layer
-from numflow.keras.layers.wrapped import convolution_config_keys, keras_arguments
+from numflow.keras.layers.wrapped import (
+    KERNEL_AND_BIAS_KEYS,
+    convolution_config_keys,
+    depthwise_config_keys,
+    keras_arguments,
+)
 from numflow.layers import convolutional, utils
 from numflow.layers.input_spec import InputSpec
 from numflow.ops import array_ops
@@ -20,10 +25,16 @@ class _DepthwiseConv(Layer, convolutional._Conv):
     """The depthwise convolution of ``rank`` spatial dims: ``depthwise_kernel`` is ``kernel_size + (channels,
     depth_multiplier)``, ``bias`` ``(channels * depth_multiplier,)``."""
 
+    groups = 1
+    _config_keys = (*(key for key in convolution_config_keys() if key != "filters" and not
+                      (key in KERNEL_AND_BIAS_KEYS and key.startswith("kernel"))),
+                    *depthwise_config_keys(pointwise=False))
+
     def __init__(self, rank, kernel_size, strides=1, padding="valid", depth_multiplier=1, data_format=None,
                  dilation_rate=1, activation=None, use_bias=True, depthwise_initializer="glorot_uniform",
                  bias_initializer="zeros", depthwise_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, depthwise_constraint=None, bias_constraint=None, **kwargs):
+        kwargs.pop("groups", None)
         arguments = keras_arguments({"activation": activation, "bias_initializer": bias_initializer,
                                      "bias_regularizer": bias_regularizer,
                                      "activity_regularizer": activity_regularizer}, initializer_defaults=())
@@ -145,6 +156,8 @@ class _LocallyConnected(Layer):
     ``output spatial shape + (filters,)``."""
 
     rank = 1
+    _config_keys = ("filters", "kernel_size", "strides", "padding", "data_format", "activation", "use_bias",
+                    *KERNEL_AND_BIAS_KEYS, "implementation")
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None, activation=None,
                  use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,

@@ -32,6 +32,8 @@ class SeededLayer(Layer):
 class GaussianNoise(SeededLayer):
     """``inputs`` plus normal noise of ``stddev``, in training."""
 
+    _config_keys = ("stddev", "seed")
+
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
         self.stddev = stddev
@@ -46,6 +48,8 @@ class GaussianNoise(SeededLayer):
 
 class GaussianDropout(SeededLayer):
     """``inputs`` times normal noise of mean 1 and standard deviation ``sqrt(rate / (1 - rate))``, in training."""
+
+    _config_keys = ("rate", "seed")
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -66,6 +70,8 @@ class GaussianDropout(SeededLayer):
 class AlphaDropout(SeededLayer):
     """Dropout that keeps the mean and variance of SELU activations: dropped entries set to SELU's negative
     saturation, then all scaled and shifted back, in training."""
+
+    _config_keys = ("rate", "seed")
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -133,6 +139,8 @@ class SpatialDropout3D(_SpatialDropout):
 
 class ActivityRegularization(Layer):
     """Its inputs, adding ``l1 * sum(|x|) + l2 * sum(x ** 2)`` of them to the losses."""
+
+    _config_keys = ("l1", "l2")
 
     def __init__(self, l1=0.0, l2=0.0, **kwargs):
         super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)

@@ -10,7 +10,7 @@ import numpy as np
 from numflow.framework import dtypes
 from numflow.framework.shapes import TensorShape
 from numflow.keras import backend
-from numflow.keras.engine.base_layer import Layer
+from numflow.keras.engine.base_layer import Layer, config_value
 from numflow.ops import array_ops, math_ops
 from numflow.ops.constant_op import convert_to_tensor
 
@@ -33,6 +33,8 @@ def _compute_dtype(layer):
 class _Image(Layer):
     """A layer of images ``[..., height, width, channels]`` to ``height`` x ``width`` images."""
 
+    _config_keys = ("height", "width")
+
     def __init__(self, height, width, **kwargs):
         super().__init__(**kwargs)
         self.height, self.width = height, width
@@ -45,6 +47,8 @@ class _Image(Layer):
 
 class Rescaling(Layer):
     """``inputs * scale + offset``."""
+
+    _config_keys = ("scale", "offset")
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -87,6 +91,8 @@ def _smart_resize(images, size, interpolation="bilinear"):
 class Resizing(_Image):
     """Images resized to ``height`` x ``width`` (``tf.image.resize`` by ``interpolation``; first centre-cropped to
     the target's aspect ratio when ``crop_to_aspect_ratio``)."""
+
+    _config_keys = ("height", "width", "interpolation", "crop_to_aspect_ratio")
 
     def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False, **kwargs):
         super().__init__(height, width, **kwargs)
@@ -133,6 +139,8 @@ class Normalization(Layer):
     """``(inputs - mean) / max(sqrt(variance), epsilon)`` per index of ``axis`` (``invert``: the other way):
     ``mean`` and ``variance`` given, or non-trainable weights set by ``adapt``."""
 
+    _config_keys = ("axis", "invert")
+
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)
         self.axis = () if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
@@ -140,6 +148,11 @@ class Normalization(Layer):
             raise ValueError(f"When setting values directly, both `mean` and `variance` must be set. Got mean: "
                              f"{mean} and variance: {variance}")
         self.input_mean, self.input_variance, self.invert = mean, variance, invert
+
+    def get_config(self):
+        """tf-keras' config: with the ``mean`` and ``variance`` given (None when adapted)."""
+        return {**super().get_config(), "mean": config_value("mean", self.input_mean),
+                "variance": config_value("variance", self.input_variance)}
 
     def build(self, input_shape):
         dims = TensorShape(input_shape).as_list()
@@ -246,6 +259,8 @@ def encode_categorical(inputs, output_mode, depth, dtype, count_weights=None):
 class Discretization(Layer):
     """The bin of each input among ``bin_boundaries`` (``Bucketize``), encoded by ``output_mode``."""
 
+    _config_keys = ("bin_boundaries", "num_bins", "epsilon", "output_mode", "sparse")
+
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", sparse=False, **kwargs):
         super().__init__(**_categorical_dtype(kwargs, output_mode))
         _check_output_mode(output_mode, "Discretization", sparse)
@@ -271,6 +286,8 @@ class Discretization(Layer):
 class Hashing(Layer):
     """Each input (a string, or an integer as its decimal string) hashed to one of ``num_bins`` bins (FarmHash
     Fingerprint64, or SipHash keyed by ``salt``); ``mask_value`` takes bin 0 and the others shift up by one."""
+
+    _config_keys = ("num_bins", "mask_value", "salt", "output_mode", "sparse")
 
     def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs):
         if num_bins is None or num_bins <= 0:
@@ -319,6 +336,8 @@ class Hashing(Layer):
 
 class CategoryEncoding(Layer):
     """Integer inputs in ``[0, num_tokens)`` as one-hot, multi-hot or count vectors (checked by an ``Assert``)."""
+
+    _config_keys = ("num_tokens", "output_mode", "sparse")
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         if "max_tokens" in kwargs:

@@ -97,6 +97,7 @@ class ZeroPadding3D(_ZeroPadding):
 
 class _Cropping(_Spatial):
     sign = -1
+    _config_keys = ("cropping", "data_format")
 
     def __init__(self, cropping, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -126,6 +127,8 @@ class _Cropping(_Spatial):
 
 class Cropping1D(_Cropping):
     """The steps without ``cropping`` (an int or a (before, after) pair) at each end."""
+
+    _config_keys = ("cropping",)
 
     def __init__(self, cropping=(1, 1), **kwargs):
         super().__init__(cropping, **kwargs)
@@ -177,6 +180,10 @@ class UpSampling1D(_UpSampling):
     def call(self, inputs):
         return backend.repeat_elements(inputs, self.size[0], axis=1)
 
+    def get_config(self):
+        """tf-keras' config: ``size`` as one int."""
+        return {**super().get_config(), "size": self.size[0]}
+
 
 class UpSampling2D(_UpSampling):
     """The rows and columns scaled by ``size`` (``tf.image.resize`` by ``interpolation``, nearest by default)."""
@@ -213,6 +220,8 @@ class UpSampling3D(_UpSampling):
 class RepeatVector(Layer):
     """``[batch, features]`` to ``[batch, n, features]``."""
 
+    _config_keys = ("n",)
+
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(n, int):
@@ -230,6 +239,8 @@ class RepeatVector(Layer):
 
 class Permute(Layer):
     """The axes after the batch permuted by ``dims`` (numbered from 1)."""
+
+    _config_keys = ("dims",)
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)

@@ -19,9 +19,17 @@ def convolution_config_keys(dilation=True, transpose=False):
             "groups", *(("output_padding",) if transpose else ()), "activation", "use_bias", *KERNEL_AND_BIAS_KEYS)
 
 
+def depthwise_config_keys(pointwise):
+    """The weights' arguments a depthwise (and ``pointwise``: separable) convolution adds to a convolution's."""
+    prefixes = ("depthwise", "pointwise") if pointwise else ("depthwise",)
+    return ("depth_multiplier", *(f"{prefix}_{kind}" for kind in ("initializer", "regularizer", "constraint")
+                                  for prefix in prefixes))
+
+
 def keras_arguments(kwargs, initializer_defaults=("kernel", "bias")):
     """``kwargs`` with Keras' defaults (glorot_uniform kernels, zeros biases) and its names resolved."""
-    defaults = {"kernel_initializer": "glorot_uniform", "bias_initializer": "zeros"}
+    defaults = {"kernel_initializer": "glorot_uniform", "depthwise_initializer": "glorot_uniform",
+                "pointwise_initializer": "glorot_uniform", "bias_initializer": "zeros"}
     for prefix in initializer_defaults:
         kwargs.setdefault(f"{prefix}_initializer", defaults[f"{prefix}_initializer"])
     for key, value in list(kwargs.items()):
@@ -65,10 +73,13 @@ class Flatten(Layer, core.Flatten):
 
 
 def _convolution(legacy_class):
+    separable = issubclass(legacy_class, convolutional._SeparableConv)
+
     class Convolution(Layer, legacy_class):
         groups = 1
-        _config_keys = convolution_config_keys(dilation=legacy_class is not convolutional.Conv3DTranspose,
-                                               transpose=issubclass(legacy_class, convolutional._ConvTranspose))
+        _config_keys = (*convolution_config_keys(dilation=legacy_class is not convolutional.Conv3DTranspose,
+                                                 transpose=issubclass(legacy_class, convolutional._ConvTranspose)),
+                        *(depthwise_config_keys(pointwise=True) if separable else ()))
 
         def __init__(self, filters, kernel_size, *args, **kwargs):
             if issubclass(legacy_class, convolutional._ConvTranspose):
@@ -76,7 +87,15 @@ def _convolution(legacy_class):
                 if any(rate != 1 for rate in np.ravel(dilation_rate)):
                     raise NotImplementedError(f"{legacy_class.__name__}: dilation_rate={dilation_rate} is not "
                                               "supported (only 1).")
-            super().__init__(filters, kernel_size, *args, **keras_arguments(kwargs))
+            if not separable:
+                super().__init__(filters, kernel_size, *args, **keras_arguments(kwargs))
+                return
+            # tf-keras' separable convolutions take (and write) a plain convolution's kernel arguments, unused.
+            arguments = keras_arguments(kwargs, initializer_defaults=("kernel", "depthwise", "pointwise", "bias"))
+            unused = {key: arguments.pop(key, None) for key in KERNEL_AND_BIAS_KEYS if key.startswith("kernel")}
+            super().__init__(filters, kernel_size, *args, **arguments)
+            for key, value in unused.items():
+                setattr(self, key, value)
 
     Convolution.__name__ = Convolution.__qualname__ = legacy_class.__name__
     Convolution.__doc__ = legacy_class.__doc__

@@ -19,9 +19,15 @@ from keras_config_cases import built_configs, model_configs  # noqa: E402
 tf.disable_v2_behavior()
 
 
+def json_value(value):
+    """``value`` (a TensorShape or numpy value in a config) as tf-keras' ``to_json`` writes it."""
+    return value.as_list() if isinstance(value, tf.TensorShape) else value.tolist()
+
+
 def main():
     golden = {"layers": built_configs(tf), "models": {k: json.loads(v) for k, v in model_configs(tf).items()}}
-    (here / "tf_keras_config_golden.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+    text = json.dumps(golden, indent=1, sort_keys=True, default=json_value)
+    (here / "tf_keras_config_golden.json").write_text(text + "\n")
 
 
 if __name__ == "__main__":
