@@ -165,13 +165,18 @@ def models(keras):
     h = L.Bidirectional(L.LSTM(3, return_sequences=True))(L.Embedding(10, 4)(ids))
     made["rnn"] = keras.Model(ids, L.Dense(2, activation="softmax")(L.GlobalMaxPooling1D()(L.GRU(3,
                               return_sequences=True)(h))))
+    steps = keras.Input((6, 3))
+    h = L.PReLU()(L.SeparableConv1D(4, 3, padding="same")(L.GaussianNoise(0.1)(L.Rescaling(0.5)(steps))))
+    h = L.Attention(use_scale=True)([h, L.EinsumDense("abc,cd->abd", (6, 4))(h)])
+    h = L.SpatialDropout1D(0.2)(L.UpSampling1D(2)(L.Cropping1D((1, 0))(L.DepthwiseConv1D(2)(h))))
+    made["mixed"] = keras.Model(steps, L.ELU()(L.Flatten()(L.LocallyConnected1D(2, 3, strides=2)(h))))
     return made
 
 
 def model_configs(tf):
     """``name -> model.to_json()`` of each of ``models``, each made in a graph of its own."""
     configs = {}
-    for name in ("mlp", "cnn", "shared", "rnn"):
+    for name in ("mlp", "cnn", "shared", "rnn", "mixed"):
         with tf.Graph().as_default():
             configs[name] = models(tf.keras)[name].to_json()
     return configs
