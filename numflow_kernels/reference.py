@@ -810,6 +810,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_linalg_more,
     reference_logging,
     reference_math,
+    reference_morphology,
     reference_nms,
     reference_nn,
     reference_norm,
