@@ -804,6 +804,7 @@ from numflow_kernels import (  # noqa: E402, F401  (registration by import)
     reference_draw,
     reference_fft,
     reference_files,
+    reference_fractional_pool,
     reference_image,
     reference_image_codecs,
     reference_linalg,
