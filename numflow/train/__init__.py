@@ -31,7 +31,7 @@ from numflow.train.optimizers import (
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, RMSPropOptimizer,
 )
 from numflow.train.optimizers_more import (
-    AdadeltaOptimizer, FtrlOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
+    AdadeltaOptimizer, AdagradDAOptimizer, FtrlOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
 )
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server

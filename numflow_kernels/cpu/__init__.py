@@ -18,5 +18,6 @@ from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     state,
     topk,
     training,
+    training_da,
     training_sparse,
 )
