@@ -1,6 +1,7 @@
-"""CPU kernels of Dilation2D and its backprops: Numba loops, one channel per parallel iteration, so each
-output, input gradient and filter gradient element is computed and summed by one thread in the
-reference's order (batch, output row, output column) whatever the thread count.
+"""CPU kernels of Dilation2D and its backprops: Numba loops, one image per parallel iteration, channels
+innermost (contiguous, so the compares run as vectors). Each output and input-gradient element is
+computed by one thread in the reference's order; the filter gradient sums over the images, so it runs
+serially, in the reference's order (batch, output row, output column), whatever the thread count.
 
 The spec is ``reference_morphology.py``: the first strict maximum over the taps inside the input wins
 and takes the gradient. float32 and float64; other dtypes go to the numpy kernels.
@@ -21,32 +22,42 @@ FORWARD, INPUT, FILTER = 0, 1, 2
 def _dilation(x, f, grad, out, df, g, mode):
     """One of three results, by ``mode``: FORWARD fills ``out`` (``[N, OH, OW, C]``) with the dilation of
     ``x`` by ``f``; INPUT adds each ``grad`` element into ``out`` (``x``-shaped) at its window's winning
-    tap; FILTER adds it into ``df`` (``f``-shaped) at the winning tap's filter element. ``g``: strides,
-    rates, pads before (two each) and the output size."""
+    tap; FILTER adds it into ``df`` (``f``-shaped) at the winning tap's filter element (run it serially:
+    the images share ``df``). ``g``: strides, rates, pads before (two each) and the output size."""
     sh, sw, rh, rw, top, left, oh, ow = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    fh, fw, depth = f.shape[0], f.shape[1], x.shape[3]
     lowest = x.dtype.type(np.finfo(x.dtype).min)
-    for c in prange(x.shape[3]):
-        for n in range(x.shape[0]):
-            for y in range(oh):
-                for z in range(ow):
-                    best, at_h, at_w, at_i, at_j = lowest, -1, -1, -1, -1
-                    for i in range(f.shape[0]):
-                        h = y * sh + i * rh - top
-                        if h < 0 or h >= x.shape[1]:
+    for n in prange(x.shape[0]):
+        best = np.empty(depth, x.dtype)
+        tap = np.empty(depth, np.int64)
+        for y in range(oh):
+            for z in range(ow):
+                best[:] = lowest
+                tap[:] = -1
+                for i in range(fh):
+                    h = y * sh + i * rh - top
+                    if h < 0 or h >= x.shape[1]:
+                        continue
+                    for j in range(fw):
+                        w = z * sw + j * rw - left
+                        if w < 0 or w >= x.shape[2]:
                             continue
-                        for j in range(f.shape[1]):
-                            w = z * sw + j * rw - left
-                            if w < 0 or w >= x.shape[2]:
-                                continue
+                        for c in range(depth):
                             v = x[n, h, w, c] + f[i, j, c]
-                            if v > best:
-                                best, at_h, at_w, at_i, at_j = v, h, w, i, j
-                    if mode == FORWARD:
-                        out[n, y, z, c] = best
-                    elif at_h >= 0 and mode == INPUT:
-                        out[n, at_h, at_w, c] += grad[n, y, z, c]
-                    elif at_h >= 0:
-                        df[at_i, at_j, c] += grad[n, y, z, c]
+                            wins = v > best[c]
+                            best[c] = v if wins else best[c]
+                            tap[c] = i * fw + j if wins else tap[c]
+                if mode == FORWARD:
+                    out[n, y, z] = best
+                    continue
+                for c in range(depth):
+                    if tap[c] < 0:
+                        continue
+                    i, j = tap[c] // fw, tap[c] % fw
+                    if mode == INPUT:
+                        out[n, y * sh + i * rh - top, z * sw + j * rw - left, c] += grad[n, y, z, c]
+                    else:
+                        df[i, j, c] += grad[n, y, z, c]
 
 
 _KERNEL = twins.LazyTwin(_dilation)
@@ -76,5 +87,9 @@ def dilation2d(ctx, x, f, grad=None):
         out = np.zeros_like(x) if mode == INPUT else np.empty((0, 0, 0, 0), x.dtype)
         grad = np.ascontiguousarray(grad)
     df = np.zeros_like(f) if mode == FILTER else np.empty((0, 0, 0), x.dtype)
-    twins.launch(_KERNEL, x.size * f.shape[0] * f.shape[1], x, f, grad, out, df, geometry, mode)
+    if mode == FILTER:
+        serial, _ = _KERNEL
+        serial(x, f, grad, out, df, geometry, mode)
+    else:
+        twins.launch(_KERNEL, x.size * f.shape[0] * f.shape[1], x, f, grad, out, df, geometry, mode)
     return df if mode == FILTER else out
