@@ -176,8 +176,8 @@ class AdagradDAOptimizer(Optimizer):
 
         step = array_ops.identity(self._global_step_on_worker)
         return (self.get_slot(var, "gradient_accumulator"), self.get_slot(var, "gradient_squared_accumulator"),
-                self._cast(self._learning_rate_tensor, var), self._cast(self._l1_regularization_strength, var),
-                self._cast(self._l2_regularization_strength, var), step)
+                self._cast(self._learning_rate_tensor, var), _cast_number(self._l1_regularization_strength, var),
+                _cast_number(self._l2_regularization_strength, var), step)
 
     def _apply_dense(self, grad, var):
         ga, gga, lr, l1, l2, step = self._args(var)
@@ -188,6 +188,17 @@ class AdagradDAOptimizer(Optimizer):
         ga, gga, lr, l1, l2, step = self._args(var)
         return training_ops.sparse_apply_adagrad_da(var, ga, gga, grad.values, grad.indices, lr, l1, l2, step,
                                                     use_locking=self._use_locking).op
+
+
+def _cast_number(value, var):
+    """TensorFlow's ``math_ops.cast`` of a Python number to ``var``'s dtype: the constant ``Cast/x`` (float32),
+    cast by an op named ``Cast`` when ``var`` is of another dtype."""
+    from numflow.framework.graph import get_default_graph
+    from numflow.ops import math_ops
+
+    with get_default_graph().name_scope("Cast") as scope:
+        x = convert_to_tensor(value, name="x")
+        return x if x.dtype.base_dtype == var.dtype.base_dtype else math_ops.cast(x, var.dtype.base_dtype, name=scope)
 
 
 class FtrlOptimizer(Optimizer):

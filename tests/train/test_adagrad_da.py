@@ -46,6 +46,8 @@ def test_slots_and_graph():
     update = tf.get_default_graph().get_operation_by_name("AdagradDA/update_w/ApplyAdagradDA")
     assert [t.op.name for t in update.inputs[:3]] == ["w", "w/AdagradDA", "w/AdagradDA_1"]
     assert update.inputs[7].op.name == "AdagradDA/update_w/Identity" and update.inputs[7].dtype == tf.int64
+    assert [t.op.name for t in update.inputs[4:7]] == ["AdagradDA/learning_rate", "AdagradDA/update_w/Cast/x",
+                                                      "AdagradDA/update_w/Cast_1/x"]
     assert train.type == "AssignAdd" and train.name == "AdagradDA"
 
 
