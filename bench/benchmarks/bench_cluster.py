@@ -9,9 +9,8 @@
   10. ``library=numpy`` is the ceiling: the same bytes through a loopback TCP socket from Python.
 
 - ``TwoNodes.track_steps_per_s``: the same training with numflow's ps task (and its actor) on a
-  second Ray node of this machine (``ray.cluster_utils.Cluster``), so that tensors cross object
-  stores as between machines; TensorFlow's run is the one-machine one, its counterpart. Run as a
-  script, the 4 MB model also runs there with ``RAY_max_direct_call_object_size`` raised to 16 MiB.
+  second Ray node of this machine (``ray.cluster_utils.Cluster``), as between machines; TensorFlow's
+  run is the one-machine one, its counterpart.
 - ``PsScaling.track_steps_per_s``: the 4 MB model's weights split into one variable per ps task,
   1, 2 and 4 ps tasks + 2 workers.
 - ``Startup.track_first_step_s`` / ``track_rss_MB``: seconds from launching the job's processes to a

@@ -38,9 +38,25 @@ class TruncatedNormal(init_ops.TruncatedNormal):
         super().__init__(mean, stddev, seed, dtype or dtypes.float32)
 
 
-he_normal, he_uniform = init_ops.he_normal, init_ops.he_uniform
-lecun_normal, lecun_uniform = init_ops.lecun_normal, init_ops.lecun_uniform
-HeNormal, HeUniform, LecunNormal, LecunUniform = he_normal, he_uniform, lecun_normal, lecun_uniform
+def _fixed_variance_scaling(name, scale, distribution):
+    """tf-keras' ``name`` in TensorFlow 1.x mode: a ``VarianceScaling`` of ``scale``, fan in and
+    ``distribution``, configured by its seed alone."""
+
+    def __init__(self, seed=None):
+        VarianceScaling.__init__(self, scale=scale, mode="fan_in", distribution=distribution, seed=seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+    doc = f"``VarianceScaling(scale={scale}, mode='fan_in', distribution='{distribution}')``."
+    return type(name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config, "__doc__": doc})
+
+
+HeNormal = _fixed_variance_scaling("HeNormal", 2.0, "truncated_normal")
+HeUniform = _fixed_variance_scaling("HeUniform", 2.0, "uniform")
+LecunNormal = _fixed_variance_scaling("LecunNormal", 1.0, "truncated_normal")
+LecunUniform = _fixed_variance_scaling("LecunUniform", 1.0, "uniform")
+he_normal, he_uniform, lecun_normal, lecun_uniform = HeNormal, HeUniform, LecunNormal, LecunUniform
 zeros, ones, constant, identity, orthogonal = Zeros, Ones, Constant, Identity, Orthogonal
 glorot_uniform, glorot_normal, variance_scaling = GlorotUniform, GlorotNormal, VarianceScaling
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
@@ -49,8 +65,8 @@ normal, uniform = RandomNormal, RandomUniform
 _BY_NAME = {
     "Zeros": Zeros, "Ones": Ones, "Constant": Constant, "RandomNormal": RandomNormal, "RandomUniform": RandomUniform,
     "TruncatedNormal": TruncatedNormal, "VarianceScaling": VarianceScaling, "Orthogonal": Orthogonal,
-    "Identity": Identity, "GlorotUniform": GlorotUniform, "GlorotNormal": GlorotNormal, "HeNormal": he_normal,
-    "HeUniform": he_uniform, "LecunNormal": lecun_normal, "LecunUniform": lecun_uniform,
+    "Identity": Identity, "GlorotUniform": GlorotUniform, "GlorotNormal": GlorotNormal, "HeNormal": HeNormal,
+    "HeUniform": HeUniform, "LecunNormal": LecunNormal, "LecunUniform": LecunUniform,
     "zero": Zeros, "one": Ones, "normal": RandomNormal, "uniform": RandomUniform,
 }
 

@@ -1,15 +1,19 @@
-"""``tf.keras.models``: ``Model`` and ``Sequential``, ``clone_model``, and ``save_model``/``load_model``, which
-numflow refuses with a clear error (it saves weights only: ``Model.save_weights``).
+"""``tf.keras.models``: ``Model`` and ``Sequential``, ``clone_model``, ``model_from_json``/``model_from_config``,
+and ``save_model``/``load_model`` in tf-keras' HDF5 format (``engine/model_h5.py``; no SavedModel).
 
 ``clone_model`` makes a new model of new layers, each made again with the arguments its original was made with
 (and its name), its weights new and freshly initialized, as tf-keras' does from the layers' configs: a
 Sequential's layers stacked again; a functional model's layers called again in order on new ``Input`` s.
 """
 
+import os
+
+from numflow.keras.engine import hdf5_weights, model_h5
+from numflow.keras.engine.model_config import model_from_config, model_from_json
 from numflow.keras.engine.sequential import Sequential
 from numflow.keras.engine.training import Model
 
-__all__ = ["Model", "Sequential", "clone_model", "load_model", "save_model"]
+__all__ = ["Model", "Sequential", "clone_model", "load_model", "model_from_config", "model_from_json", "save_model"]
 
 
 def _clone_layer(layer):
@@ -55,18 +59,30 @@ def clone_model(model, input_tensors=None, clone_function=None):
 
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None, **kwargs):
-    """Refused: numflow writes no SavedModel, ``.keras`` or HDF5 model files (h5py is not one of its
-    dependencies); ``model.save_weights`` writes a TensorFlow checkpoint of the weights."""
-    del model, overwrite, include_optimizer, kwargs
-    raise NotImplementedError(f"numflow cannot save a whole model to {str(filepath)!r} (format "
-                              f"{save_format or 'SavedModel'}): it writes no SavedModel, .keras or HDF5 model files. "
-                              "Save the weights with model.save_weights(path) (a TensorFlow checkpoint) and build the "
-                              "model again in code.")
+    """Write ``model`` whole to ``filepath`` in tf-keras' HDF5 format (a path ending in ``.h5``/``.hdf5``, or
+    ``save_format="h5"``; see ``engine/model_h5.py``); NotImplementedError for TensorFlow's SavedModel format."""
+    del kwargs
+    if not hdf5_weights.is_h5(filepath, save_format) or str(filepath).endswith(".keras"):
+        raise NotImplementedError(f"numflow cannot save a model to {str(filepath)!r} in the "
+                                  f"{save_format or 'SavedModel'} format: it writes tf-keras' HDF5 format; give a "
+                                  "path ending in .h5 (or save_format='h5').")
+    model_h5.save_model(model, filepath, overwrite, include_optimizer)
 
 
 def load_model(filepath, custom_objects=None, compile=True, options=None):  # noqa: A002  (Keras' name)
-    """Refused: see :func:`save_model`; ``model.load_weights`` reads a TensorFlow checkpoint of the weights."""
-    del custom_objects, compile, options
-    raise NotImplementedError(f"numflow cannot load a whole model from {str(filepath)!r}: it reads no SavedModel, "
-                              ".keras or HDF5 model files. Build the model in code and read its weights with "
-                              "model.load_weights(path) (a TensorFlow checkpoint).")
+    """The model saved whole to the HDF5 file ``filepath`` (tf-keras' or :func:`save_model`'s), with
+    ``custom_objects`` known; NotImplementedError for a SavedModel."""
+    del options
+    if os.path.isdir(os.fspath(filepath)) or not hdf5_weights.is_h5(filepath) and not _is_hdf5(filepath):
+        raise NotImplementedError(f"numflow cannot load a model from {str(filepath)!r}: it reads tf-keras' HDF5 "
+                                  "format (a .h5 file, written by model.save('model.h5')), not a SavedModel.")
+    return model_h5.load_model(filepath, custom_objects, compile)
+
+
+def _is_hdf5(filepath):
+    """Whether ``filepath`` is an HDF5 file by its signature (a file saved as HDF5 under another name)."""
+    try:
+        with open(filepath, "rb") as f:
+            return f.read(8) == b"\x89HDF\r\n\x1a\n"
+    except OSError:
+        return False

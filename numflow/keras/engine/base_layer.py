@@ -208,8 +208,44 @@ class Layer(legacy.Layer):
         """The static shape of the first call's output, as a tuple."""
         return backend.int_shape(self.output)
 
+    # The constructor arguments ``get_config`` writes, each read from the layer's attribute of that name.
+    _config_keys = ()
+
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        """The layer's constructor arguments as tf-keras writes them: ``name``, ``trainable``,
+        ``batch_input_shape`` (when given), ``dtype`` and ``_config_keys`` as plain values (initializers,
+        regularizers and constraints as ``{"class_name", "config"}``, activations by name)."""
+        config = {"name": self.name, "trainable": self.trainable}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = list(self._batch_input_shape)
+        config["dtype"] = self.dtype
+        for key in self._config_keys:
+            config[key] = config_value(key, getattr(self, key))
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """The layer ``config`` (``get_config``'s) describes."""
+        return cls(**config)
+
+
+def config_value(key, value):
+    """``value`` of the constructor argument ``key`` as a plain (JSON) value, as tf-keras writes it."""
+    from numflow.keras import activations, constraints, initializers, regularizers
+
+    if key.endswith("activation"):
+        return "linear" if value is None else activations.serialize(value)
+    if value is None:
+        return None
+    for suffix, module in (("_initializer", initializers), ("_regularizer", regularizers),
+                           ("_constraint", constraints)):
+        if key.endswith(suffix):
+            return module.serialize(value)
+    if isinstance(value, tuple | list):
+        return [config_value("", v) for v in value]
+    if isinstance(value, np.ndarray | np.generic):
+        return value.tolist()
+    return value
 
 
 def _input_masks(inputs):

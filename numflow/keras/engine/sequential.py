@@ -57,6 +57,19 @@ class Sequential(Model):
         self._stack.pop()
         self._set_graph(self.inputs, [self._stack[-1].output] if self._stack else [])
 
+    def get_config(self):
+        """tf-keras' config: the model's name and its layers' configs in order (its ``InputLayer`` first)."""
+        from numflow.keras.engine.model_config import sequential_config
+
+        return sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model ``config`` describes: its layers made and stacked again."""
+        from numflow.keras.engine.model_config import sequential_from_config
+
+        return sequential_from_config(cls, config, custom_objects)
+
     def _set_graph(self, inputs, outputs):
         self.inputs, self.outputs = list(inputs), list(outputs)
         self._nested_inputs, self._nested_outputs = self.inputs[0], self.outputs[0] if self.outputs else None

@@ -79,6 +79,30 @@ class Model(Layer):
 
         self(Input(batch_shape=batch_shape, dtype=dtype))
 
+    # -- configs ---------------------------------------------------------------------------------------------
+    def get_config(self):
+        """tf-keras' config of a functional model: its layers with the calls between them (``inbound_nodes``),
+        its ``input_layers`` and ``output_layers``; NotImplementedError for a subclassed model, as tf-keras."""
+        if not self._is_graph_network:
+            raise NotImplementedError(f"Model {self.name} is a subclassed model: override get_config() to make "
+                                      "its config.")
+        from numflow.keras.engine.model_config import functional_config
+
+        return functional_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The functional model ``config`` (``get_config``'s, or tf-keras') describes, its layers new."""
+        from numflow.keras.engine.model_config import functional_from_config
+
+        return functional_from_config(cls, config, custom_objects)
+
+    def to_json(self, **kwargs):
+        """The model's config as tf-keras' JSON (``json.dumps``' ``kwargs``); ``model_from_json`` reads it."""
+        from numflow.keras.engine.model_config import model_to_json
+
+        return model_to_json(self, **kwargs)
+
     def get_layer(self, name=None, index=None):
         """The layer at ``index``, or named ``name``."""
         if index is not None:
@@ -179,6 +203,8 @@ class Model(Layer):
         self._metrics_given = metrics or []
         self._weighted_metrics_given = weighted_metrics or []
         self._compile_arguments = True
+        self._compile_given = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights,
+                               "weighted_metrics": weighted_metrics}
         self._compiled_graph = None
         if self.built and self.outputs:
             self._build_compiled()
@@ -396,6 +422,14 @@ class Model(Layer):
 
 
     # -- weights ---------------------------------------------------------------------------------------------
+    def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None, signatures=None,
+             options=None, save_traces=True):
+        """``tf.keras.models.save_model(self, filepath, ...)``: the whole model in tf-keras' HDF5 format."""
+        del signatures, options, save_traces
+        from numflow.keras.models import save_model
+
+        save_model(self, filepath, overwrite, include_optimizer, save_format)
+
     def save_weights(self, filepath, overwrite=True, save_format=None):
         """Write the weights (and the optimizer's variables) to the TensorFlow checkpoint ``filepath``, keyed as
         tf-keras keys them (see ``engine/saving.py``), or the weights to a Keras HDF5 file (``.h5``)."""

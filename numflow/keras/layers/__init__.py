@@ -47,6 +47,7 @@ from numflow.keras.layers.convolutional import (
 )
 from numflow.keras.layers.dense_features import DenseFeatures
 from numflow.keras.layers.input_layer import Input, InputLayer
+from numflow.keras.layers.layer_serialization import deserialize, serialize
 from numflow.keras.layers.noise import (
     ActivityRegularization,
     AlphaDropout,
@@ -136,5 +137,5 @@ __all__ = [
     "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
     "SpatialDropout3D", "StackedRNNCells", "Subtract", "ThresholdedReLU", "TimeDistributed", "UpSampling1D",
     "UpSampling2D", "UpSampling3D", "Wrapper", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "add", "average",
-    "concatenate", "dot", "maximum", "minimum", "multiply", "subtract",
+    "concatenate", "deserialize", "dot", "maximum", "minimum", "multiply", "serialize", "subtract",
 ]

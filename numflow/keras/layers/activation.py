@@ -22,6 +22,8 @@ def _not_none(value, message):
 class LeakyReLU(_Elementwise):
     """``x`` above 0, ``alpha * x`` below."""
 
+    _config_keys = ("alpha",)
+
     def __init__(self, alpha=0.3, **kwargs):
         super().__init__(**kwargs)
         self.alpha = _not_none(alpha, "The alpha value of a Leaky ReLU layer cannot be None, Expecting a float.")

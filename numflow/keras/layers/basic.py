@@ -1,11 +1,15 @@
 """Keras layers with no ``tf.layers`` twin: Activation, Reshape, Lambda, Embedding, the global pools and the
 merges (Add, Subtract, Multiply, Average, Maximum, Minimum, Concatenate), built with Keras' ops and names."""
 
+import codecs
+import marshal
+import types
+
 import numpy as np
 
 from numflow.framework.shapes import TensorShape
-from numflow.keras import activations, backend, initializers, regularizers
-from numflow.keras.engine.base_layer import Layer
+from numflow.keras import activations, backend, constraints, initializers, regularizers
+from numflow.keras.engine.base_layer import Layer, config_value
 from numflow.layers.input_spec import InputSpec
 from numflow.ops import array_ops, math_ops
 
@@ -14,6 +18,7 @@ class Activation(Layer):
     """``activation(inputs)``, the activation given by name or as a function."""
 
     supports_masking = True
+    _config_keys = ("activation",)
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
@@ -28,6 +33,8 @@ class Activation(Layer):
 
 class Reshape(Layer):
     """``inputs`` reshaped to ``(batch,) + target_shape`` (one entry may be -1)."""
+
+    _config_keys = ("target_shape",)
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
@@ -65,9 +72,64 @@ class Lambda(Layer):
         del mask, training
         return self.function(inputs, **self.arguments)
 
+    def get_config(self):
+        """tf-keras' config: a Python function as its marshalled bytecode (``function_type`` "lambda"), which
+        TensorFlow can load and numflow refuses to; another callable by its name ("function")."""
+        config = {**super().get_config(), **_function_config(self.function, "function")}
+        if callable(self._output_shape):
+            config.update(_function_config(self._output_shape, "output_shape"))
+        else:
+            config.update({"output_shape": config_value("", self._output_shape), "output_shape_type": "raw",
+                           "output_shape_module": None})
+        config["arguments"] = self.arguments
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The Lambda layer of a config whose function is named among the custom objects; a ValueError for
+        a function stored as bytecode, which numflow never executes."""
+        config = dict(config)
+        function = _named_function(config, "function", custom_objects)
+        output_shape = (_named_function(config, "output_shape", custom_objects)
+                        if config.get("output_shape_type") != "raw" else config.get("output_shape"))
+        for key in ("function_type", "module", "output_shape_type", "output_shape_module"):
+            config.pop(key, None)
+        return cls(function, output_shape=output_shape, **{k: v for k, v in config.items()
+                                                            if k not in ("function", "output_shape")})
+
+
+def _function_config(function, key):
+    """``function`` under ``key`` as tf-keras writes it in a Lambda layer's config."""
+    module_key = "module" if key == "function" else f"{key}_module"
+    if isinstance(function, types.FunctionType):
+        closure = tuple(cell.cell_contents for cell in function.__closure__) if function.__closure__ else None
+        dumped = [codecs.encode(marshal.dumps(function.__code__), "base64").decode("ascii"), function.__defaults__,
+                  closure]
+        return {key: dumped, f"{key}_type": "lambda", module_key: function.__module__}
+    return {key: function.__name__, f"{key}_type": "function", module_key: function.__module__}
+
+
+def _named_function(config, key, custom_objects):
+    """The function ``config[key]`` names among the custom objects; a ValueError for bytecode."""
+    from numflow.keras import serialization
+    from numflow.layers import utils
+
+    kind = config.get(f"{key}_type")
+    if kind == "lambda":
+        raise ValueError(f"Lambda layer '{config.get('name')}': its {key} is stored as Python bytecode, and numflow "
+                         "never executes code read from a file. Rebuild the model in code and load its weights "
+                         "(load_weights), or give the layer a named function passed in custom_objects.")
+    found = serialization.get_registered_object(config[key], custom_objects)
+    if found is None:
+        raise utils.unknown_object_error("function in Lambda layer", config[key])
+    return found
+
 
 class Embedding(Layer):
     """Rows of an ``(input_dim, output_dim)`` ``embeddings`` matrix looked up by integer ids."""
+
+    _config_keys = ("input_dim", "output_dim", "embeddings_initializer", "embeddings_regularizer",
+                    "activity_regularizer", "embeddings_constraint", "mask_zero", "input_length")
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  activity_regularizer=None, embeddings_constraint=None, mask_zero=False, input_length=None,
@@ -82,7 +144,7 @@ class Embedding(Layer):
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = embeddings_constraint
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.mask_zero = mask_zero
         self.input_length = input_length
 
@@ -114,6 +176,8 @@ class Embedding(Layer):
 
 def _global_pooling(name, reduce, rank, doc):
     class GlobalPooling(Layer):
+        _config_keys = ("data_format", "keepdims")
+
         def __init__(self, data_format=None, keepdims=False, **kwargs):
             super().__init__(**kwargs)
             self.data_format = "channels_last" if data_format is None else data_format
@@ -222,6 +286,8 @@ class Average(_Merge):
 class Concatenate(_Merge):
     """The inputs joined along ``axis``."""
 
+    _config_keys = ("axis",)
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -264,6 +330,8 @@ add, subtract, multiply, average, maximum, minimum = (
 class Dot(_Merge):
     """The dot product of two inputs over ``axes`` (one for both, or one each), per example (``batch_dot``);
     with ``normalize``, of the inputs L2-normalized along those axes (their cosine similarity)."""
+
+    _config_keys = ("axes", "normalize")
 
     def __init__(self, axes, normalize=False, **kwargs):
         super().__init__(**kwargs)

@@ -7,7 +7,7 @@ import numpy as np
 from numflow.framework.shapes import TensorShape
 from numflow.keras import activations, backend, initializers, regularizers
 from numflow.keras.engine.base_layer import Layer
-from numflow.keras.layers.wrapped import keras_arguments
+from numflow.keras.layers.wrapped import convolution_config_keys, keras_arguments
 from numflow.layers import convolutional, utils
 from numflow.layers.input_spec import InputSpec
 from numflow.ops import array_ops
@@ -101,6 +101,9 @@ class DepthwiseConv2D(_DepthwiseConv):
 
 class Conv1DTranspose(Layer, convolutional._ConvTranspose):
     """Transposed 1-D convolution: the gradient of a ``Conv1D`` with respect to its input."""
+
+    groups = 1
+    _config_keys = convolution_config_keys(transpose=True)
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None, data_format=None,
                  dilation_rate=1, **kwargs):

@@ -12,6 +12,7 @@ class InputLayer(Layer):
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None, sparse=False, name=None,
                  ragged=False, batch_input_shape=None, **kwargs):
         del sparse, ragged
+        kwargs.pop("optional", None)
         if not name:
             name = f"input_{backend.get_uid('input')}"
         if batch_input_shape is None and input_shape is not None:
@@ -26,6 +27,12 @@ class InputLayer(Layer):
 
     def call(self, inputs):
         return inputs
+
+    def get_config(self):
+        """tf-keras' config of an input layer: its batch shape, dtype and name."""
+        dtype = self.output.dtype.base_dtype.name
+        return {"batch_input_shape": list(self._batch_input_shape), "dtype": dtype, "sparse": False,
+                "ragged": False, "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tensor=None, ragged=False,  # noqa: N802

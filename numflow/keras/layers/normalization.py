@@ -3,7 +3,7 @@ scaled by ``gamma`` and shifted by ``beta``, through one ``FusedBatchNormV3`` of
 Keras does when it can."""
 
 from numflow.framework.shapes import TensorShape
-from numflow.keras import initializers, regularizers
+from numflow.keras import constraints, initializers, regularizers
 from numflow.keras.engine.base_layer import Layer
 from numflow.ops import array_ops, math_ops
 
@@ -11,6 +11,9 @@ from numflow.ops import array_ops, math_ops
 class LayerNormalization(Layer):
     """``gamma * (x - mean) / sqrt(variance + epsilon) + beta`` with the moments of each example over
     ``axis``."""
+
+    _config_keys = ("axis", "epsilon", "center", "scale", "beta_initializer", "gamma_initializer",
+                    "beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint")
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
@@ -22,7 +25,8 @@ class LayerNormalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.beta_regularizer = regularizers.get(beta_regularizer)
         self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint, self.gamma_constraint = beta_constraint, gamma_constraint
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)

@@ -248,12 +248,19 @@ class RNN(InnerWeights, Layer):
                 raise ValueError(f"State has shape {tuple(size)} but the value passed has shape {value.shape}.")
         backend.batch_set_value(list(zip(self._states, values)))
 
+    _config_keys = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll", "time_major")
+
     def get_config(self):
-        config = {"return_sequences": self.return_sequences, "return_state": self.return_state,
-                  "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": self.unroll,
-                  "time_major": self.time_major}
-        return {**super().get_config(), **config, "cell": {"class_name": type(self.cell).__name__,
-                                                          "config": self.cell.get_config()}}
+        from numflow.keras.layers.layer_serialization import serialize
+
+        return {**super().get_config(), "cell": serialize(self.cell)}
+
+    @classmethod
+    def from_config(cls, config):
+        from numflow.keras.layers.layer_serialization import deserialize
+
+        config = dict(config)
+        return cls(deserialize(config.pop("cell")), **config)
 
 
 _CELL_ARGUMENTS = ("activation", "recurrent_activation", "use_bias", "kernel_initializer", "recurrent_initializer",
@@ -273,7 +280,10 @@ def _recurrent_layer(name, cell_class, doc, defaults):
     def call(self, inputs, mask=None, training=None, initial_state=None):
         return RNN.call(self, inputs, mask=mask, training=training, initial_state=initial_state)
 
-    members = {"__init__": __init__, "call": call, "__doc__": doc}
+    # Written as the cell's arguments, not as a cell.
+    members = {"__init__": __init__, "call": call, "__doc__": doc, "get_config": Layer.get_config,
+               "from_config": classmethod(Layer.from_config.__func__),
+               "_config_keys": (*RNN._config_keys, *cell_class._config_keys, "activity_regularizer")}
     for argument in ("units", *_CELL_ARGUMENTS):
         members[argument] = property(lambda self, argument=argument: getattr(self.cell, argument))
     return type(name, (RNN,), members)

@@ -14,7 +14,7 @@ import inspect
 
 from numflow.framework import dtypes, nest
 from numflow.framework.shapes import TensorShape
-from numflow.keras import activations, backend, initializers, regularizers
+from numflow.keras import activations, backend, constraints, initializers, regularizers
 from numflow.keras.backend import in_train_phase
 from numflow.keras.backend_nn import bias_add
 from numflow.keras.engine.base_layer import Layer
@@ -126,6 +126,10 @@ class _GatedCell(DropoutRNNCellMixin, Layer):
     """What the three cells share: arguments, weights, dropout rates and the zero state."""
 
     _gates = 1
+    _config_keys = ("units", "activation", "recurrent_activation", "use_bias", "kernel_initializer",
+                    "recurrent_initializer", "bias_initializer", "kernel_regularizer", "recurrent_regularizer",
+                    "bias_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint", "dropout",
+                    "recurrent_dropout", "implementation")
 
     def __init__(self, units, activation="tanh", recurrent_activation="hard_sigmoid", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
@@ -147,8 +151,9 @@ class _GatedCell(DropoutRNNCellMixin, Layer):
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
-        self.bias_constraint = bias_constraint
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.implementation = 1 if self.recurrent_dropout != 0 else implementation
@@ -180,13 +185,6 @@ class _GatedCell(DropoutRNNCellMixin, Layer):
         """Zero states for ``inputs``' batch (or ``batch_size`` and ``dtype``)."""
         return AbstractRNNCell.get_initial_state(self, inputs, batch_size, dtype)
 
-    def get_config(self):
-        config = {"units": self.units, "activation": activations.serialize(self.activation),
-                  "recurrent_activation": activations.serialize(self.recurrent_activation),
-                  "use_bias": self.use_bias, "dropout": self.dropout, "recurrent_dropout": self.recurrent_dropout,
-                  "implementation": self.implementation}
-        return {**super().get_config(), **config}
-
 
 def _times(x, masks, count):
     """``x`` times each of ``masks``, or ``x`` ``count`` times without masks."""
@@ -195,6 +193,8 @@ def _times(x, masks, count):
 
 class SimpleRNNCell(_GatedCell):
     """``output = activation(inputs @ kernel + bias + state @ recurrent_kernel)``; the output is the state."""
+
+    _config_keys = tuple(k for k in _GatedCell._config_keys if k not in ("recurrent_activation", "implementation"))
 
     def __init__(self, units, activation="tanh", **kwargs):
         kwargs.pop("recurrent_activation", None)
@@ -220,6 +220,7 @@ class LSTMCell(_GatedCell):
     starting the forget gate's bias at 1; the states are ``[h, c]``."""
 
     _gates = 4
+    _config_keys = (*_GatedCell._config_keys, "unit_forget_bias")
 
     def __init__(self, units, unit_forget_bias=True, **kwargs):
         super().__init__(units, **kwargs)
@@ -267,9 +268,6 @@ class LSTMCell(_GatedCell):
         h = o * act(c)
         return h, [h, c]
 
-    def get_config(self):
-        return {**super().get_config(), "unit_forget_bias": self.unit_forget_bias}
-
 
 class GRUCell(_GatedCell):
     """The GRU step: gates ``z, r, h`` along the weights' columns; ``reset_after`` (False in TensorFlow 1.x) applies
@@ -277,6 +275,7 @@ class GRUCell(_GatedCell):
     units)``)."""
 
     _gates = 3
+    _config_keys = (*_GatedCell._config_keys, "reset_after")
 
     def __init__(self, units, reset_after=False, **kwargs):
         super().__init__(units, **kwargs)
@@ -340,9 +339,6 @@ class GRUCell(_GatedCell):
         h = z * h_tm1 + (1 - z) * hh
         return h, [h] if nest.is_nested(states) else h
 
-    def get_config(self):
-        return {**super().get_config(), "reset_after": self.reset_after}
-
 
 class StackedRNNCells(InnerWeights, Layer):
     """Cells run one after the other at each step: each cell's output is the next one's input; the states are
@@ -358,6 +354,20 @@ class StackedRNNCells(InnerWeights, Layer):
                                  f"`state_size`: {cell}")
         self.cells = cells
         super().__init__(**kwargs)
+
+    def get_config(self):
+        from numflow.keras.layers.layer_serialization import serialize
+
+        # The dtype it was made with (None unless given), not the one its RNN built it with, as tf-keras.
+        return {**super().get_config(), "dtype": self._constructor_arguments[1].get("dtype"),
+                "cells": [serialize(cell) for cell in self.cells]}
+
+    @classmethod
+    def from_config(cls, config):
+        from numflow.keras.layers.layer_serialization import deserialize
+
+        config = dict(config)
+        return cls([deserialize(cell) for cell in config.pop("cells")], **config)
 
     @property
     def state_size(self):

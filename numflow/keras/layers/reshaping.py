@@ -48,6 +48,8 @@ class _Spatial(Layer):
 
 
 class _ZeroPadding(_Spatial):
+    _config_keys = ("padding", "data_format")
+
     def __init__(self, padding, data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.data_format = "channels_last" if self.rank == 1 else _data_format(data_format)
@@ -68,6 +70,8 @@ class _ZeroPadding(_Spatial):
 
 class ZeroPadding1D(_ZeroPadding):
     """Zeros before and after the steps: ``padding`` an int or a (before, after) pair."""
+
+    _config_keys = ("padding",)
 
     def __init__(self, padding=1, **kwargs):
         super().__init__(padding, **kwargs)
@@ -147,6 +151,7 @@ class Cropping3D(_Cropping):
 
 class _UpSampling(Layer):
     rank = 1
+    _config_keys = ("size", "data_format")
 
     def __init__(self, size, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -164,6 +169,8 @@ class _UpSampling(Layer):
 class UpSampling1D(_UpSampling):
     """Each step repeated ``size`` times."""
 
+    _config_keys = ("size",)
+
     def __init__(self, size=2, **kwargs):
         super().__init__(size, **kwargs)
 
@@ -175,6 +182,8 @@ class UpSampling2D(_UpSampling):
     """The rows and columns scaled by ``size`` (``tf.image.resize`` by ``interpolation``, nearest by default)."""
 
     rank = 2
+
+    _config_keys = ("size", "data_format", "interpolation")
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(size, data_format, **kwargs)

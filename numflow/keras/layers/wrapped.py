@@ -2,9 +2,21 @@
 Dropout, Flatten, the convolutions and pools, and BatchNormalization (their computation is ``numflow.layers``';
 TensorFlow's ``tf.layers`` are these Keras layers' subclasses)."""
 
-from numflow.keras import activations, backend, initializers, regularizers
+import numpy as np
+
+from numflow.keras import activations, backend, constraints, initializers, regularizers
 from numflow.keras.engine.base_layer import Layer
 from numflow.layers import convolutional, core, normalization, pooling
+
+# The weights' arguments of a layer with a kernel and a bias, in tf-keras' config order.
+KERNEL_AND_BIAS_KEYS = ("kernel_initializer", "bias_initializer", "kernel_regularizer", "bias_regularizer",
+                        "activity_regularizer", "kernel_constraint", "bias_constraint")
+
+
+def convolution_config_keys(dilation=True, transpose=False):
+    """A convolution's ``_config_keys`` in tf-keras' order (Conv3DTranspose has no ``dilation_rate``)."""
+    return ("filters", "kernel_size", "strides", "padding", "data_format", *(("dilation_rate",) if dilation else ()),
+            "groups", *(("output_padding",) if transpose else ()), "activation", "use_bias", *KERNEL_AND_BIAS_KEYS)
 
 
 def keras_arguments(kwargs, initializer_defaults=("kernel", "bias")):
@@ -19,6 +31,8 @@ def keras_arguments(kwargs, initializer_defaults=("kernel", "bias")):
             kwargs[key] = initializers.get(value)
         elif key.endswith("_regularizer"):
             kwargs[key] = regularizers.get(value)
+        elif key.endswith("_constraint"):
+            kwargs[key] = constraints.get(value)
     kwargs.pop("groups", None)
     return kwargs
 
@@ -27,6 +41,7 @@ class Dense(Layer, core.Dense):
     """``activation(inputs @ kernel + bias)``: ``tf.layers.Dense`` with Keras' names and defaults."""
 
     supports_masking = True
+    _config_keys = ("units", "activation", "use_bias", *KERNEL_AND_BIAS_KEYS)
 
     def __init__(self, units, **kwargs):
         super().__init__(units, **keras_arguments(kwargs))
@@ -37,6 +52,7 @@ class Dropout(Layer, core.Dropout):
     ``training`` left out is the Keras learning phase."""
 
     supports_masking = True
+    _config_keys = ("rate", "noise_shape", "seed")
 
     def call(self, inputs, training=None):
         return super().call(inputs, training=backend.learning_phase() if training is None else training)
@@ -45,10 +61,21 @@ class Dropout(Layer, core.Dropout):
 class Flatten(Layer, core.Flatten):
     """All but the first dimension in one."""
 
+    _config_keys = ("data_format",)
+
 
 def _convolution(legacy_class):
     class Convolution(Layer, legacy_class):
+        groups = 1
+        _config_keys = convolution_config_keys(dilation=legacy_class is not convolutional.Conv3DTranspose,
+                                               transpose=issubclass(legacy_class, convolutional._ConvTranspose))
+
         def __init__(self, filters, kernel_size, *args, **kwargs):
+            if issubclass(legacy_class, convolutional._ConvTranspose):
+                dilation_rate = kwargs.pop("dilation_rate", 1)
+                if any(rate != 1 for rate in np.ravel(dilation_rate)):
+                    raise NotImplementedError(f"{legacy_class.__name__}: dilation_rate={dilation_rate} is not "
+                                              "supported (only 1).")
             super().__init__(filters, kernel_size, *args, **keras_arguments(kwargs))
 
     Convolution.__name__ = Convolution.__qualname__ = legacy_class.__name__
@@ -70,6 +97,8 @@ SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2
 
 def _pooling(legacy_class, default_size):
     class Pooling(Layer, legacy_class):
+        _config_keys = ("pool_size", "padding", "strides", "data_format")
+
         def __init__(self, pool_size=default_size, strides=None, padding="valid", data_format=None, **kwargs):
             super().__init__(pool_size, pool_size if strides is None else strides, padding=padding,
                              data_format=data_format, **kwargs)
@@ -92,6 +121,10 @@ AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePoo
 class BatchNormalization(Layer, normalization.BatchNormalization):
     """Batch normalization (``tf.layers.BatchNormalization``'s computation): ``training`` left out is the
     Keras learning phase; the moving averages' updates are in ``updates``, not ``UPDATE_OPS``."""
+
+    _config_keys = ("axis", "momentum", "epsilon", "center", "scale", "beta_initializer", "gamma_initializer",
+                    "moving_mean_initializer", "moving_variance_initializer", "beta_regularizer", "gamma_regularizer",
+                    "beta_constraint", "gamma_constraint")
 
     def __init__(self, *args, **kwargs):
         for prefix, default in (("beta", "zeros"), ("gamma", "ones"), ("moving_mean", "zeros"),

@@ -32,6 +32,18 @@ class Wrapper(InnerWeights, Layer):
     def _inner_layers(self):
         return [self.layer]
 
+    def get_config(self):
+        from numflow.keras.layers.layer_serialization import serialize
+
+        return {**super().get_config(), "layer": serialize(self.layer)}
+
+    @classmethod
+    def from_config(cls, config):
+        from numflow.keras.layers.layer_serialization import deserialize
+
+        config = dict(config)
+        return cls(deserialize(config.pop("layer")), **config)
+
     def build(self, input_shape=None):
         if not self.layer.built:
             build_cell(self.layer, input_shape, self._dtype)
@@ -123,6 +135,7 @@ class Bidirectional(Wrapper):
                              "'mul', 'ave', 'concat', None}")
         super().__init__(layer, **kwargs)
         self.forward_layer = _copy_of(layer)
+        self._given_backward_layer = backward_layer is not None
         self.backward_layer = backward_layer if backward_layer is not None else _copy_of(layer, backwards=True)
         self.forward_layer._name = "forward_" + self.forward_layer.name
         self.backward_layer._name = "backward_" + self.backward_layer.name
@@ -204,7 +217,21 @@ class Bidirectional(Wrapper):
         self.backward_layer.reset_states(None if states is None else states[half:])
 
     def get_config(self):
-        return {**super().get_config(), "merge_mode": self.merge_mode}
+        from numflow.keras.layers.layer_serialization import serialize
+
+        config = {**super().get_config(), "merge_mode": self.merge_mode}
+        if self._given_backward_layer:
+            config["backward_layer"] = serialize(self.backward_layer)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        from numflow.keras.layers.layer_serialization import deserialize
+
+        config = dict(config)
+        if config.get("backward_layer") is not None:
+            config["backward_layer"] = deserialize(config["backward_layer"])
+        return super().from_config(config)
 
 
 def _copy_of(layer, backwards=False):
