@@ -42,8 +42,10 @@ from numflow.ops.ctc_ops import (
 )
 from numflow.ops.dropout_ops import dropout
 from numflow.ops.embedding_ops import embedding_lookup, embedding_lookup_sparse, safe_embedding_lookup_sparse
+from numflow.ops.fractional_pool_ops import fractional_avg_pool, fractional_max_pool
 from numflow.ops.loss_more_ops import log_poisson_loss
 from numflow.ops.math_ops import sigmoid, tanh
+from numflow.ops.morphology_ops import dilation2d, erosion2d
 from numflow.ops.nn_activation_ops import crelu, elu, leaky_relu, selu, silu, softplus, softsign, swish
 from numflow.ops.nn_impl import (
     l2_normalize,
@@ -106,8 +108,9 @@ __all__ = [
     "ctc_loss", "ctc_unique_labels", "collapse_repeated", "depth_to_space", "depthwise_conv2d",
     "depthwise_conv2d_backprop_filter",
     "depthwise_conv2d_backprop_input", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_filter",
-    "depthwise_conv2d_native_backprop_input", "dropout", "dynamic_rnn", "elu", "embedding_lookup",
-    "embedding_lookup_sparse", "fixed_unigram_candidate_sampler", "fused_batch_norm", "in_top_k", "l2_loss",
+    "depthwise_conv2d_native_backprop_input", "dilation2d", "dropout", "dynamic_rnn", "elu", "embedding_lookup",
+    "embedding_lookup_sparse", "erosion2d", "fixed_unigram_candidate_sampler", "fractional_avg_pool",
+    "fractional_max_pool", "fused_batch_norm", "in_top_k", "l2_loss",
     "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler", "local_response_normalization",
     "log_poisson_loss", "log_softmax", "log_uniform_candidate_sampler", "lrn", "max_pool", "max_pool1d",
     "max_pool2d", "max_pool3d", "max_pool_v2", "max_pool_with_argmax", "moments", "nce_loss", "normalize_moments",

@@ -1,5 +1,6 @@
-"""tf.nn kernels: fused batch norm (forward and gradient, NHWC and NCHW), LRN (forward and gradient) and
-top_k, one ``Session.run`` of each graph, numflow vs the numpy reference kernels vs TensorFlow.
+"""tf.nn kernels: fused batch norm (forward and gradient, NHWC and NCHW), LRN (forward and gradient),
+top_k and dilation2d (forward and both backprops), one ``Session.run`` of each graph, numflow vs the numpy
+reference kernels vs TensorFlow.
 
 asv runs it; so does ``bench/run.py``, and so does this file on its own::
 
@@ -143,6 +144,35 @@ class TopK(_GraphCase):
 
         ctx = _ctx(sorted=True, index_type=dtypes.int32)
         return lambda: reference_topk.top_k(ctx, inputs[0], np.int32(10))
+
+
+class Dilation2D(_GraphCase):
+    """dilation2d, 3x3 filter, SAME, and its two backprops over [32, 32, 32, 16] float32."""
+
+    def time_run(self, library):
+        self.run()
+
+    def make_inputs(self, rng):
+        shape = (BATCH, 32, 32, 16)
+        return [rng.normal(size=shape).astype(np.float32), rng.normal(size=(3, 3, 16)).astype(np.float32),
+                rng.normal(size=shape).astype(np.float32)]
+
+    def build(self, tf, x, f, dy):
+        y = tf.nn.dilation2d(x, f, [1, 1, 1, 1], [1, 1, 1, 1], "SAME")
+        return [y] + tf.gradients(y, [x, f], grad_ys=dy)
+
+    def numpy_run(self, inputs):
+        from numflow_kernels import reference_morphology
+
+        x, f, dy = inputs
+        ctx = _ctx(strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="SAME")
+
+        def run():
+            reference_morphology.dilation2d(ctx, x, f)
+            reference_morphology.dilation2d_backprop_input(ctx, x, f, dy)
+            reference_morphology.dilation2d_backprop_filter(ctx, x, f, dy)
+
+        return run
 
 
 if __name__ == "__main__":

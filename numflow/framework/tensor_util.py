@@ -1,7 +1,7 @@
 """``tf.make_tensor_proto`` and ``tf.make_ndarray``: numpy values to and from ``TensorProto`` messages,
 written as TensorFlow's ``tensor_util`` writes them (raw ``tensor_content`` for a numeric tensor of
 several elements given in full, else the typed ``*_val`` fields, which a reader fills out to the shape
-by repeating the last value).
+by repeating the last value). Protobuf is imported on first use, not with numflow.
 
 >>> import numflow as tf
 >>> tf.make_ndarray(tf.make_tensor_proto([1, 2], shape=[3])).tolist()
@@ -11,8 +11,6 @@ by repeating the last value).
 import math
 
 import numpy as np
-
-from numflow.framework.attr_values import tensor_from_proto, tensor_to_proto
 
 
 def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_broadcast=False):
@@ -42,6 +40,7 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
     ValueError
         For more values than ``shape`` holds.
     """
+    from numflow.framework.attr_values import tensor_to_proto
     from numflow.ops.constant_op import is_tensor, to_numpy
     from numflow.protos import tensor_pb2
 
@@ -78,4 +77,6 @@ def make_ndarray(tensor):
     -------
     numpy.ndarray
     """
+    from numflow.framework.attr_values import tensor_from_proto
+
     return tensor_from_proto(tensor)

@@ -31,7 +31,11 @@ APPLY_OPS = {
     "ApplyProximalAdagrad": (("var", "accum"), ("lr", "l1", "l2")),
     "ApplyFtrl": (("var", "accum", "linear"), ("lr", "l1", "l2", "lr_power")),
     "ApplyFtrlV2": (("var", "accum", "linear"), ("lr", "l1", "l2", "l2_shrinkage", "lr_power")),
+    "ApplyAdagradDA": (("var", "gradient_accumulator", "gradient_squared_accumulator"), ("lr", "l1", "l2",
+                                                                                        "global_step")),
 }
+# Scalar inputs that are int64 whatever the variable's dtype.
+_STEP_INPUTS = ("global_step",)
 
 # TensorFlow's input order where the scalar inputs do not all come before the gradient.
 _INPUT_ORDER = {
@@ -40,6 +44,8 @@ _INPUT_ORDER = {
     "ApplyProximalGradientDescent": ("var", "alpha", "l1", "l2", "delta"),
     "ApplyFtrl": ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power"),
     "ApplyFtrlV2": ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power"),
+    "ApplyAdagradDA": ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad", "lr", "l1", "l2",
+                       "global_step"),
 }
 
 
@@ -64,6 +70,9 @@ def _apply_infer(op_type):
         dtype = var.dtype.base_dtype
         shape = var.shape
         for name, t in inputs.items():
+            if name in _STEP_INPUTS:
+                check_step(op_type, name, t)
+                continue
             if t.dtype.base_dtype != dtype:
                 raise TypeError(
                     f"Input '{name}' of '{op_type}' Op has type {t.dtype.base_dtype.name} that does not match "
@@ -92,13 +101,28 @@ for _op_type, (_refs, _) in APPLY_OPS.items():
     declare(_op_type, stateful=True, ref_inputs=_ref_positions, ref_output=True)(_apply_infer(_op_type))
 
 
+def check_step(op_type, name, t):
+    """An int64 scalar, as ``global_step`` must be."""
+    if t.dtype.base_dtype != dtypes.int64:
+        raise TypeError(f"Input '{name}' of '{op_type}' Op has type {t.dtype.base_dtype.name} that does not match "
+                        "expected type of int64.")
+    if t.shape.ndims not in (None, 0):
+        raise ValueError(f"{name} is not a scalar: {t.shape}")
+
+
+def _scalar_input(name, value, dtype):
+    if is_tensor(value):
+        return convert_to_tensor(value)
+    return convert_to_tensor(value, dtype=dtypes.int64 if name in _STEP_INPUTS else dtype, name=name)
+
+
 def _apply(op_type, var, slots, scalars, grad, attrs, name):
     """Add ``op_type`` updating ``var`` (a Variable) and ``slots`` (Variables), colocated with ``var``."""
     graph = get_default_graph()
     dtype = var.dtype.base_dtype
     values = {n: (s._ref() if hasattr(s, "_ref") else s) for n, s in zip(APPLY_OPS[op_type][0], (var, *slots))}
     for n, s in scalars.items():
-        values[n] = convert_to_tensor(s) if is_tensor(s) else convert_to_tensor(s, dtype=dtype, name=n)
+        values[n] = _scalar_input(n, s, dtype)
     values[_grad_name(op_type)] = convert_to_tensor(grad)
     inputs = [values[n] for n in input_names(op_type)]
     with graph.colocate_with(values["var"].op):
@@ -185,6 +209,8 @@ SPARSE_APPLY_OPS = {
     "SparseApplyProximalAdagrad": (("var", "accum"), ("lr", "l1", "l2")),
     "SparseApplyFtrl": (("var", "accum", "linear"), ("lr", "l1", "l2", "lr_power")),
     "SparseApplyFtrlV2": (("var", "accum", "linear"), ("lr", "l1", "l2", "l2_shrinkage", "lr_power")),
+    "SparseApplyAdagradDA": (("var", "gradient_accumulator", "gradient_squared_accumulator"),
+                             ("lr", "l1", "l2", "global_step")),
 }
 
 
@@ -192,7 +218,7 @@ def sparse_input_names(op_type):
     """The names of ``op_type``'s inputs in TensorFlow's order (SparseApplyMomentum's momentum comes last,
     SparseApplyFtrl's scalars after the indices)."""
     refs, scalars = SPARSE_APPLY_OPS[op_type]
-    if op_type.startswith("SparseApplyFtrl"):
+    if op_type.startswith("SparseApplyFtrl") or op_type == "SparseApplyAdagradDA":
         return refs + ("grad", "indices") + scalars
     return refs + scalars + ("grad", "indices") + (("momentum",) if op_type == "SparseApplyMomentum" else ())
 
@@ -206,7 +232,9 @@ def _sparse_apply_infer(op_type):
         var, grad, indices = inputs["var"], inputs["grad"], inputs["indices"]
         dtype = var.dtype.base_dtype
         for name, t in inputs.items():
-            if name == "indices":
+            if name in _STEP_INPUTS:
+                check_step(op_type, name, t)
+            elif name == "indices":
                 if t.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
                     raise TypeError(f"Value for attr 'Tindices' of {t.dtype.base_dtype.name} is not in the list of "
                                     "allowed values: int32, int64")
@@ -246,7 +274,7 @@ def _sparse_apply(op_type, var, slots, scalars, grad, indices, attrs, name):
     values = {n: (s._ref() if hasattr(s, "_ref") else s)
               for n, s in zip(SPARSE_APPLY_OPS[op_type][0], (var, *slots))}
     for n, s in scalars.items():
-        values[n] = convert_to_tensor(s) if is_tensor(s) else convert_to_tensor(s, dtype=dtype, name=n)
+        values[n] = _scalar_input(n, s, dtype)
     values["grad"] = convert_to_tensor(grad)
     values["indices"] = convert_to_tensor(indices)
     inputs = [values[n] for n in sparse_input_names(op_type)]
@@ -310,3 +338,20 @@ def sparse_apply_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, l
     return _sparse_apply("SparseApplyFtrl" if l2_shrinkage is None else "SparseApplyFtrlV2", var, (accum, linear),
                          scalars, grad, indices, {"use_locking": bool(use_locking), "multiply_linear_by_lr": False},
                          name)
+
+
+def apply_adagrad_da(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2, global_step,
+                     use_locking=False, name=None):
+    """``ApplyAdagradDA``: ``gradient_accumulator += grad``, ``gradient_squared_accumulator += grad * grad``,
+    then ``var`` the dual-averaging solution for ``global_step`` (see ``AdagradDAOptimizer``)."""
+    return _apply("ApplyAdagradDA", var, (gradient_accumulator, gradient_squared_accumulator),
+                  {"lr": lr, "l1": l1, "l2": l2, "global_step": global_step}, grad, {"use_locking": bool(use_locking)},
+                  name)
+
+
+def sparse_apply_adagrad_da(var, gradient_accumulator, gradient_squared_accumulator, grad, indices, lr, l1, l2,
+                            global_step, use_locking=False, name=None):
+    """``apply_adagrad_da`` on the rows ``indices`` of ``var`` and its accumulators only."""
+    return _sparse_apply("SparseApplyAdagradDA", var, (gradient_accumulator, gradient_squared_accumulator),
+                         {"lr": lr, "l1": l1, "l2": l2, "global_step": global_step}, grad, indices,
+                         {"use_locking": bool(use_locking)}, name)

@@ -10,8 +10,6 @@ runtime's side of the line, as ``parsing_kernels`` does.
 import numpy as np
 
 from numflow.framework import dtypes
-from numflow.framework.attr_values import AttrError, tensor_from_proto
-from numflow.runtime.summary_kernels import tensor_proto
 from numflow_kernels.registry import register
 
 
@@ -25,6 +23,7 @@ def _type_text(enum):
 @register("SerializeTensor")
 def serialize_tensor(ctx, tensor):
     from numflow.protos import tensor_pb2
+    from numflow.runtime.summary_kernels import tensor_proto
 
     proto = tensor_pb2.TensorProto()
     tensor_proto(tensor, dtypes.as_dtype(ctx.attrs["T"]).as_datatype_enum, proto)
@@ -37,6 +36,7 @@ def parse_tensor(ctx, serialized):
 
     from google.protobuf.message import DecodeError
 
+    from numflow.framework.attr_values import AttrError, tensor_from_proto
     from numflow.protos import tensor_pb2
 
     if np.ndim(serialized):

@@ -31,7 +31,7 @@ from numflow.train.optimizers import (
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, RMSPropOptimizer,
 )
 from numflow.train.optimizers_more import (
-    AdadeltaOptimizer, FtrlOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
+    AdadeltaOptimizer, AdagradDAOptimizer, FtrlOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
 )
 from numflow.train.saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
 from numflow.train.server import Server
@@ -43,12 +43,14 @@ from numflow.train.checkpoint_utils import (
 )
 from numflow.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from numflow.train.step_hooks import GlobalStepWaiterHook, ProfilerHook
+from numflow.train.warm_starting_util import VocabInfo, warm_start
 from numflow.train.training_util import (
     assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step,
 )
 
 __all__ = [
-    "AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook", "CheckpointSaverListener",
+    "AdadeltaOptimizer", "AdagradDAOptimizer", "AdagradOptimizer", "AdamOptimizer", "CheckpointSaverHook",
+    "CheckpointSaverListener",
     "ChiefSessionCreator",
     "ClusterSpec", "Coordinator", "ExponentialMovingAverage", "FeedFnHook", "FinalOpsHook",
     "FtrlOptimizer",
@@ -59,7 +61,7 @@ __all__ = [
     "ProximalAdagradOptimizer", "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer", "Saver", "Scaffold", "SecondOrStepTimer", "Server", "SessionCreator", "SessionManager",
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SingularMonitoredSession",
-    "LooperThread", "StepCounterHook", "SummarySaverHook", "Supervisor",
+    "LooperThread", "StepCounterHook", "SummarySaverHook", "Supervisor", "VocabInfo", "warm_start",
     "StopAtStepHook", "WorkerSessionCreator", "assert_global_step", "basic_train_loop", "byte_size_load_fn",
     "checkpoint_exists", "checkpoints_iterator", "get_checkpoint_mtimes", "init_from_checkpoint", "remove_checkpoint",
     "cosine_decay", "cosine_decay_restarts", "create_global_step", "exponential_decay", "export_meta_graph",

@@ -1,4 +1,5 @@
-"""TensorFlow 1.x's Adadelta, proximal gradient descent, proximal Adagrad and FTRL optimizers.
+"""TensorFlow 1.x's Adadelta, proximal gradient descent, proximal Adagrad, Adagrad dual averaging and FTRL
+optimizers.
 
 As in ``optimizers.py``: one fused ``Apply*`` op per variable, TensorFlow's defaults, slot names and
 hyperparameter tensors; an IndexedSlices gradient has its repeated rows summed, then
@@ -126,6 +127,78 @@ class ProximalAdagradOptimizer(_ProximalOptimizer):
         return training_ops.sparse_apply_proximal_adagrad(
             var, self.get_slot(var, "accumulator"), *self._hyperparameters(), grad.values, grad.indices,
             use_locking=self._use_locking).op
+
+
+class AdagradDAOptimizer(Optimizer):
+    """Adagrad dual averaging (Duchi et al.): slots ``gradient_accumulator`` (``w/AdagradDA``, from 0) and
+    ``gradient_squared_accumulator`` (``w/AdagradDA_1``, from ``initial_gradient_squared_accumulator_value``).
+
+    With ``T = global_step + 1`` (read once per step), ``ga += grad``, ``gga += grad * grad`` and
+    ``var = -sign(ga) * lr * max(|ga| - l1 * T, 0) / (l2 * T * lr + sqrt(gga))``: the variable is a
+    function of the accumulated gradients, not of its previous value. ``global_step`` is the int64
+    step variable the training loop advances (``minimize(..., global_step=...)``).
+    """
+
+    def __init__(self, learning_rate, global_step, initial_gradient_squared_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0, use_locking=False, name="AdagradDA"):
+        if initial_gradient_squared_accumulator_value <= 0.0:
+            raise ValueError("initial_gradient_squared_accumulator_value must be positive: "
+                             f"{initial_gradient_squared_accumulator_value}")
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._initial_gradient_squared_accumulator_value = initial_gradient_squared_accumulator_value
+        self._l1_regularization_strength = l1_regularization_strength
+        self._l2_regularization_strength = l2_regularization_strength
+        self._global_step = global_step
+        self._learning_rate_tensor = self._global_step_on_worker = None
+
+    def _create_slots(self, var_list):
+        from numflow.ops import init_ops
+
+        for v in var_list:
+            dtype = v.dtype.base_dtype
+            for slot, value in (("gradient_accumulator", 0.0),
+                                ("gradient_squared_accumulator", self._initial_gradient_squared_accumulator_value)):
+                init = init_ops.constant_initializer(value, dtype=dtype)
+                self._get_or_make_slot_with_initializer(v, init, v.get_shape(), dtype, slot, self._name)
+
+    def _prepare(self):
+        from numflow.framework.graph import get_default_graph
+        from numflow.ops import array_ops
+
+        self._learning_rate_tensor = convert_to_tensor(self._learning_rate, name="learning_rate")
+        # One read of the step per run, beside the learning rate (on the worker), as TensorFlow reads it.
+        with get_default_graph().colocate_with(self._learning_rate_tensor.op):
+            self._global_step_on_worker = array_ops.identity(self._global_step) + 1
+
+    def _args(self, var):
+        from numflow.ops import array_ops
+
+        step = array_ops.identity(self._global_step_on_worker)
+        return (self.get_slot(var, "gradient_accumulator"), self.get_slot(var, "gradient_squared_accumulator"),
+                self._cast(self._learning_rate_tensor, var), _cast_number(self._l1_regularization_strength, var),
+                _cast_number(self._l2_regularization_strength, var), step)
+
+    def _apply_dense(self, grad, var):
+        ga, gga, lr, l1, l2, step = self._args(var)
+        return training_ops.apply_adagrad_da(var, ga, gga, grad, lr, l1, l2, step, use_locking=self._use_locking).op
+
+    def _apply_sparse(self, grad, var):
+        """``SparseApplyAdagradDA``: the rows of ``grad`` only."""
+        ga, gga, lr, l1, l2, step = self._args(var)
+        return training_ops.sparse_apply_adagrad_da(var, ga, gga, grad.values, grad.indices, lr, l1, l2, step,
+                                                    use_locking=self._use_locking).op
+
+
+def _cast_number(value, var):
+    """TensorFlow's ``math_ops.cast`` of a Python number to ``var``'s dtype: the constant ``Cast/x`` (float32),
+    cast by an op named ``Cast`` when ``var`` is of another dtype."""
+    from numflow.framework.graph import get_default_graph
+    from numflow.ops import math_ops
+
+    with get_default_graph().name_scope("Cast") as scope:
+        x = convert_to_tensor(value, name="x")
+        return x if x.dtype.base_dtype == var.dtype.base_dtype else math_ops.cast(x, var.dtype.base_dtype, name=scope)
 
 
 class FtrlOptimizer(Optimizer):

@@ -9,6 +9,7 @@ from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     image,
     init_numpy,
     matmul,
+    morphology,
     nn,
     norm,
     pool,
@@ -17,5 +18,6 @@ from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     state,
     topk,
     training,
+    training_da,
     training_sparse,
 )

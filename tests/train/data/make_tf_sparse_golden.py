@@ -4,7 +4,8 @@
 
 Each optimizer of ``OPTIMIZERS`` trains an embedding ``emb`` (float32, 5 rows) and a dense weight
 ``w`` for three steps on the ``IDS`` fed at each step, so TensorFlow applies its sparse updates
-to ``emb``. It records ``emb``, ``w`` and every slot after each step, keyed
+to ``emb``. It records ``emb``, ``w`` and every slot after each step (and ``global_step``, for the
+AdagradDA cases: its first value and whether ``minimize`` advances it are in ``OPTIMIZERS``), keyed
 ``<optimizer>/<step>/<variable name>``.
 ``tests/train/test_sparse_gradients.py`` builds the same graphs with numflow and compares the bits.
 
@@ -46,6 +47,15 @@ OPTIMIZERS = {
     "ftrl_shrinkage": ("FtrlOptimizer", {"learning_rate": 0.5, "learning_rate_power": -0.3,
                                          "l1_regularization_strength": 0.05,
                                          "l2_shrinkage_regularization_strength": 0.1}),
+    "adagrad_da": ("AdagradDAOptimizer", {"learning_rate": 0.1, "global_step": (0, True)}),
+    "adagrad_da_l1_l2": ("AdagradDAOptimizer", {"learning_rate": 0.2, "l1_regularization_strength": 0.05,
+                                                "l2_regularization_strength": 0.1,
+                                                "initial_gradient_squared_accumulator_value": 0.5,
+                                                "global_step": (0, True)}),
+    "adagrad_da_l2_late_step": ("AdagradDAOptimizer", {"learning_rate": 0.3, "l2_regularization_strength": 0.2,
+                                                       "global_step": (6, True)}),
+    "adagrad_da_l1_step_kept": ("AdagradDAOptimizer", {"learning_rate": 0.1, "l1_regularization_strength": 0.02,
+                                                       "global_step": (2, False)}),
 }
 
 
@@ -53,11 +63,17 @@ def build(tf, name):
     """``(train op, ids placeholder, {variable name: variable})`` for the optimizer ``name``: the loss is
     ``sum((sum(embedding_lookup(emb, IDS) * w, axis=2) - 1) ** 2)``."""
     cls, kwargs = OPTIMIZERS[name]
+    kwargs, step_spec = {k: v for k, v in kwargs.items() if k != "global_step"}, kwargs.get("global_step")
+    step = None
+    if step_spec is not None:
+        step = kwargs["global_step"] = tf.Variable(np.int64(step_spec[0]), name="global_step", trainable=False)
     emb = tf.Variable(EMB0, name="emb")
     w = tf.Variable(W0, name="w")
     ids = tf.placeholder(tf.int32, [2, 3], name="ids")
     out = tf.reduce_sum(tf.nn.embedding_lookup(emb, ids) * w, axis=2)
-    train = getattr(tf.train, cls)(**kwargs).minimize(tf.reduce_sum(tf.square(out - 1.0)))
+    advance = step_spec is not None and step_spec[1]
+    train = getattr(tf.train, cls)(**kwargs).minimize(tf.reduce_sum(tf.square(out - 1.0)),
+                                                      global_step=step if advance else None)
     variables = {v.op.name: v for v in tf.global_variables()}
     return train, ids, variables
 
