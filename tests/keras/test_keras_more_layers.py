@@ -121,3 +121,20 @@ def test_dense_features_arguments_raise_as_tensorflow():
         L.DenseFeatures([])
     with pytest.raises(ValueError, match="We expected a dictionary here. Instead we got: "):
         L.DenseFeatures([fc.numeric_column("a")])(tf.zeros([2, 1]))
+
+
+def test_a_layer_made_of_layers_is_one_layer_of_a_functional_model():
+    # Names as TensorFlow 2.21's tf-keras lists them for the same model.
+    x = tf.keras.Input((4, 8))
+    attended = tf.keras.layers.MultiHeadAttention(2, 4, name="mha")(x, x)
+    model = tf.keras.Model(x, tf.keras.layers.Dense(1)(tf.keras.layers.Flatten()(attended)))
+    assert [layer.name for layer in model.layers] == ["input_1", "mha", "flatten", "dense"]
+    assert [w.name for w in model.trainable_weights] == [
+        f"mha/{part}/{kind}:0" for part in ("query", "key", "value", "attention_output") for kind in ("kernel", "bias")
+    ] + ["dense/kernel:0", "dense/bias:0"]
+    model.compile("sgd", "mse")
+    before = model.get_weights()
+    rng = np.random.default_rng(0)
+    model.fit(rng.standard_normal((8, 4, 8)).astype(np.float32), rng.standard_normal((8, 1)).astype(np.float32),
+              epochs=1, verbose=0)
+    assert all(not np.array_equal(a, b) for a, b in zip(before, model.get_weights()))  # every weight trained

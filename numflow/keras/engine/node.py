@@ -24,11 +24,20 @@ class Node:
 
 
 def record(layer, inputs, outputs):
-    """Note that ``layer`` turned ``inputs`` into ``outputs``."""
+    """Note that ``layer`` turned ``inputs`` into ``outputs``.
+
+    A tensor is credited to the outermost layer call that returned it (a layer made of layers, such as
+    MultiHeadAttention, over its inner projections), but to the innermost one within a model called as a
+    layer (the model's own layers); never to a call that passed one of its inputs through unchanged.
+    """
     node = Node(layer, inputs, outputs)
+    passed_through = {t.name for t in node.inputs}
+    outer_wins = not getattr(layer, "_is_model", False)
     for tensor in node.outputs:
-        if hasattr(tensor, "graph"):  # the innermost call that made it: a layer's, not the model's around it
-            _history.setdefault(tensor.graph, {}).setdefault(tensor.name, node)
+        if hasattr(tensor, "graph") and tensor.name not in passed_through:
+            made = _history.setdefault(tensor.graph, {})
+            if outer_wins or tensor.name not in made:
+                made[tensor.name] = node
     layer._inbound_nodes.append(node)
     return node
 

@@ -26,6 +26,8 @@ class Model(Layer):
     """A model of layers: ``Model(inputs, outputs)`` for the layers between Keras tensors, or a subclass or
     ``Sequential``. See the module docstring for what ``compile`` builds."""
 
+    _is_model = True  # a call of it credits its outputs to its own layers (``node.record``)
+
     def __init__(self, *args, **kwargs):
         inputs = kwargs.pop("inputs", args[0] if args else None)
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
