@@ -146,6 +146,16 @@ def _two_dimensional(metric, y_true_shape, y_pred_shape):
     return y_pred_shape[-1]
 
 
+def _built_on(metric, y_true, y_pred):
+    """``y_true`` and ``y_pred`` as tensors of ``metric``'s dtype, ``metric`` built for their shapes on its first
+    update (its weights' shapes follow the number of classes)."""
+    y_true = convert_to_tensor(y_true, dtype=metric._dtype)
+    y_pred = convert_to_tensor(y_pred, dtype=metric._dtype)
+    if not metric.built:
+        metric.build(tuple(y_true.shape.as_list()), tuple(y_pred.shape.as_list()))
+    return y_true, y_pred
+
+
 class FBetaScore(Metric):
     """``(1 + beta ** 2) * precision * recall / (beta ** 2 * precision + recall)`` per class of 2-D inputs (the
     top class, or those above ``threshold``, predicted), or averaged (``micro``, ``macro``, ``weighted``)."""
@@ -179,10 +189,7 @@ class FBetaScore(Metric):
         self.built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true = convert_to_tensor(y_true, dtype=self._dtype)
-        y_pred = convert_to_tensor(y_pred, dtype=self._dtype)
-        if not self.built:
-            self.build(tuple(y_true.shape.as_list()), tuple(y_pred.shape.as_list()))
+        y_true, y_pred = _built_on(self, y_true, y_pred)
         if self.threshold is None:
             threshold = math_ops.reduce_max(y_pred, axis=-1, keepdims=True)
             y_pred = math_ops.logical_and(y_pred >= threshold, math_ops.abs(y_pred) > 1e-09)
@@ -258,10 +265,7 @@ class R2Score(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         from numflow.ops.loss_ops import broadcast_weights
 
-        y_true = convert_to_tensor(y_true, dtype=self._dtype)
-        y_pred = convert_to_tensor(y_pred, dtype=self._dtype)
-        if not self.built:
-            self.build(tuple(y_true.shape.as_list()), tuple(y_pred.shape.as_list()))
+        y_true, y_pred = _built_on(self, y_true, y_pred)
         sample_weight = convert_to_tensor(1 if sample_weight is None else sample_weight, dtype=self._dtype)
         if sample_weight.shape.ndims == 1:
             sample_weight = array_ops.expand_dims(sample_weight, axis=1)
