@@ -10,16 +10,31 @@ from numflow.framework.shapes import TensorShape
 from numflow.ops import array_ops, math_ops
 
 
-class IndicatorColumn(DenseColumn, collections.namedtuple("IndicatorColumn", ("categorical_column",))):
+class _OverCategorical(DenseColumn):
+    """A dense column of ``categorical_column``, whose features it parses."""
+
+    @property
+    def _parse_example_spec(self):
+        return self.categorical_column._parse_example_spec
+
+
+class _Embedded(_OverCategorical):
+    """An embedding of ``categorical_column``'s ids in ``dimension`` numbers, looked up from its ids when built."""
+
+    @property
+    def _variable_shape(self):
+        return TensorShape([self.dimension])
+
+    def _transform_feature(self, inputs):
+        return inputs.get(self.categorical_column)
+
+
+class IndicatorColumn(_OverCategorical, collections.namedtuple("IndicatorColumn", ("categorical_column",))):
     """See ``indicator_column``."""
 
     @property
     def name(self):
         return f"{self.categorical_column.name}_indicator"
-
-    @property
-    def _parse_example_spec(self):
-        return self.categorical_column._parse_example_spec
 
     @property
     def _variable_shape(self):
@@ -51,7 +66,7 @@ def indicator_column(categorical_column):
     return IndicatorColumn(categorical_column)
 
 
-class EmbeddingColumn(DenseColumn, collections.namedtuple(
+class EmbeddingColumn(_Embedded, collections.namedtuple(
         "EmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
                             "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"))):
     """See ``embedding_column``."""
@@ -59,17 +74,6 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple(
     @property
     def name(self):
         return f"{self.categorical_column.name}_embedding"
-
-    @property
-    def _parse_example_spec(self):
-        return self.categorical_column._parse_example_spec
-
-    @property
-    def _variable_shape(self):
-        return TensorShape([self.dimension])
-
-    def _transform_feature(self, inputs):
-        return inputs.get(self.categorical_column)
 
     def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
         from numflow.variables.scope import get_variable
@@ -129,7 +133,7 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
                            use_safe_embedding_lookup)
 
 
-class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
+class SharedEmbeddingColumn(_Embedded, collections.namedtuple(
         "SharedEmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer",
                                   "shared_embedding_collection_name", "max_norm", "trainable",
                                   "use_safe_embedding_lookup"))):
@@ -143,17 +147,6 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
     @property
     def _var_scope_name(self):
         return self.shared_embedding_collection_name
-
-    @property
-    def _parse_example_spec(self):
-        return self.categorical_column._parse_example_spec
-
-    @property
-    def _variable_shape(self):
-        return TensorShape([self.dimension])
-
-    def _transform_feature(self, inputs):
-        return inputs.get(self.categorical_column)
 
     def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
         from numflow.framework.graph import get_default_graph
