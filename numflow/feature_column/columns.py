@@ -208,19 +208,27 @@ def _check_categorical_dtype(column, tensor):
                          f"{column.key}, column dtype: {column.dtype}, tensor dtype: {tensor.dtype}")
 
 
-class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
-        "HashedCategoricalColumn", ("key", "hash_bucket_size", "dtype"))):
-    """See ``categorical_column_with_hash_bucket``."""
+class _KeyedCategorical(CategoricalColumn):
+    """A categorical column of the one sparse feature ``key``, parsed as ``_feature_dtype`` (its ``dtype``)."""
 
     @property
     def name(self):
         return self.key
 
     @property
+    def _feature_dtype(self):
+        return self.dtype
+
+    @property
     def _parse_example_spec(self):
         from numflow.ops.parsing_config import VarLenFeature
 
-        return {self.key: VarLenFeature(self.dtype)}
+        return {self.key: VarLenFeature(self._feature_dtype)}
+
+
+class HashedCategoricalColumn(_KeyedCategorical, collections.namedtuple(
+        "HashedCategoricalColumn", ("key", "hash_bucket_size", "dtype"))):
+    """See ``categorical_column_with_hash_bucket``."""
 
     def _transform_feature(self, inputs):
         from numflow.ops.string_ops import as_string
@@ -253,18 +261,8 @@ def _check_string_or_int(dtype, key):
         raise ValueError(f"dtype must be string or integer. dtype: {dtype}, column_name: {key}")
 
 
-class _VocabularyColumn(CategoricalColumn):
+class _VocabularyColumn(_KeyedCategorical):
     """What the vocabulary columns share: a table from the vocabulary, looked up per value."""
-
-    @property
-    def name(self):
-        return self.key
-
-    @property
-    def _parse_example_spec(self):
-        from numflow.ops.parsing_config import VarLenFeature
-
-        return {self.key: VarLenFeature(self.dtype)}
 
     def _transform_feature(self, inputs):
         tensor = to_sparse_input(inputs.get(self.key))
@@ -358,19 +356,11 @@ def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_siz
                                            -1 if default_value is None else default_value)
 
 
-class IdentityCategoricalColumn(CategoricalColumn, collections.namedtuple(
+class IdentityCategoricalColumn(_KeyedCategorical, collections.namedtuple(
         "IdentityCategoricalColumn", ("key", "number_buckets", "default_value"))):
     """See ``categorical_column_with_identity``."""
 
-    @property
-    def name(self):
-        return self.key
-
-    @property
-    def _parse_example_spec(self):
-        from numflow.ops.parsing_config import VarLenFeature
-
-        return {self.key: VarLenFeature(dtypes.int64)}
+    _feature_dtype = dtypes.int64
 
     def _transform_feature(self, inputs):
         from numflow.ops.selection_ops import where_v2
