@@ -28,6 +28,15 @@ def accumulator_read(ctx, accumulated, index):
     return accumulated[int(index)]
 
 
+@register("AccumulatorConcat", REFERENCE)
+def accumulator_concat(ctx, accumulated):
+    """The values a while loop's body gave a tensor, one after another along their first axis, in the
+    order of the iterations."""
+    if not accumulated:
+        return np.zeros((0, *ctx.attrs["shape"][1:]), ctx.output_dtypes[0])
+    return np.concatenate(accumulated)
+
+
 def sum_into(kernel, position):
     """``kernel`` (an add's) for a running sum whose input ``position`` is the total so far, an array the
     caller owns alone (a while loop's accumulator, see ``numflow.runtime.subplan``): the sum is written

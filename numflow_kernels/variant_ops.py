@@ -207,6 +207,29 @@ def tensor_list_stack(ctx, input_handle, element_shape):
     return np.stack([item if item is not None else _zeros(ctx, shape, "TensorListStack") for item in items])
 
 
+@kernel("TensorListConcatV2")
+def tensor_list_concat(ctx, input_handle, element_shape, leading_dims):
+    """The items one after another along their first axis, and each item's length along it."""
+    shape = _merged(input_handle.element_shape, _shape_of(element_shape))
+    if shape is not None and len(shape) == 0:
+        raise ValueError("Concat requires elements to be at least vectors.")
+    items = input_handle.items()
+    if None in (item.shape[0] if item is not None else None for item in items) or not items:
+        rest = None if shape is None else shape[1:]
+        if rest is None or None in rest:
+            raise ValueError("All except the first dimension must be fully defined when concating an empty tensor "
+                             f"list. element_shape: {_text(shape)}")
+        leading = np.asarray(leading_dims).ravel()
+        items = [item if item is not None else np.zeros((int(leading[i]), *rest), ctx.attrs["element_dtype"])
+                 for i, item in enumerate(items)] if len(leading) >= len(items) else items
+        if not items:
+            return np.zeros((0, *rest), ctx.attrs["element_dtype"]), np.zeros(0, np.int64)
+    if any(item is None for item in items):
+        raise ValueError("Trying to concat list with uninitialized tensors but leading_dims has fewer elements "
+                         "than the list.")
+    return np.concatenate(items), np.array([item.shape[0] for item in items], np.int64)
+
+
 @kernel("TensorListLength")
 def tensor_list_length(ctx, input_handle):
     return np.int32(input_handle.length)

@@ -15,7 +15,8 @@ iteration counter, the accumulators, ``maximum_iterations`` and the captured ten
 values: the consumers' inputs keep their indices). The condition stops at ``maximum_iterations``;
 each accumulator is a TensorList the body pushes its tensor's value onto
 (``EmptyTensorList``, ``TensorListPushBack``), and a gradient loop reads the iteration it undoes
-with ``TensorListGetItem``. TensorFlow runs these as it runs its own control flow v2.
+with ``TensorListGetItem``; a gradient summed after its loop reads all of them with
+``TensorListConcatV2``. TensorFlow runs these as it runs its own control flow v2.
 
 >>> import numflow as tf
 >>> with tf.Graph().as_default() as g:
@@ -49,7 +50,7 @@ def prepare(library, graph):
         elif op._type == "While":
             for tensor, out in op._attrs["loop"].accumulators.items():
                 accumulated[tensor_key(out)] = tensor
-        elif op._type in ("BranchValue", "AccumulatorRead"):
+        elif op._type in ("BranchValue", "AccumulatorRead", "AccumulatorConcat"):
             readers.append(op._outputs[0])
     layers = {}
 
@@ -64,7 +65,7 @@ def prepare(library, graph):
                 found = [(tf_dtype(inner, wrapped), _SCALAR if wrapped else inner.shape), *wrapped]
             elif op._type == "BranchValue":
                 found = layers_of(op._inputs[0])[1:]
-            elif op._type == "AccumulatorRead":
+            elif op._type in ("AccumulatorRead", "AccumulatorConcat"):
                 found = layers_of(accumulated[tensor_key(op._inputs[0])])
             else:
                 found = []
@@ -260,10 +261,27 @@ def _export_accumulator_read(writer, op):
                 [c.name for c in op.control_inputs])
 
 
+def _export_accumulator_concat(writer, op):
+    from numflow.framework.op_mapping import const_node
+
+    library = writer.functions
+    out = op._outputs[0]
+    dtype = _dtype(library, out)
+    (accumulated,) = op._inputs
+    shape = _element_shape(writer, op.name, out, dtype)
+    leading = const_node(writer, f"{op.name}/leading_dims", np.zeros(0, np.int64), dtypes.int64)
+    writer.node("TensorListConcatV2", op.name, [(tensor_name(accumulated), dtypes.variant), (shape, dtypes.int32),
+                                                (leading, dtypes.int64)],
+                {"element_dtype": dtype, "shape_type": dtypes.int32},
+                [(dtype, _shape(library, out)), (dtypes.int64, TensorShape([None]))], op.device,
+                [c.name for c in op.control_inputs])
+
+
 EXPORTS = {
     "If": _export_conditional,
     "Case": _export_conditional,
     "While": _export_while,
     "BranchValue": _export_branch_value,
     "AccumulatorRead": _export_accumulator_read,
+    "AccumulatorConcat": _export_accumulator_concat,
 }

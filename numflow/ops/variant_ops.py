@@ -4,7 +4,7 @@ and run.
 
 A TensorList is a list of tensors of one dtype passed as a value (``EmptyTensorList``,
 ``TensorListReserve``, ``TensorListFromTensor`` make one; ``TensorListPushBack``/``PopBack``/``SetItem``
-give a new one; ``GetItem``, ``Stack``, ``Length``, ``ElementShape`` read it): ``while_v2`` keeps a
+give a new one; ``GetItem``, ``Stack``, ``ConcatV2``, ``Length``, ``ElementShape`` read it): ``while_v2`` keeps a
 loop's intermediates for its gradient in them, and TensorFlow 2's ``TensorArray`` is one. An optional
 holds a tuple of tensors or nothing: ``cond_v2`` returns a branch's intermediates in them. The kernels
 are in ``numflow_kernels/variant_ops.py``.
@@ -54,6 +54,13 @@ def _stack_infer(op):
     leading = TensorShape([None if count is None or count < 0 else count])
     shape = element_shape(op._inputs[1])
     return [(op._attrs["element_dtype"], leading.concatenate(shape) if shape.ndims is not None else TensorShape(None))]
+
+
+@declare("TensorListConcatV2")
+def _concat_infer(op):
+    shape = element_shape(op._inputs[1])
+    rows = TensorShape([None]).concatenate(shape[1:]) if shape.ndims else TensorShape(None)
+    return [(op._attrs["element_dtype"], rows), (dtypes.int64, TensorShape([None]))]
 
 
 @declare("TensorListElementShape")

@@ -58,6 +58,11 @@ def _loop_var_infer(op):
     return [(op._attrs["dtype"], op._attrs["shape"])]
 
 
+@declare("AccumulatorConcat")
+def _accumulator_concat_infer(op):
+    return [(op._attrs["dtype"], TensorShape([None]).concatenate(op._attrs["shape"][1:]))]
+
+
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
                swap_memory=False, name=None, maximum_iterations=None, return_same_structure=False):
     """Run ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` is true, and return the last values.

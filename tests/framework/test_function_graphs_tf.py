@@ -67,3 +67,31 @@ def test_tensorflow_reads_numflows_datasets_with_functions(tmp_path):
         sess.run(v1.get_collection("initializers"), golden.DATASETS_FEED)
         values = [golden.read_all(sess, element) for element in v1.get_collection("elements")]
     assert values == json.loads((HERE / "datasets.json").read_text())
+
+
+def test_tensorflow_runs_numflows_loop_gradient_summed_after_the_loop(tmp_path):
+    rng = np.random.default_rng(3)
+    x_value = rng.standard_normal((5, 3, 4))
+    with nf.Graph().as_default():
+        x = nf.placeholder(nf.float64, [5, None, 4], name="x")
+        w = nf.constant(rng.standard_normal((4, 6)))
+        b = nf.constant(rng.standard_normal(6))
+
+        def body(i, h, total):
+            h = nf.tanh(nf.nn.bias_add(nf.matmul(x[i], w) + h, b))
+            return i + 1, h, total + nf.reduce_sum(h * h)
+
+        _, _, loss = nf.while_loop(lambda i, h, total: i < 5, body,
+                                   [0, nf.zeros([3, 6], nf.float64), nf.constant(0.0, nf.float64)])
+        grads = nf.gradients(loss, [w, b])
+        for g in grads:
+            nf.add_to_collection("grads", g)
+        nf.train.export_meta_graph(str(tmp_path / "loop.meta"))
+        with nf.Session() as sess:
+            want = sess.run(grads, {x: x_value})
+    with tf.Graph().as_default() as graph, v1.Session() as sess:
+        v1.train.import_meta_graph(str(tmp_path / "loop.meta"))
+        assert "TensorListConcatV2" in {op.type for op in graph.get_operations()}
+        got = sess.run(v1.get_collection("grads"), {"x:0": x_value})
+    for g, w_ in zip(got, want):
+        np.testing.assert_allclose(g, w_, rtol=1e-12)
