@@ -8,7 +8,8 @@ the values accumulated for the gradient (only those the run reads). Running a br
 its slot list and its steps; an iteration of a loop costs its condition's and body's steps and a few
 list operations, no graph work. Past its first iteration, a loop adds into its running sums (a
 gradient's accumulators) in place; a loop that updates no variable reads its captured variables once
-per run, and all of it runs with numpy's float errors quiet, set once. The steps run in order on the
+per run and computes what depends on them alone (a Keras cell's kernel split by gates, say) in its
+first iteration only; all of it runs with numpy's float errors quiet, set once. The steps run in order on the
 thread running the functional op (``executor.steps_runner()``, which in a traced run also calls the
 run's hooks around each step), so a loop runs the same ops in the same order in every run.
 
@@ -152,13 +153,15 @@ class _LoopPlans:
     ``may_hold_state``: the next values that may come out of the body as a variable's handle (a read of
     a captured variable passed on as it is), which the loop reads before the next iteration.
     ``later_body_steps``: the body's steps for the iterations after the first, where the sums that carry
-    a loop variable from one iteration to the next (see ``_sums_in_place``) add into it in place; None
-    where there are none. ``reads_once``: whether the captured variables may be read once per run of
-    the loop (see ``_writes_no_variable``) rather than by their readers in every iteration.
+    a loop variable from one iteration to the next (see ``_sums_in_place``) add into it in place, and
+    the steps whose results never change (see ``_invariant_steps``) are left out; None where that
+    changes nothing. ``later_cond_steps``: the condition's, less its invariant steps, for its
+    evaluations after the first. ``reads_once``: whether the captured variables may be read once per run
+    of the loop (see ``_writes_no_variable``) rather than by their readers in every iteration.
     """
 
     __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
-                 "calls_blas", "may_hold_state", "later_body_steps", "reads_once")
+                 "calls_blas", "may_hold_state", "later_cond_steps", "later_body_steps", "reads_once")
 
     def __init__(self, op, session, needed):
         loop = op._attrs["loop"]
@@ -173,8 +176,18 @@ class _LoopPlans:
         self.body = _SubPlan(op, loop.body_context, fetches, [*loop.body_args, *captures], session)
         self.calls_blas = self.cond.plan.calls_blas or self.body.plan.calls_blas
         self.may_hold_state = [i for i, t in enumerate(fetches) if t.op.type in _plan.ALIASING or t in captures]
-        self.later_body_steps = _sums_in_place(self.body, n, self.may_hold_state)
         self.reads_once = _writes_no_variable(self.cond) and _writes_no_variable(self.body)
+        body_steps = _sums_in_place(self.body, n, self.may_hold_state) or self.body.plan.alone_steps
+        self.later_body_steps = self._later(self.body, body_steps)
+        self.later_cond_steps = self._later(self.cond, self.cond.plan.alone_steps)
+
+    def _later(self, part, steps):
+        """``steps`` (``part``'s, in its order) less the invariant ones (see ``_invariant_steps``) where
+        the loop reads its captured variables once; None where that is ``part``'s steps as they are."""
+        if self.reads_once:
+            invariant = _invariant_steps(part, self.num_vars)
+            steps = [step for step, original in zip(steps, part.plan.alone_steps) if original not in invariant]
+        return None if steps == part.plan.alone_steps else steps
 
 
 def _writes_no_variable(part):
@@ -190,6 +203,26 @@ def _writes_no_variable(part):
         if opdef.ref_output or opdef.functional or step.op.type in access_order.WRITES_ITS_REFERENCES:
             return False
     return True
+
+
+def _invariant_steps(part, num_vars):
+    """The steps of ``part`` (a loop's condition or body) whose results are the same in every iteration
+    of a run: ops without state (no variable, random draw or resource), not functional, reading only
+    what the loop captured, constants, and results of such steps, and waiting on no other op of the
+    loop. The first iteration runs them in their place; the later ones read what they left in the
+    slots. (Only for a loop that reads its captured variables once: else a capture is a variable
+    that its readers read again each iteration.)"""
+    varying_slots = set(part.feed_slots[:num_vars])
+    varying_ops, invariant = set(), set()
+    for step in part.plan.alone_steps:
+        opdef = registry.get(step.op.type)
+        if (opdef.stateful or opdef.functional or opdef.blocking or opdef.ref_output or opdef.ref_inputs
+                or varying_slots.intersection(step.in_slots) or any(c in varying_ops for c in step.op.control_inputs)):
+            varying_slots.update(step.out_slots)
+            varying_ops.add(step.op)
+        else:
+            invariant.add(step)
+    return invariant
 
 
 _SUMS = frozenset({"AddV2", "Add"})
@@ -257,6 +290,7 @@ def _run_loop(ctx, *inputs):
     # Whether an iteration's results need more than reading (then they are copied into a list).
     plain = not (loop.may_hold_state or loop.body.off_host or appends)
     run_cond = executor.repeated_runner(loop.cond.plan.alone_steps)
+    run_later_cond = run_cond if loop.later_cond_steps is None else executor.repeated_runner(loop.later_cond_steps)
     run_body = executor.repeated_runner(loop.body.plan.alone_steps)
     run_later_body = run_body if loop.later_body_steps is None else executor.repeated_runner(loop.later_body_steps)
     count = 0
@@ -264,7 +298,7 @@ def _run_loop(ctx, *inputs):
         while count != limit:
             for i, slot in cond_vars:
                 cond_values[slot] = current[i]
-            run_cond(cond_values)
+            (run_later_cond if count else run_cond)(cond_values)
             go = cond_values[cond_out]
             if (go.__class__ is not np.ndarray or go.dtype is not _BOOL or go.shape) and go.__class__ is not np.bool_:
                 go = loop.cond.to_host([_value(go)])[0]
