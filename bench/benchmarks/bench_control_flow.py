@@ -18,7 +18,13 @@ MLP, numflow beside TensorFlow in the same run.
   its short transposed products and multiplied its outer products; 24.8-26.2 ms after; TensorFlow
   19.0-19.4 ms on one thread, 20.9-21.6 ms on its own threads. On one core the products are near
   the core's peak (77-83 us each, 2 x 3.1 M flops); numflow's other 2,700 kernels of a step cost
-  1.5-7 us each against TensorFlow's 2-4 us.
+  1.5-7 us each against TensorFlow's 2-4 us. Minimum of 10-15 steps' wall time on a quiet machine (load
+  0.7-1.1): numflow 25.5 ms, TensorFlow 17.5 ms; then 21.5 ms (TensorFlow 16.6) once the loop's
+  gradient of the kernel and bias became one product and one sum over the 50 steps' rows, after the
+  loop (the products of 32 rows took 90-97 us each, the one of 1,600 rows 1.75 ms on two cores);
+  20.2 ms (TensorFlow 16.5) with Sigmoid over one array. TensorFlow's trace shows where it gains:
+  its kernels are no faster (its products 65-132 us), but its executor runs the 50 weight-gradient
+  products and their sums beside the recurrence on the second core.
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
   ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a
