@@ -6,7 +6,9 @@ An optimizer makes its variables on its first ``get_updates``, in a name scope o
 (``training/Adam/iter``, its hyperparameters in name order ``training/Adam/beta_1``..., then each slot for
 every variable, ``training/Adam/dense/kernel/m``), and updates as Keras does: Adam's bias correction from
 ``pow(beta, iterations + 1)`` and epsilon 1e-7; RMSprop's mean square starting at zero; SGD's momentum as
-``accum = momentum * accum - lr * grad; var += accum``.
+``accum = momentum * accum - lr * grad; var += accum``. A gradient of some rows (an IndexedSlices, an
+Embedding's) updates those rows alone where Keras' sparse update does (SGD's, RMSprop's with momentum),
+else it is made dense.
 """
 
 import sys
@@ -182,12 +184,11 @@ class Optimizer:
             with graph.name_scope(name or self._name):
                 self._prepare_step()
                 for grad, var in pairs:
-                    if hasattr(grad, "indices"):
-                        from numflow.ops import array_ops
-
-                        grad = convert_to_tensor(grad) if array_ops is not None else grad
                     with graph.name_scope(f"update_{var.op.name}"):
-                        updates.append(self._constrained(self._apply_dense(grad, var), var))
+                        update = self._apply_sparse_duplicate_indices(grad, var) if hasattr(grad, "indices") else None
+                        if update is None:
+                            update = self._apply_dense(convert_to_tensor(grad), var)
+                        updates.append(self._constrained(update, var))
                 update = group(*updates, name="group_deps")
                 with graph.control_dependencies([update]):
                     step = assign_add(self._iterations, np.int64(1))
@@ -210,6 +211,11 @@ class Optimizer:
 
     def _apply_dense(self, grad, var):
         raise NotImplementedError
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """The update for an IndexedSlices ``grad`` (its indices may repeat) that changes only its rows, where
+        Keras' optimizer has one; None: ``grad`` made dense updates every row."""
+        return None
 
     @classmethod
     def from_config(cls, config):
@@ -248,6 +254,25 @@ class SGD(Optimizer):
         new_accum = state_ops.assign(accum, accum.value() * momentum - grad * lr_t)
         step = new_accum * momentum - grad * lr_t if self.nesterov else new_accum
         return state_ops.assign_add(var, step).op
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """Keras' sparse SGD: without momentum each row of ``grad`` added in turn (``ResourceScatterAdd``);
+        with it, the rows summed by index, then ``ResourceSparseApplyKerasMomentum``: rows absent from
+        ``grad`` keep their variable and momentum."""
+        from numflow.ops import selection_ops, state_ops
+        from numflow.train.optimizer import summed_by_index
+
+        dtype = var.dtype.base_dtype
+        lr_t = self._decayed_lr(dtype)
+        if not self._momentum:
+            return state_ops.scatter_add(var, grad.indices, -grad.values * lr_t).op
+        grad = summed_by_index(grad)
+        momentum = self._get_hyper("momentum", dtype)
+        accum = self.get_slot(var, "momentum")
+        rows = selection_ops.gather(accum.value(), grad.indices) * momentum - grad.values * lr_t
+        step = rows * momentum - grad.values * lr_t if self.nesterov else rows
+        return group(state_ops.scatter_update(accum, grad.indices, rows),
+                     state_ops.scatter_add(var, grad.indices, step))
 
 
 class Adam(Optimizer):
@@ -316,6 +341,21 @@ class RMSprop(Optimizer):
                                                self._get_hyper("momentum", dtype), epsilon, grad).op
         rms_t = state_ops.assign(rms, rho * rms.value() + (1.0 - rho) * math_ops.square(grad))
         return state_ops.assign(var, var.value() - lr_t * grad / (math_ops.sqrt(rms_t) + epsilon)).op
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """With momentum, Keras' ``ResourceSparseApplyRMSProp`` of the rows summed by index: rows absent from
+        ``grad`` keep their variable and slots. (Without, Keras' sparse update is the dense one's.)"""
+        from numflow.ops import array_ops
+        from numflow.train.optimizer import summed_by_index
+
+        if not self._momentum:
+            return None
+        grad = summed_by_index(grad)
+        dtype = var.dtype.base_dtype
+        return training_ops.sparse_apply_rms_prop(
+            var, self.get_slot(var, "rms"), self.get_slot(var, "momentum"), self._decayed_lr(dtype),
+            array_ops.identity(self._get_hyper("rho", dtype)), self._get_hyper("momentum", dtype),
+            convert_to_tensor(self.epsilon, dtype=dtype), grad.values, grad.indices).op
 
     def get_config(self):
         return {**super().get_config(), "epsilon": self.epsilon, "centered": self.centered}

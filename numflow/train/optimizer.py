@@ -64,6 +64,16 @@ def create_zeros_slot(primary, name, dtype=None, colocate_with_primary=True):
                                         colocate_with_primary)
 
 
+
+def summed_by_index(grad):
+    """``grad`` (an IndexedSlices) with the rows of each index summed into one (``Unique``, then
+    ``UnsortedSegmentSum``), as TensorFlow's optimizers sum them before a sparse update."""
+    from numflow.ops import array_ops, math_ops, selection_ops
+
+    unique_indices, positions = selection_ops.unique(grad.indices)
+    summed = math_ops.unsorted_segment_sum(grad.values, positions, array_ops.shape(unique_indices)[0])
+    return IndexedSlices(summed, unique_indices, grad.dense_shape)
+
 class Optimizer:
     """Base class of the optimizers: subclasses say which slots they need and build one update op.
 
@@ -289,12 +299,8 @@ class Optimizer:
 
     def _apply_sparse_duplicate_indices(self, grad, var):
         """The update for an IndexedSlices gradient, whose indices may repeat: :meth:`_apply_sparse` of
-        its rows summed by index (``Unique``, then ``UnsortedSegmentSum``), as TensorFlow builds it."""
-        from numflow.ops import array_ops, math_ops, selection_ops
-
-        unique_indices, positions = selection_ops.unique(grad.indices)
-        summed = math_ops.unsorted_segment_sum(grad.values, positions, array_ops.shape(unique_indices)[0])
-        return self._apply_sparse(IndexedSlices(summed, unique_indices, grad.dense_shape), var)
+        its rows summed by index."""
+        return self._apply_sparse(summed_by_index(grad), var)
 
     def _apply_sparse(self, grad, var):
         """The update for an IndexedSlices gradient without repeated indices: the dense update of its

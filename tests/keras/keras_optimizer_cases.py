@@ -3,7 +3,8 @@
 
 Each case compiles a small regression model with one optimizer in a fresh graph (fixed seeds), fits it for
 three epochs of three batches and gives back the losses, the names of the graph's variables and the values of
-the optimizer's variables and the model's weights afterwards.
+the optimizer's variables and the model's weights afterwards. The ``EMBEDDINGS`` cases put an Embedding
+first, whose gradient holds the rows of the ids a batch has (repeated ids included), some ids in no batch.
 """
 
 import numpy as np
@@ -31,8 +32,20 @@ OPTIMIZERS = {
     "adadelta_cosine_restarts": lambda o: o.Adadelta(o.schedules.CosineDecayRestarts(1.0, 3, t_mul=1.0)),
 }
 
+EMBEDDINGS = {
+    "sgd_embedding": lambda o: o.SGD(0.1),
+    "sgd_momentum_embedding": lambda o: o.SGD(0.05, momentum=0.9),
+    "sgd_nesterov_embedding": lambda o: o.SGD(0.05, momentum=0.8, nesterov=True),
+    "adam_embedding": lambda o: o.Adam(0.05),
+    "rmsprop_embedding": lambda o: o.RMSprop(0.05),
+    "rmsprop_momentum_embedding": lambda o: o.RMSprop(0.05, momentum=0.5),
+    "adagrad_embedding": lambda o: o.Adagrad(0.2),
+}
+
 
 def run_case(tf, case):
+    if case in EMBEDDINGS:
+        return _run_embedding_case(tf, case)
     keras = tf.keras
     rng = np.random.RandomState(5)
     x = rng.rand(12, 3).astype(np.float32)
@@ -41,6 +54,24 @@ def run_case(tf, case):
         tf.set_random_seed(5)
         model = keras.Sequential([keras.layers.Dense(4, activation="tanh", input_shape=(3,)), keras.layers.Dense(1)])
         model.compile(OPTIMIZERS[case](keras.optimizers), "mse")
+        history = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
+        return {"loss": history.history["loss"], "variables": [v.name for v in tf.global_variables()],
+                "optimizer_variables": [v.name for v in model.optimizer.weights],
+                "optimizer_values": [np.asarray(v).tolist() for v in
+                                     keras.backend.batch_get_value(model.optimizer.weights)],
+                "weights": [w.tolist() for w in model.get_weights()]}
+
+
+def _run_embedding_case(tf, case):
+    keras = tf.keras
+    rng = np.random.RandomState(0)
+    x = rng.randint(0, 6, size=(12, 3))  # ids 6 to 9 are in no batch
+    y = rng.rand(12, 1).astype(np.float32)
+    with tf.Graph().as_default():
+        tf.set_random_seed(5)
+        model = keras.Sequential([keras.layers.Embedding(10, 4, input_length=3), keras.layers.Flatten(),
+                                  keras.layers.Dense(1)])
+        model.compile(EMBEDDINGS[case](keras.optimizers), "mse")
         history = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
         return {"loss": history.history["loss"], "variables": [v.name for v in tf.global_variables()],
                 "optimizer_variables": [v.name for v in model.optimizer.weights],

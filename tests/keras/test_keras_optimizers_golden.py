@@ -11,7 +11,7 @@ import pathlib
 
 import numpy as np
 import pytest
-from keras_optimizer_cases import OPTIMIZERS, run_case
+from keras_optimizer_cases import EMBEDDINGS, OPTIMIZERS, run_case
 
 import numflow as tf
 
@@ -20,7 +20,7 @@ HOW = ("regenerate with: TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_k
        "(TensorFlow installed)")
 
 
-@pytest.mark.parametrize("case", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("case", sorted([*OPTIMIZERS, *EMBEDDINGS]))
 def test_optimizer_as_tensorflow(case):
     got, want = run_case(tf, case), GOLDEN[case]
     assert (got["variables"], got["optimizer_variables"]) == (want["variables"], want["optimizer_variables"]), HOW

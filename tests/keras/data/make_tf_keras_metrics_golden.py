@@ -38,7 +38,7 @@ def main():
             "functions": {case: metric_cases.run_function(tf, case) for case in metric_cases.FUNCTIONS},
             "models": {case: make(tf) for case, make in metric_cases.MODELS.items()}},
         "tf_keras_optimizers_golden.json": {case: optimizer_cases.run_case(tf, case)
-                                            for case in optimizer_cases.OPTIMIZERS},
+                                            for case in [*optimizer_cases.OPTIMIZERS, *optimizer_cases.EMBEDDINGS]},
         "tf_keras_misc_golden.json": {
             "constraints": misc_cases.run_constraints(tf), "constrained_fit": misc_cases.constrained_fit(tf),
             "activations": misc_cases.run_activations(tf), "configs": misc_cases.configs(tf),
