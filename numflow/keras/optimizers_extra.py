@@ -1,13 +1,18 @@
 """Keras' (legacy OptimizerV2) Adadelta, Adamax, Ftrl and Nadam in TensorFlow 1.x mode, made and named as
 ``optimizers.py``'s (``training/Nadam/momentum_cache``, ``training/Ftrl/dense/kernel/accumulator``) and updating
 as tf-keras does: Adadelta and Ftrl by TensorFlow's ``ApplyAdadelta``/``ApplyFtrl`` kernels; Adamax and Nadam by
-the same arithmetic as tf-keras' ops.
+the same arithmetic as tf-keras' ops. A gradient of some rows (an Embedding's) updates as tf-keras' sparse
+updates do, its rows summed by index: Adadelta, Ftrl and Adamax change those rows alone; Nadam decays all of
+its slots, then changes those rows of them and of the variable.
 """
 
+from numflow.framework.graph import get_default_graph
 from numflow.keras import backend
 from numflow.keras.optimizers import Optimizer
-from numflow.ops import math_ops, training_ops
+from numflow.ops import math_ops, selection_ops, state_ops, training_ops
 from numflow.ops.constant_op import convert_to_tensor
+from numflow.ops.control_flow_ops import group
+from numflow.train.optimizer import summed_by_index
 
 
 def _identity_hyper(optimizer, name, dtype):
@@ -33,6 +38,13 @@ class Adadelta(Optimizer):
                                            self._decayed_lr(dtype), _identity_hyper(self, "rho", dtype),
                                            convert_to_tensor(self.epsilon, dtype=dtype), grad).op
 
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        grad, dtype = summed_by_index(grad), var.dtype.base_dtype
+        return training_ops.sparse_apply_adadelta(
+            var, self.get_slot(var, "accum_grad"), self.get_slot(var, "accum_var"), self._decayed_lr(dtype),
+            _identity_hyper(self, "rho", dtype), convert_to_tensor(self.epsilon, dtype=dtype), grad.values,
+            grad.indices).op
+
     def get_config(self):
         return {**super().get_config(), "epsilon": self.epsilon}
 
@@ -50,19 +62,27 @@ class Adamax(Optimizer):
         self._set_hyper("beta_2", beta_2)
         self.epsilon = epsilon or backend.epsilon()
 
-    def _apply_dense(self, grad, var):
-        from numflow.ops import state_ops
-
-        dtype = var.dtype.base_dtype
+    def _coefficients(self, dtype):
         local_step = math_ops.cast(self._iterations.value() + 1, dtype)
         beta_1_t, beta_2_t = _identity_hyper(self, "beta_1", dtype), _identity_hyper(self, "beta_2", dtype)
-        beta_1_power = math_ops.pow(beta_1_t, local_step)
+        scaled_lr = self._decayed_lr(dtype) / (1 - math_ops.pow(beta_1_t, local_step))
+        return beta_1_t, beta_2_t, scaled_lr, convert_to_tensor(self.epsilon, dtype=dtype)
+
+    def _apply_dense(self, grad, var):
+        beta_1_t, beta_2_t, scaled_lr, epsilon = self._coefficients(var.dtype.base_dtype)
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
         m_t = state_ops.assign(m, beta_1_t * m.value() + (1 - beta_1_t) * grad)
         v_t = state_ops.assign(v, math_ops.maximum(beta_2_t * v.value(), math_ops.abs(grad)))
-        epsilon = convert_to_tensor(self.epsilon, dtype=dtype)
-        step = self._decayed_lr(dtype) / (1 - beta_1_power) * (m_t / (v_t + epsilon))
-        return state_ops.assign_sub(var, step).op
+        return state_ops.assign_sub(var, scaled_lr * (m_t / (v_t + epsilon))).op
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        grad = summed_by_index(grad)
+        beta_1_t, beta_2_t, scaled_lr, epsilon = self._coefficients(var.dtype.base_dtype)
+        m, v, rows = self.get_slot(var, "m"), self.get_slot(var, "v"), grad.indices
+        m_rows = selection_ops.gather(m.value(), rows) * beta_1_t + grad.values * (1 - beta_1_t)
+        v_rows = math_ops.maximum(selection_ops.gather(v.value(), rows) * beta_2_t, math_ops.abs(grad.values))
+        return group(state_ops.scatter_update(m, rows, m_rows), state_ops.scatter_update(v, rows, v_rows),
+                     state_ops.scatter_add(var, rows, -scaled_lr * (m_rows / (v_rows + epsilon))))
 
     def get_config(self):
         return {**super().get_config(), "epsilon": self.epsilon}
@@ -100,16 +120,23 @@ class Ftrl(Optimizer):
         return super()._slot(var, slot_name, self._initial_accumulator_value if slot_name == "accumulator" else 0.0)
 
     def _apply_dense(self, grad, var):
-        dtype = var.dtype.base_dtype
+        return training_ops.apply_ftrl(var, self.get_slot(var, "accumulator"), self.get_slot(var, "linear"), grad,
+                                       *self._arguments(var.dtype.base_dtype)).op
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        grad = summed_by_index(grad)
+        return training_ops.sparse_apply_ftrl(var, self.get_slot(var, "accumulator"), self.get_slot(var, "linear"),
+                                              grad.values, grad.indices, *self._arguments(var.dtype.base_dtype)).op
+
+    def _arguments(self, dtype):
+        """``lr, l1, l2, lr_power`` and ``l2_shrinkage`` of an update (the L2 strength plus ``beta / (2 lr)``)."""
         lr_t = self._decayed_lr(dtype)
         l2 = _identity_hyper(self, "l2_regularization_strength", dtype) + _identity_hyper(self, "beta", dtype) / (
             2.0 * lr_t)
         shrinkage = self._l2_shrinkage_regularization_strength
-        return training_ops.apply_ftrl(
-            var, self.get_slot(var, "accumulator"), self.get_slot(var, "linear"), grad, lr_t,
-            _identity_hyper(self, "l1_regularization_strength", dtype), l2,
-            _identity_hyper(self, "learning_rate_power", dtype),
-            l2_shrinkage=math_ops.cast(shrinkage, dtype) if shrinkage > 0.0 else None).op
+        return (lr_t, _identity_hyper(self, "l1_regularization_strength", dtype), l2,
+                _identity_hyper(self, "learning_rate_power", dtype),
+                math_ops.cast(shrinkage, dtype) if shrinkage > 0.0 else None)
 
     def get_config(self):
         return {**super().get_config(), "initial_accumulator_value": self._initial_accumulator_value,
@@ -144,7 +171,7 @@ class Nadam(Optimizer):
             self._extra_variables.append(self._m_cache)
 
     def _prepare_step(self):
-        from numflow.ops import array_ops, state_ops
+        from numflow.ops import array_ops
 
         dtype = self._m_cache.dtype.base_dtype
         m_cache_read = array_ops.identity(self._m_cache.value())
@@ -161,8 +188,6 @@ class Nadam(Optimizer):
                       "v_t_prime_denominator": 1.0 - math_ops.pow(beta_2_t, local_step)}
 
     def _apply_dense(self, grad, var):
-        from numflow.ops import state_ops
-
         c = self._step
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
         g_prime = grad / (1.0 - c["m_schedule_new"])
@@ -173,6 +198,25 @@ class Nadam(Optimizer):
         m_t_bar = (1.0 - c["m_t"]) * g_prime + c["m_t_1"] * m_t_prime
         epsilon = convert_to_tensor(self.epsilon, dtype=var.dtype.base_dtype)
         return state_ops.assign(var, var.value() - c["lr_t"] * m_t_bar / (math_ops.sqrt(v_t_prime) + epsilon)).op
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        grad = summed_by_index(grad)
+        c, rows, values = self._step, grad.indices, grad.values
+        g_prime = values / (1.0 - c["m_schedule_new"])
+        m_rows = self._decay_and_add(self.get_slot(var, "m"), c["beta_1_t"], rows, values * (1 - c["beta_1_t"]))
+        m_t_bar = (1.0 - c["m_t"]) * g_prime + c["m_t_1"] * (m_rows / (1.0 - c["m_schedule_next"]))
+        v_rows = self._decay_and_add(self.get_slot(var, "v"), c["beta_2_t"], rows,
+                                     (values * values) * (1 - c["beta_2_t"]))
+        epsilon = convert_to_tensor(self.epsilon, dtype=var.dtype.base_dtype)
+        v_prime_sqrt_plus_eps = math_ops.sqrt(v_rows / c["v_t_prime_denominator"]) + epsilon
+        return state_ops.scatter_add(var, rows, -c["lr_t"] * m_t_bar / v_prime_sqrt_plus_eps).op
+
+    @staticmethod
+    def _decay_and_add(slot, decay, rows, scaled):
+        """``slot *= decay`` (all of it), then ``scaled`` added to its ``rows``; their new values."""
+        decayed = state_ops.assign(slot, slot.value() * decay)
+        with get_default_graph().control_dependencies([decayed.op]):
+            return selection_ops.gather(state_ops.scatter_add(slot, rows, scaled), rows)
 
     def get_config(self):
         return {**super().get_config(), "epsilon": self.epsilon}

@@ -40,6 +40,10 @@ EMBEDDINGS = {
     "rmsprop_embedding": lambda o: o.RMSprop(0.05),
     "rmsprop_momentum_embedding": lambda o: o.RMSprop(0.05, momentum=0.5),
     "adagrad_embedding": lambda o: o.Adagrad(0.2),
+    "adadelta_embedding": lambda o: o.Adadelta(1.0),
+    "adamax_embedding": lambda o: o.Adamax(0.05),
+    "ftrl_embedding": lambda o: o.Ftrl(0.2, l1_regularization_strength=0.01),
+    "nadam_embedding": lambda o: o.Nadam(0.05),
 }
 
 
