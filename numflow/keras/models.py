@@ -51,8 +51,8 @@ def clone_model(model, input_tensors=None, clone_function=None):
             continue
         if id(node.layer) not in clones:
             clones[id(node.layer)] = clone_function(node.layer)
-        args = nest.map_structure(lambda t: tensors.get(t.name, t) if hasattr(t, "name") else t, node.call_inputs)
-        for old, new in zip(node.outputs, nest.flatten(clones[id(node.layer)](args))):
+        first, args, kwargs = node.called_on(tensors)
+        for old, new in zip(node.outputs, nest.flatten(clones[id(node.layer)](first, *args, **kwargs))):
             tensors[old.name] = new
     outputs = nest.map_structure(lambda t: tensors[t.name], model._nested_outputs)
     return Model(new_inputs if len(new_inputs) > 1 else new_inputs[0], outputs, name=model.name)

@@ -162,8 +162,28 @@ def two_outputs(tf):
     return model, history, {"evaluate": model.evaluate(x, y, verbose=0)}
 
 
+def cross_attention(tf):
+    keras = tf.keras
+    queries = keras.Input(shape=(3, 4), name="queries")
+    memory = keras.Input(shape=(5, 4), name="memory")
+    values = keras.layers.Dense(4, name="values")(memory)
+    keys = keras.layers.Dense(4, name="keys")(memory)
+    attended = keras.layers.MultiHeadAttention(2, 3, name="attention")(queries, values, key=keys)
+    outputs = keras.layers.Dense(1, name="out")(keras.layers.GlobalAveragePooling1D(name="pool")(attended))
+    model = keras.Model([queries, memory], outputs)
+    model.summary()
+    model.compile("adam", "mse")
+    x = [np.random.rand(8, 3, 4).astype(np.float32), np.random.rand(8, 5, 4).astype(np.float32)]
+    y = np.random.rand(8, 1).astype(np.float32)
+    history = model.fit(x, y, epochs=3, batch_size=4, verbose=0)
+    again = keras.Model.from_config(model.get_config())
+    return model, history, {"predict": model.predict(x), "config_layers": [layer.name for layer in again.layers],
+                            "config_weights": [w.shape.as_list() for w in again.weights]}
+
+
 CASES = {f.__name__: f for f in (sequential_sgd, functional_adam, deferred_rmsprop_sparse, momentum_binary,
-                                 tf_train_optimizer, batch_norm_conv, weighted, subclassed, two_outputs)}
+                                 tf_train_optimizer, batch_norm_conv, weighted, subclassed, two_outputs,
+                                 cross_attention)}
 
 _TIMES = re.compile(r" - \d+m?u?s(/(epoch|sample|step))?")
 
@@ -179,8 +199,9 @@ def _plain(value):
     return np.asarray(value).tolist()
 
 
+# The results compared exactly; the others are numbers.
 NAMES = ("printed", "epoch", "params", "name", "layers", "inputs", "outputs", "metrics_names", "variables",
-         "trainable", "non_trainable", "first_output")  # the results compared exactly; the others are numbers
+         "trainable", "non_trainable", "first_output", "config_layers", "config_weights")
 
 
 def assert_numbers_as_golden(case, got, want, how, rtol=1e-5, atol=1e-6):

@@ -5,6 +5,7 @@
 import json
 import pathlib
 
+import numpy as np
 import pytest
 from keras_config_cases import models, scale_layer
 
@@ -82,3 +83,26 @@ def test_custom_layer_in_a_model_loads_from_custom_objects():
             model = tf.keras.models.model_from_json(text)
         assert model.get_layer("scale").factor == 3.0
         assert json.loads(model.to_json()) == json.loads(text)
+
+
+def test_a_constant_tensor_passed_to_a_layer_call_is_written_as_its_value():
+    keras = tf.keras
+    with tf.Graph().as_default():
+        queries = keras.Input(shape=(2, 4), name="queries")
+        mask = tf.constant(np.array([[[True, False], [True, True]]]))
+        attended = keras.layers.MultiHeadAttention(1, 2, name="attention")(queries, queries, attention_mask=mask)
+        config = keras.Model(queries, attended).get_config()
+    (call,) = [layer["inbound_nodes"] for layer in config["layers"] if layer["name"] == "attention"][0]
+    assert call == [["queries", 0, 0, {"value": ["queries", 0, 0],
+                                      "attention_mask": [[[True, False], [True, True]]]}]]
+
+
+def test_a_computed_tensor_no_layer_made_in_a_layer_call_cannot_be_named_in_the_config():
+    keras = tf.keras
+    with tf.Graph().as_default():
+        queries = keras.Input(shape=(2, 4), name="queries")
+        mask = tf.placeholder(tf.bool, [None, 2, 2], name="fed_mask")
+        model = keras.Model(queries, keras.layers.MultiHeadAttention(1, 2, name="attention")(
+            queries, queries, attention_mask=mask))
+        with pytest.raises(ValueError, match="Layer 'attention' was called with fed_mask:0 as an argument"):
+            model.get_config()

@@ -150,6 +150,7 @@ class Layer(legacy.Layer):
             lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray | float | int | list) else x, inputs)
         if "training" in kwargs and not self._expects_training_arg:
             kwargs.pop("training")
+        given = {k: v for k, v in kwargs.items() if k != "training"}  # a call's record, as Keras keeps it
         assert_input_compatibility(self.input_spec, inputs, self.name)
         input_masks = _input_masks(inputs)
         if input_masks is not None and "mask" not in kwargs and _takes_mask(self.call):
@@ -162,7 +163,7 @@ class Layer(legacy.Layer):
                                  f"(layer: {self.name}).")
             self._handle_activity_regularization(inputs, outputs)
             self._set_mask_metadata(inputs, outputs, kwargs.get("mask", input_masks))
-        node_module.record(self, inputs, outputs)
+        node_module.record(self, inputs, outputs, args, given)
         return outputs
 
     # -- masks ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ models built back from them, each layer by ``tf.keras.layers.deserialize`` (noth
 classes' ``from_config``).
 """
 
+import inspect
 import json
 
 from numflow.keras.engine import node as node_module
@@ -31,9 +32,60 @@ def functional_config(model):
     for layer in model.layers:
         calls = [node for node in layer._inbound_nodes if id(node) in members and node.inputs]
         layers.append({**serialize(layer), "name": layer.name,
-                       "inbound_nodes": [[[*where(t), {}] for t in node.inputs] for node in calls]})
+                       "inbound_nodes": [[[*where(t), _call_kwargs(node, where)] for t in node.inputs]
+                                         for node in calls]})
     return {"name": model.name, "trainable": model.trainable, "layers": layers,
             "input_layers": [where(t) for t in model.inputs], "output_layers": [where(t) for t in model.outputs]}
+
+
+def _call_kwargs(node, where):
+    """The arguments of ``node``'s call after the first, by name, as tf-keras writes them beside each input:
+    a tensor as ``[layer name, node index, tensor index]`` of the call that made it (a constant one as its
+    value), an array as a list."""
+    from numflow.framework.graph import constant_value
+
+    names = list(inspect.signature(node.layer.call).parameters)[1:]
+    arguments = {**dict(zip(names, node.call_args)), **node.call_kwargs}
+
+    def written(value):
+        if hasattr(value, "graph"):
+            if node_module.history_of(value) is not None:
+                return where(value)
+            constant = constant_value(value)
+            if constant is None:
+                raise ValueError(f"Layer '{node.layer.name}' was called with {value.name} as an argument, a tensor "
+                                 "no Keras layer made and not a constant: a model's config cannot name it. Pass it "
+                                 "through a layer (an Input, say).")
+            value = constant
+        if isinstance(value, list | tuple):
+            return [written(v) for v in value]
+        if isinstance(value, dict):
+            return {k: written(v) for k, v in value.items()}
+        return value.tolist() if hasattr(value, "tolist") else value
+
+    return {name: written(value) for name, value in arguments.items()}
+
+
+def _read_call_kwargs(kwargs, tensor):
+    """``kwargs`` of a config's call with each ``[layer name, node index, tensor index]`` the tensor it names;
+    None while one of those is not made yet."""
+    missing = []
+
+    def read(value):
+        if (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str)
+                and all(isinstance(v, int) for v in value[1:])):
+            made = tensor(*value)
+            if made is None:
+                missing.append(value)
+            return made
+        if isinstance(value, list):
+            return [read(v) for v in value]
+        if isinstance(value, dict):
+            return {k: read(v) for k, v in value.items()}
+        return value
+
+    read_kwargs = {name: read(value) for name, value in kwargs.items()}
+    return None if missing else read_kwargs
 
 
 def functional_from_config(cls, config, custom_objects=None):
@@ -59,10 +111,10 @@ def functional_from_config(cls, config, custom_objects=None):
         waiting = []
         for layer, node_data in pending:
             sources = [tensor(*entry[:3]) for entry in node_data]
-            if any(t is None for t in sources) or any(other is layer for other, _ in waiting):
+            kwargs = _read_call_kwargs(node_data[0][3] if node_data and len(node_data[0]) > 3 else {}, tensor)
+            if any(t is None for t in sources) or kwargs is None or any(other is layer for other, _ in waiting):
                 waiting.append((layer, node_data))
                 continue
-            kwargs = node_data[0][3] if node_data and len(node_data[0]) > 3 else {}
             layer(sources[0] if len(sources) == 1 else sources, **kwargs)
         if len(waiting) == len(pending):
             raise ValueError(f"The layers of model '{config.get('name')}' cannot be connected: "

@@ -12,26 +12,62 @@ _history = weakref.WeakKeyDictionary()  # graph -> {tensor name: Node}
 
 
 class Node:
-    """One call of ``layer``: ``inputs`` in, ``outputs`` out (each a flat list of tensors)."""
+    """One call of ``layer``: ``inputs`` (its first argument) and the arguments after it in, ``outputs`` out.
 
-    __slots__ = ("layer", "call_inputs", "inputs", "outputs")
+    ``call_args``/``call_kwargs``: the later arguments as given (tensors among them: MultiHeadAttention's
+    ``value`` and ``key``, say). ``inputs``: the tensors of the first argument; ``all_inputs``: those and
+    the later arguments' tensors that Keras layers made (others are constants to the model, as in
+    tf-keras); ``outputs``: the tensors made (flat lists).
+    """
 
-    def __init__(self, layer, inputs, outputs):
+    __slots__ = ("layer", "call_inputs", "call_args", "call_kwargs", "inputs", "all_inputs", "outputs")
+
+    def __init__(self, layer, inputs, outputs, args=(), kwargs=None):
         self.layer = layer
         self.call_inputs = inputs
+        self.call_args = tuple(args)
+        self.call_kwargs = dict(kwargs or {})
         self.inputs = [t for t in nest.flatten(inputs) if hasattr(t, "graph")]
+        self.all_inputs = self.inputs + [t for t in _tensors([self.call_args, self.call_kwargs])
+                                         if history_of(t) is not None]
         self.outputs = nest.flatten(outputs)
 
+    def called_on(self, tensors):
+        """``layer``'s arguments of this call, each tensor replaced by ``tensors[its name]`` where there is
+        one: ``(inputs, args, kwargs)`` to call it again on other tensors."""
 
-def record(layer, inputs, outputs):
-    """Note that ``layer`` turned ``inputs`` into ``outputs``.
+        def swap(value):
+            if hasattr(value, "graph"):
+                return tensors.get(value.name, value)
+            if isinstance(value, list | tuple):
+                return type(value)(swap(v) for v in value)
+            if isinstance(value, dict):
+                return {k: swap(v) for k, v in value.items()}
+            return value
+
+        return nest.map_structure(swap, self.call_inputs), swap(list(self.call_args)), swap(self.call_kwargs)
+
+
+def _tensors(structure):
+    """The tensors in ``structure`` (lists, tuples and dicts of anything; a dict's values in its order)."""
+    if hasattr(structure, "graph"):
+        return [structure]
+    if isinstance(structure, dict):
+        structure = list(structure.values())
+    if isinstance(structure, list | tuple):
+        return [t for item in structure for t in _tensors(item)]
+    return []
+
+
+def record(layer, inputs, outputs, args=(), kwargs=None):
+    """Note that ``layer`` turned ``inputs`` (and the later arguments ``args`` and ``kwargs``) into ``outputs``.
 
     A tensor is credited to the outermost layer call that returned it (a layer made of layers, such as
     MultiHeadAttention, over its inner projections), but to the innermost one within a model called as a
     layer (the model's own layers); never to a call that passed one of its inputs through unchanged.
     """
-    node = Node(layer, inputs, outputs)
-    passed_through = {t.name for t in node.inputs}
+    node = Node(layer, inputs, outputs, args, kwargs)
+    passed_through = {t.name for t in node.all_inputs}
     outer_wins = not getattr(layer, "_is_model", False)
     for tensor in node.outputs:
         if hasattr(tensor, "graph") and tensor.name not in passed_through:
@@ -67,7 +103,7 @@ def nodes_between(inputs, outputs):
         if id(node) in seen:
             return
         seen.add(id(node))
-        for source in node.inputs:
+        for source in node.all_inputs:
             visit(source)
         order.append(node)
 
@@ -76,16 +112,31 @@ def nodes_between(inputs, outputs):
     return order
 
 
+def depths(nodes):
+    """``(node depths, layer depths)``, by ``id``, of ``nodes`` (``nodes_between``'s list): a call making an
+    output is at depth 0, one whose outputs a call reads one deeper than it; a layer called several times is
+    at its deepest call's depth, and its later calls no shallower (as tf-keras numbers them)."""
+    node_depth, layer_depth = {}, {}
+    members = {id(node) for node in nodes}
+    for node in reversed(nodes):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)], node_depth[id(node)] = depth, depth
+        for parent in parents(node, members):
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    return node_depth, layer_depth
+
+
+def parents(node, members):
+    """The calls among ``members`` (ids) that made ``node``'s inputs, in the order of its arguments."""
+    made = (history_of(t) for t in node.all_inputs)
+    return [p for p in made if p is not None and id(p) in members and p is not node]
+
+
 def layers_by_depth(outputs, nodes):
     """The layers of ``nodes`` (``nodes_between``'s list for ``outputs``) in a functional model's order: the
     deepest first (the inputs' layers), those of one depth in the order a walk back from the outputs first meets
     them, as TensorFlow lists them (and numbers them in checkpoints)."""
     members = {id(node) for node in nodes}
-
-    def parents(node):
-        made = (history_of(t) for t in node.inputs)
-        return [p for p in made if p is not None and id(p) in members and p is not node]
-
     first_met, seen = {}, set()
 
     def walk(node):  # the pre-order of nodes_between's walk
@@ -93,20 +144,15 @@ def layers_by_depth(outputs, nodes):
             return
         seen.add(id(node))
         first_met.setdefault(id(node.layer), len(first_met))
-        for parent in parents(node):
+        for parent in parents(node, members):
             walk(parent)
 
     for tensor in outputs:
         node = history_of(tensor)
         if node is not None and id(node) in members:
             walk(node)
-    node_depth, layer_depth, layers = {}, {}, {}
-    for node in reversed(nodes):
-        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
-        layer_depth[id(node.layer)], node_depth[id(node)] = depth, depth
-        layers[id(node.layer)] = node.layer
-        for parent in parents(node):
-            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    _, layer_depth = depths(nodes)
+    layers = {id(node.layer): node.layer for node in nodes}
     order = sorted(layers, key=lambda key: (-layer_depth[key], first_met.get(key, len(first_met))))
     return [layers[key] for key in order]
 

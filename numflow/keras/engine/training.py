@@ -180,9 +180,8 @@ class Model(Layer):
         for node in self._nodes:
             if not node.inputs:
                 continue
-            args = nest.map_structure(lambda t: values.get(t.name, t) if hasattr(t, "name") else t,
-                                      node.call_inputs)
-            made = node.layer(args)
+            first, args, kwargs = node.called_on(values)
+            made = node.layer(first, *args, **kwargs)
             for old, new in zip(node.outputs, nest.flatten(made)):
                 values[old.name] = new
         return nest.map_structure(lambda t: values[t.name], self._nested_outputs)
