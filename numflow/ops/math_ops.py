@@ -351,13 +351,19 @@ def _cast_infer(op):
 
 
 def cast(x, dtype, name=None):
-    """``x`` converted elementwise to ``dtype`` (floats to integers truncate toward zero)."""
-    x = convert_to_tensor(x)
+    """``x`` converted elementwise to ``dtype`` (floats to integers truncate toward zero). A tensor of
+    ``dtype`` comes back as it is; anything else is converted in TensorFlow's ``Cast`` name scope (a
+    Python number becomes ``Cast/x``), which the Cast op is named after."""
     dtype = dtypes.as_dtype(dtype).base_dtype
-    if x.dtype.base_dtype == dtype:
+    if isinstance(x, Tensor) and x.dtype.base_dtype == dtype:
         return x
-    attrs = {"DstT": dtype, "SrcT": x.dtype.base_dtype}
-    return get_default_graph().create_op("Cast", [x], attrs, name=name or "Cast").outputs[0]
+    graph = get_default_graph()
+    with graph.name_scope(name or "Cast") as scope:
+        x = convert_to_tensor(x, name="x")
+        if x.dtype.base_dtype == dtype:
+            return x
+        attrs = {"DstT": dtype, "SrcT": x.dtype.base_dtype}
+        return graph.create_op("Cast", [x], attrs, name=scope).outputs[0]
 
 
 def to_float(x, name="ToFloat"):

@@ -247,3 +247,15 @@ def test_div_no_nan_gives_zero_where_the_divisor_is_zero():
     x, y = tf.constant([1.0, 2.0]), tf.constant([0.0, 4.0])
     gx, gy = tf.gradients(tf.div_no_nan(x, y), [x, y])
     np.testing.assert_array_equal(_run([gx, gy]), [[0.0, 0.25], [0.0, -0.125]])
+
+
+def test_cast_names_its_ops_as_tensorflow_does():
+    # The names TensorFlow 2.21's compat.v1 gives the same program.
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [2])
+        v = tf.Variable(1.0)
+        results = [tf.cast(3, tf.int32), tf.cast(2.5, tf.int32), tf.cast(x, tf.int32), tf.cast(x, tf.float32),
+                   tf.cast(x, tf.int64, name="named"), tf.cast(v, tf.float32)]
+        assert [t.name for t in results] == ["Cast/x:0", "Cast_1:0", "Cast_2:0", "Placeholder:0", "named:0",
+                                             "Variable/read:0"]
+        assert "Cast_1/x" in {op.name for op in graph.get_operations()}
