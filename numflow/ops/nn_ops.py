@@ -248,8 +248,9 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
             axis %= rank
             perm = [*range(axis), *range(axis + 1, rank), axis]
             logits, labels = array_ops.transpose(logits, perm), array_ops.transpose(labels, perm)
-        if rank == 2:
+        if rank == 2 and labels.shape.ndims == 2:
             return _out("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope)[0]
+        # As TensorFlow's, both flattened to matrices: labels of another rank (``[one_hot]``, say) too.
         flat = [_flatten_outer_dims(logits), _flatten_outer_dims(labels)]
         cost = _out("SoftmaxCrossEntropyWithLogits", flat, name="SoftmaxCrossEntropyWithLogits")[0]
         return _restore_outer_dims(cost, logits) if rank != 1 else array_ops.reshape(cost, [], name=scope)

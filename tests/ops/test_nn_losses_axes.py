@@ -111,3 +111,21 @@ def test_sparse_cross_entropy_label_checks_are_tensorflows():
     with pytest.raises(ValueError, match=r"`labels.shape` must equal `logits.shape` except for the last dimension. "
                                          r"Received: labels.shape=\(3,\) and logits.shape=\(2, 4\)"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.ones([3], tf.int32), logits=tf.ones([2, 4]))
+
+
+def test_labels_of_another_rank_are_flattened_to_the_logits_rows_as_tensorflow_does():
+    # A program's ``labels=[one_hot]``: labels [1, n, 7] against logits [n, 7].
+    rng = np.random.default_rng(0)
+    logits_value = rng.standard_normal((5, 7)).astype(np.float32)
+    classes = np.array([1, 0, 6, 3, 2])
+    with tf.Graph().as_default(), tf.Session() as sess:
+        logits = tf.placeholder(tf.float32, [None, 7])
+        one_hot = tf.one_hot(classes, 7)
+        cost = tf.nn.softmax_cross_entropy_with_logits_v2(logits=logits, labels=[one_hot])
+        (grad,) = tf.gradients(tf.reduce_sum(cost), [logits])
+        assert cost.shape.as_list() == [5]  # as TensorFlow infers it, from the labels
+        got, got_grad = sess.run([cost, grad], {logits: logits_value})
+    shifted = logits_value - logits_value.max(axis=1, keepdims=True)
+    log_softmax = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(got, -log_softmax[np.arange(5), classes], rtol=1e-6)
+    np.testing.assert_allclose(got_grad, np.exp(log_softmax) - np.eye(7)[classes], rtol=1e-5, atol=1e-7)
