@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from numflow.framework import errors
+from numflow.framework import errors, nest
 from numflow.framework.dtypes import string
 from numflow.framework.graph import Operation, Tensor, get_default_graph, on_reset_default_graph
 from numflow.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
@@ -453,9 +453,29 @@ def _results_with_feeds(plan, values, feed_values, to_host=_to_host, as_given=No
     return [done[slot] for slot in plan.fetch_slots]
 
 
-def _expand_sparse_feeds(feed_dict):
-    """The ``(key, value)`` pairs of ``feed_dict`` with each SparseTensor key fed as its three tensors."""
+def _flat_feeds(feed_dict):
+    """The ``(key, value)`` pairs of ``feed_dict`` with each nested key (a tuple of tensors, an LSTM's
+    state) paired with the leaves of its value, as TensorFlow's ``nest.flatten_dict_items``."""
+    seen = set()
     for key, value in feed_dict.items():
+        if nest.is_nested(key):
+            keys, values = nest.flatten(key), nest.flatten(value)
+            if len(keys) != len(values):
+                raise ValueError(f"Could not flatten dictionary. Key had {len(keys)} elements, but value had "
+                                 f"{len(values)} elements. Key: {keys}, value: {values}.")
+        else:
+            keys, values = [key], [value]
+        for k, v in zip(keys, values):
+            if k in seen:
+                raise ValueError(f"Could not flatten dictionary: key {k} is not unique.")
+            seen.add(k)
+            yield k, v
+
+
+def _expand_sparse_feeds(feed_dict):
+    """The ``(key, value)`` pairs of ``feed_dict`` (nested keys flattened) with each SparseTensor key fed
+    as its three tensors."""
+    for key, value in _flat_feeds(feed_dict):
         if not isinstance(key, SparseTensor):
             yield key, value
             continue

@@ -320,3 +320,18 @@ def test_make_callable_feeds_its_arguments_in_order_and_runs_the_fetches():
         with pytest.raises(tf.errors.InvalidArgumentError,
                            match=r"You must feed a value for placeholder tensor 'a' with dtype float and shape \[\?\]"):
             both()
+
+
+def test_a_tuple_of_tensors_is_fed_a_tuple_of_values_leaf_by_leaf():
+    # An RNN's state fed back: ``{initial_state: final_state_value}``, an LSTMStateTuple each.
+    with tf.Graph().as_default(), tf.Session() as sess:
+        c, h = tf.placeholder(tf.float32, [2]), tf.placeholder(tf.float32, [2])
+        state = tf.nn.rnn_cell.LSTMStateTuple(c, h)
+        total = c * 10.0 + h
+        value = tf.nn.rnn_cell.LSTMStateTuple(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+        np.testing.assert_array_equal(sess.run(total, {state: value}), [13.0, 24.0])
+        np.testing.assert_array_equal(sess.run(total, {(c, (h,)): (np.ones(2), (np.full(2, 2.0),))}), [12.0, 12.0])
+        with pytest.raises(ValueError, match="Key had 2 elements, but value had 1 elements"):
+            sess.run(total, {state: np.zeros(2)})
+        with pytest.raises(ValueError, match="is not unique"):
+            sess.run(total, {state: value, c: np.zeros(2)})
