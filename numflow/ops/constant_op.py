@@ -49,11 +49,15 @@ def _infer_dtype(value):
             ints = list(python_ints(value))
             return _int_dtype(min(ints), max(ints), value)
         return kinds[0]
-    raise TypeError(f"Failed to convert object of type {type(value)} to Tensor. Contents: {value!r}.")
+    raise _Unconvertible
 
 
 class _DimensionWithoutDtype(TypeError):
     """A Dimension in a value converted without a dtype: TensorFlow refuses it (the caller says which value)."""
+
+
+class _Unconvertible(TypeError):
+    """A value of no dtype TensorFlow knows, in a value converted without a dtype (the caller says which value)."""
 
 
 def _int_dtype(low, high, value=None):
@@ -125,12 +129,18 @@ def _check_convertible(value, dtype):
 
 def to_numpy(value, dtype=None):
     """``value`` as a numpy array of ``dtype`` (inferred as TF does when None)."""
+    if value is None:  # a branch or a helper that returned nothing, say
+        raise ValueError("None values not supported.")
     if dtype is None:
         try:
             dtype = _infer_dtype(value)
         except _DimensionWithoutDtype:
             raise TypeError(f"Failed to convert elements of {value} to Tensor. Consider casting elements to a "
                             "supported type (a Dimension converts to an integer dtype only).") from None
+        except _Unconvertible:
+            raise TypeError(f"Failed to convert elements of {value} to Tensor. Consider casting elements to a "
+                            "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
+                            "TF dtypes.") from None
     else:
         dtype = dtypes.as_dtype(dtype)
         if not isinstance(value, np.ndarray | np.generic):

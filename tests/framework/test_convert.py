@@ -79,3 +79,20 @@ def test_a_shape_error_names_the_op(graph):
     with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 3") as info:
         tf.add(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]), name="plus")
     assert "plus" in str(info.value)
+
+
+@pytest.mark.parametrize("make", [lambda: tf.convert_to_tensor(None), lambda: tf.constant(None),
+                                  lambda: tf.constant(None, dtype=tf.float32), lambda: tf.add(None, 1.0),
+                                  lambda: tf.identity(None)])
+def test_none_is_refused_with_tensorflows_value_error(make):
+    # A cond branch or a helper that returned nothing, as TensorFlow words it.
+    with tf.Graph().as_default(), pytest.raises(ValueError, match="None values not supported"):
+        make()
+
+
+def test_a_list_holding_what_has_no_dtype_names_the_whole_list():
+    with tf.Graph().as_default(), pytest.raises(TypeError) as raised:
+        tf.constant([1.0, None])
+    assert str(raised.value) == ("Failed to convert elements of [1.0, None] to Tensor. Consider casting elements to a "
+                                 "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for "
+                                 "supported TF dtypes.")

@@ -25,7 +25,7 @@ def test_sparse_tensor_is_three_tensors_and_fetches_as_a_value():
     assert tf.SparseTensor.from_value(got["st"]).shape.as_list() == [3, 2]
     with pytest.raises(ValueError, match="Dimensions 1 and 2 are not compatible"):
         tf.SparseTensor([[0, 1]], [1.0, 2.0], [2, 2])
-    with pytest.raises(TypeError, match="Failed to convert object of type"):
+    with pytest.raises(TypeError, match="Failed to convert elements of SparseTensor"):
         tf.convert_to_tensor(st)
 
 
