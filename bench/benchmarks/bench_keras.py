@@ -10,7 +10,12 @@ tf-keras' v1 loops in TensorFlow.
   LSTM(32) -> Dense(1, sigmoid), Adam and binary cross entropy, on 512 padded sequences of 40 ids in batches
   of 32 (16 steps, each a while loop of 40 LSTM steps and its gradient loop). The target: numflow's epochs per
   second at least TensorFlow's.
-- ``KerasLSTM.time_predict``: ``predict`` of the 512 sequences.
+- ``KerasLSTM.time_predict``: ``predict`` of the 512 sequences. Minimum of 5-7 runs on the 2-core machine
+  at load 0.7-1: epoch 361 ms against TensorFlow's 176 ms, predict 84 ms against 38 ms; with the kernel
+  and bias gradients summed after the loop and the cell's weights split by gate once per loop (not per
+  step): epoch 340-345 ms against 163-174 ms, predict 71-73 ms against 37-38 ms. The cell is TensorFlow
+  1.x's (eight products and about 50 ops a step): numflow's step runs at 2-3 us an op, TensorFlow's at
+  about 1.3 us.
 
 Run with the other suites (``python bench/run.py --filter bench_keras``) or beside TensorFlow::
 
