@@ -10,8 +10,8 @@ from numflow.framework.registry import declare
 from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import not_differentiable
 from numflow.ops.constant_op import convert_to_tensor, is_tensor
-from numflow.ops.math_ops import _normalize_axis, _reduction_shape
 from numflow.ops.op_util import _out, check_dtype
+from numflow.ops.reduction_ops import _normalize_axis, _reduction_shape
 
 _NUMBER_TYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64, dtypes.uint32, dtypes.uint64)
 
