@@ -56,31 +56,52 @@ def _levenshtein(a, b):
     return previous[-1]
 
 
-def _sequences(indices, values, name):
-    """``{group index tuple: [values]}``, checking that the indices are in order, as TensorFlow's groups do."""
-    groups = {}
-    rows = [tuple(r) for r in indices.tolist()]
-    for k in range(1, len(rows)):
-        if rows[k] <= rows[k - 1]:
-            raise ValueError(f"{name} indices are out of order at position {k}: {list(rows[k])}")
-    for row, value in zip(rows, values.tolist()):
-        groups.setdefault(row[:-1], []).append(value)
-    return groups
+def _runs(indices, values):
+    """``[(group index tuple, [values])]``: each run of entries with one index but the last, in order.
+    As TensorFlow's grouping, the order is assumed, not checked: a repeated index or one out of its
+    group's order still joins the run."""
+    runs = []
+    for row, value in zip(indices.tolist(), values.tolist()):
+        key = tuple(row[:-1])
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append(value)
+        else:
+            runs.append((key, [value]))
+    return runs
 
 
 @kernel("EditDistance")
 def edit_distance(ctx, hyp_indices, hyp_values, hyp_shape, truth_indices, truth_values, truth_shape):
+    """TensorFlow's walk over the two lists of runs, in step: a run of one without the other's is measured
+    against an empty sequence (normalized: inf for a hypothesis alone, unless empty; 1 for a truth alone)."""
     if len(hyp_shape) != len(truth_shape):
         raise ValueError(f"Inconsistent rank in hypothesis and truth: {len(hyp_shape)} vs. {len(truth_shape)}")
     out_shape = tuple(int(max(a, b)) for a, b in zip(hyp_shape[:-1], truth_shape[:-1]))
     normalize = ctx.attrs["normalize"]
-    hyps = _sequences(hyp_indices, hyp_values, "hypothesis")
-    truths = _sequences(truth_indices, truth_values, "truth")
+    hyps, truths = _runs(hyp_indices, hyp_values), _runs(truth_indices, truth_values)
     out = np.zeros(out_shape, np.float32)
-    for where in set(hyps) | set(truths):
-        hyp, truth = hyps.get(where, []), truths.get(where, [])
-        distance = float(_levenshtein(hyp, truth))
-        if normalize:
-            distance = distance / len(truth) if truth else (np.inf if hyp else 0.0)
-        out[where] = distance
+
+    def alone_hypothesis(where, hyp):
+        out[where] = np.inf if normalize and hyp else len(hyp)
+
+    def alone_truth(where, truth):
+        out[where] = 1.0 if normalize else len(truth)
+
+    i = j = 0
+    while i < len(hyps) and j < len(truths):
+        (hyp_at, hyp), (truth_at, truth) = hyps[i], truths[j]
+        if hyp_at == truth_at:
+            distance = float(_levenshtein(hyp, truth))
+            out[truth_at] = distance / len(truth) if normalize else distance
+            i, j = i + 1, j + 1
+        elif truth_at > hyp_at:
+            alone_hypothesis(hyp_at, hyp)
+            i += 1
+        else:
+            alone_truth(truth_at, truth)
+            j += 1
+    for where, hyp in hyps[i:]:
+        alone_hypothesis(where, hyp)
+    for where, truth in truths[j:]:
+        alone_truth(where, truth)
     return out
