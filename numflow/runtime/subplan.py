@@ -21,7 +21,7 @@ selector and the results are values: a handle among them is read when it enters 
 
 import numpy as np
 
-from numflow.framework import registry
+from numflow.framework import dtypes, registry
 from numflow.runtime import access_order, executor
 from numflow.runtime import plan as _plan
 from numflow_kernels import control_flow, float_errors
@@ -207,16 +207,17 @@ def _writes_no_variable(part):
 
 def _invariant_steps(part, num_vars):
     """The steps of ``part`` (a loop's condition or body) whose results are the same in every iteration
-    of a run: ops without state (no variable, random draw or resource), not functional, reading only
-    what the loop captured, constants, and results of such steps, and waiting on no other op of the
-    loop. The first iteration runs them in their place; the later ones read what they left in the
-    slots. (Only for a loop that reads its captured variables once: else a capture is a variable
-    that its readers read again each iteration.)"""
+    of a run: ops without state (no variable, random draw, or resource among their inputs: a
+    TensorArray's size reads one), not functional, reading only what the loop captured, constants,
+    and results of such steps, and waiting on no other op of the loop. The first iteration runs them
+    in their place; the later ones read what they left in the slots. (Only for a loop that reads its
+    captured variables once: else a capture is a variable that its readers read again each iteration.)"""
     varying_slots = set(part.feed_slots[:num_vars])
     varying_ops, invariant = set(), set()
     for step in part.plan.alone_steps:
         opdef = registry.get(step.op.type)
         if (opdef.stateful or opdef.functional or opdef.blocking or opdef.ref_output or opdef.ref_inputs
+                or any(t.dtype.base_dtype == dtypes.resource for t in step.op._inputs)
                 or varying_slots.intersection(step.in_slots) or any(c in varying_ops for c in step.op.control_inputs)):
             varying_slots.update(step.out_slots)
             varying_ops.add(step.op)

@@ -90,3 +90,17 @@ def test_a_condition_on_a_captured_size_computes_the_size_once():
         value, counts = _executions(sess, i, {x: np.zeros(5, np.float32)})
     assert value == 10
     assert counts["while/length"] == 1 and counts["while/Less"] == 11
+
+
+def test_a_tensor_arrays_size_read_in_a_loop_that_grows_it_is_read_in_every_iteration():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        grown = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        seen = tf.TensorArray(tf.int32, size=3)
+
+        def body(i, sizes):
+            written = grown.write(i, 1.0)  # grows the captured array, whose size is read through its handle
+            with tf.control_dependencies([written.flow]):
+                return i + 1, sizes.write(i, grown.size())
+
+        _, sizes = tf.while_loop(lambda i, s: i < 3, body, [0, seen])
+        assert sess.run(sizes.stack()).tolist() == [1, 2, 3]
