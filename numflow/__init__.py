@@ -230,3 +230,10 @@ from numflow.ops.counting_ops import histogram_fixed_width_bins  # noqa: E402, I
 from numflow.ops.file_ops import decode_compressed  # noqa: E402, I001
 from numflow.ops.serialize_ops import decode_json_example  # noqa: E402, I001
 from numflow.ops.special_math_ops import polygamma, zeta  # noqa: E402, I001
+from numflow.ops.v1_helpers import (  # noqa: E402, I001
+    add_check_numerics_ops, convert_to_tensor_or_indexed_slices, convert_to_tensor_or_sparse_tensor, hessians,
+    no_regularizer, op_scope,
+)
+from numflow.ops.gradients import no_gradient as NoGradient  # noqa: E402, I001, N812
+from numflow.ops.string_transform_ops import strip as string_strip  # noqa: E402, I001
+from numflow.ops.file_ops import decode_base64, encode_base64  # noqa: E402, I001
