@@ -237,3 +237,4 @@ from numflow.ops.v1_helpers import (  # noqa: E402, I001
 from numflow.ops.gradients import no_gradient as NoGradient  # noqa: E402, I001, N812
 from numflow.ops.string_transform_ops import strip as string_strip  # noqa: E402, I001
 from numflow.ops.file_ops import decode_base64, encode_base64  # noqa: E402, I001
+from numflow.ops.logging_ops import timestamp  # noqa: E402, I001

@@ -1,5 +1,5 @@
 """Kernels of the checks, printing and string ops: ``Assert``, ``CheckNumerics``, ``Print``, ``StringFormat``,
-``PrintV2``, ``AsString``, ``StringJoin`` and ``StringLength``.
+``PrintV2``, ``AsString``, ``StringJoin`` and ``StringLength``; and ``Timestamp``.
 
 Tensors print as TensorFlow's ``Tensor::SummarizeValue`` prints them (``tensor.cc``): floats in the
 shortest of C's ``%.6g``/``%.9g`` (``%.15g``/``%.17g`` for doubles) that reads back to the same value,
@@ -12,6 +12,7 @@ import itertools
 import logging
 import sys
 import threading
+import time
 
 import numpy as np
 
@@ -216,3 +217,8 @@ def string_length(ctx, x):
     utf8 = ctx.attrs["unit"] == "UTF8_CHAR"
     lengths = [len(s.decode("utf-8", errors="replace")) if utf8 else len(s) for s in np.asarray(x).reshape(-1)]
     return np.array(lengths, dtype=np.int32).reshape(np.shape(x))
+
+
+@kernel("Timestamp")
+def timestamp(ctx):
+    return np.float64(time.time())

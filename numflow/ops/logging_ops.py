@@ -1,6 +1,6 @@
 """Printing from a running graph: TensorFlow 1's ``tf.Print`` (op ``Print``, an identity that prints as a
 side effect) and ``tf.print`` (ops ``StringFormat`` and ``PrintV2``, an op to run), with
-``tf.strings.format`` (op ``StringFormat``).
+``tf.strings.format`` (op ``StringFormat``); and ``tf.timestamp`` (op ``Timestamp``), the time a run reads.
 
 Both write to Python's ``sys.stderr`` by default, as TensorFlow writes to the process's standard
 error: ``tf.Print`` a line ``message[first summarize elements]...``, ``tf.print`` the numpy-like text
@@ -12,6 +12,7 @@ import sys
 from numflow.framework import dtypes
 from numflow.framework.graph import Tensor, get_default_graph
 from numflow.framework.registry import declare
+from numflow.framework.shapes import TensorShape
 from numflow.ops.array_grad import gradient
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.op_util import _out
@@ -122,3 +123,13 @@ def print_v2(*inputs, **kwargs):
     formatted = string_format(template, tensors, placeholder=placeholder, summarize=summarize,
                               name=f"{name}_format" if name else None)
     return graph.create_op("PrintV2", [formatted], {"output_stream": stream, "end": end}, name=name or "PrintV2")
+
+
+@declare("Timestamp", stateful=True)
+def _timestamp_infer(op):
+    return [(dtypes.float64, TensorShape([]))]
+
+
+def timestamp(name=None):
+    """The time, in seconds since the epoch (float64, microseconds and finer), when the op runs."""
+    return get_default_graph().create_op("Timestamp", [], name=name or "Timestamp").outputs[0]

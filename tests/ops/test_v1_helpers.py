@@ -71,3 +71,16 @@ def test_op_scope_no_regularizer_and_aliases():
         assert sess.run(tf.string_strip(["  a b  "])).tolist() == [b"a b"]
         assert sess.run(tf.decode_base64(tf.encode_base64(["numflow"]))).tolist() == [b"numflow"]
     assert tf.NoGradient is tf.no_gradient
+
+
+def test_timestamp_reads_the_time_each_run():
+    import time
+
+    with tf.Graph().as_default(), tf.Session() as sess:
+        stamp = tf.timestamp()
+        assert (stamp.name, stamp.dtype, stamp.shape.as_list()) == ("Timestamp:0", tf.float64, [])
+        before = time.time()
+        first = sess.run(stamp)
+        second = sess.run(stamp)
+        after = time.time()
+    assert before <= first <= second <= after
