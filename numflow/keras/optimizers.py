@@ -23,6 +23,7 @@ from numflow.ops import math_ops, training_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.control_flow_ops import group
 from numflow.ops.gradients import gradients
+from numflow.train.optimizer import summed_by_index
 from numflow.variables.variable import Variable
 
 
@@ -212,10 +213,17 @@ class Optimizer:
     def _apply_dense(self, grad, var):
         raise NotImplementedError
 
+    # (grad, var) -> the update changing only the rows of ``grad``, an IndexedSlices without repeated
+    # indices, where Keras' optimizer has a sparse update; None where it has none.
+    _apply_sparse = None
+
     def _apply_sparse_duplicate_indices(self, grad, var):
-        """The update for an IndexedSlices ``grad`` (its indices may repeat) that changes only its rows, where
-        Keras' optimizer has one; None: ``grad`` made dense updates every row."""
-        return None
+        """The update for an IndexedSlices ``grad`` (its indices may repeat): ``_apply_sparse`` of its rows
+        summed by index, as Keras' base optimizer builds it; None where there is no ``_apply_sparse`` (then
+        ``grad`` made dense updates every row)."""
+        if self._apply_sparse is None:
+            return None
+        return self._apply_sparse(summed_by_index(grad), var)
 
     @classmethod
     def from_config(cls, config):
@@ -257,16 +265,19 @@ class SGD(Optimizer):
 
     def _apply_sparse_duplicate_indices(self, grad, var):
         """Keras' sparse SGD: without momentum each row of ``grad`` added in turn (``ResourceScatterAdd``);
-        with it, the rows summed by index, then ``ResourceSparseApplyKerasMomentum``: rows absent from
-        ``grad`` keep their variable and momentum."""
+        with it, the rows summed by index, then ``_apply_sparse``."""
+        from numflow.ops import state_ops
+
+        if self._momentum:
+            return super()._apply_sparse_duplicate_indices(grad, var)
+        return state_ops.scatter_add(var, grad.indices, -grad.values * self._decayed_lr(var.dtype.base_dtype)).op
+
+    def _apply_sparse(self, grad, var):
+        """``ResourceSparseApplyKerasMomentum``: rows absent from ``grad`` keep their variable and momentum."""
         from numflow.ops import selection_ops, state_ops
-        from numflow.train.optimizer import summed_by_index
 
         dtype = var.dtype.base_dtype
         lr_t = self._decayed_lr(dtype)
-        if not self._momentum:
-            return state_ops.scatter_add(var, grad.indices, -grad.values * lr_t).op
-        grad = summed_by_index(grad)
         momentum = self._get_hyper("momentum", dtype)
         accum = self.get_slot(var, "momentum")
         rows = selection_ops.gather(accum.value(), grad.indices) * momentum - grad.values * lr_t
@@ -343,14 +354,13 @@ class RMSprop(Optimizer):
         return state_ops.assign(var, var.value() - lr_t * grad / (math_ops.sqrt(rms_t) + epsilon)).op
 
     def _apply_sparse_duplicate_indices(self, grad, var):
-        """With momentum, Keras' ``ResourceSparseApplyRMSProp`` of the rows summed by index: rows absent from
-        ``grad`` keep their variable and slots. (Without, Keras' sparse update is the dense one's.)"""
-        from numflow.ops import array_ops
-        from numflow.train.optimizer import summed_by_index
+        # Without momentum, Keras' sparse update is the dense one's.
+        return super()._apply_sparse_duplicate_indices(grad, var) if self._momentum else None
 
-        if not self._momentum:
-            return None
-        grad = summed_by_index(grad)
+    def _apply_sparse(self, grad, var):
+        """With momentum, ``ResourceSparseApplyRMSProp``: rows absent from ``grad`` keep their variable and slots."""
+        from numflow.ops import array_ops
+
         dtype = var.dtype.base_dtype
         return training_ops.sparse_apply_rms_prop(
             var, self.get_slot(var, "rms"), self.get_slot(var, "momentum"), self._decayed_lr(dtype),

@@ -12,7 +12,6 @@ from numflow.keras.optimizers import Optimizer
 from numflow.ops import math_ops, selection_ops, state_ops, training_ops
 from numflow.ops.constant_op import convert_to_tensor
 from numflow.ops.control_flow_ops import group
-from numflow.train.optimizer import summed_by_index
 
 
 def _identity_hyper(optimizer, name, dtype):
@@ -38,8 +37,8 @@ class Adadelta(Optimizer):
                                            self._decayed_lr(dtype), _identity_hyper(self, "rho", dtype),
                                            convert_to_tensor(self.epsilon, dtype=dtype), grad).op
 
-    def _apply_sparse_duplicate_indices(self, grad, var):
-        grad, dtype = summed_by_index(grad), var.dtype.base_dtype
+    def _apply_sparse(self, grad, var):
+        dtype = var.dtype.base_dtype
         return training_ops.sparse_apply_adadelta(
             var, self.get_slot(var, "accum_grad"), self.get_slot(var, "accum_var"), self._decayed_lr(dtype),
             _identity_hyper(self, "rho", dtype), convert_to_tensor(self.epsilon, dtype=dtype), grad.values,
@@ -75,8 +74,7 @@ class Adamax(Optimizer):
         v_t = state_ops.assign(v, math_ops.maximum(beta_2_t * v.value(), math_ops.abs(grad)))
         return state_ops.assign_sub(var, scaled_lr * (m_t / (v_t + epsilon))).op
 
-    def _apply_sparse_duplicate_indices(self, grad, var):
-        grad = summed_by_index(grad)
+    def _apply_sparse(self, grad, var):
         beta_1_t, beta_2_t, scaled_lr, epsilon = self._coefficients(var.dtype.base_dtype)
         m, v, rows = self.get_slot(var, "m"), self.get_slot(var, "v"), grad.indices
         m_rows = selection_ops.gather(m.value(), rows) * beta_1_t + grad.values * (1 - beta_1_t)
@@ -123,8 +121,7 @@ class Ftrl(Optimizer):
         return training_ops.apply_ftrl(var, self.get_slot(var, "accumulator"), self.get_slot(var, "linear"), grad,
                                        *self._arguments(var.dtype.base_dtype)).op
 
-    def _apply_sparse_duplicate_indices(self, grad, var):
-        grad = summed_by_index(grad)
+    def _apply_sparse(self, grad, var):
         return training_ops.sparse_apply_ftrl(var, self.get_slot(var, "accumulator"), self.get_slot(var, "linear"),
                                               grad.values, grad.indices, *self._arguments(var.dtype.base_dtype)).op
 
@@ -199,8 +196,7 @@ class Nadam(Optimizer):
         epsilon = convert_to_tensor(self.epsilon, dtype=var.dtype.base_dtype)
         return state_ops.assign(var, var.value() - c["lr_t"] * m_t_bar / (math_ops.sqrt(v_t_prime) + epsilon)).op
 
-    def _apply_sparse_duplicate_indices(self, grad, var):
-        grad = summed_by_index(grad)
+    def _apply_sparse(self, grad, var):
         c, rows, values = self._step, grad.indices, grad.values
         g_prime = values / (1.0 - c["m_schedule_new"])
         m_rows = self._decay_and_add(self.get_slot(var, "m"), c["beta_1_t"], rows, values * (1 - c["beta_1_t"]))
