@@ -48,34 +48,23 @@ EMBEDDINGS = {
 
 
 def run_case(tf, case):
+    keras = tf.keras
     if case in EMBEDDINGS:
-        return _run_embedding_case(tf, case)
-    keras = tf.keras
-    rng = np.random.RandomState(5)
-    x = rng.rand(12, 3).astype(np.float32)
-    y = (x @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3).astype(np.float32)
+        rng = np.random.RandomState(0)
+        x = rng.randint(0, 6, size=(12, 3))  # ids 6 to 9 are in no batch
+        y = rng.rand(12, 1).astype(np.float32)
+        make, layers = EMBEDDINGS[case], lambda: [keras.layers.Embedding(10, 4, input_length=3),
+                                                  keras.layers.Flatten(), keras.layers.Dense(1)]
+    else:
+        rng = np.random.RandomState(5)
+        x = rng.rand(12, 3).astype(np.float32)
+        y = (x @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3).astype(np.float32)
+        make, layers = OPTIMIZERS[case], lambda: [keras.layers.Dense(4, activation="tanh", input_shape=(3,)),
+                                                  keras.layers.Dense(1)]
     with tf.Graph().as_default():
         tf.set_random_seed(5)
-        model = keras.Sequential([keras.layers.Dense(4, activation="tanh", input_shape=(3,)), keras.layers.Dense(1)])
-        model.compile(OPTIMIZERS[case](keras.optimizers), "mse")
-        history = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
-        return {"loss": history.history["loss"], "variables": [v.name for v in tf.global_variables()],
-                "optimizer_variables": [v.name for v in model.optimizer.weights],
-                "optimizer_values": [np.asarray(v).tolist() for v in
-                                     keras.backend.batch_get_value(model.optimizer.weights)],
-                "weights": [w.tolist() for w in model.get_weights()]}
-
-
-def _run_embedding_case(tf, case):
-    keras = tf.keras
-    rng = np.random.RandomState(0)
-    x = rng.randint(0, 6, size=(12, 3))  # ids 6 to 9 are in no batch
-    y = rng.rand(12, 1).astype(np.float32)
-    with tf.Graph().as_default():
-        tf.set_random_seed(5)
-        model = keras.Sequential([keras.layers.Embedding(10, 4, input_length=3), keras.layers.Flatten(),
-                                  keras.layers.Dense(1)])
-        model.compile(EMBEDDINGS[case](keras.optimizers), "mse")
+        model = keras.Sequential(layers())
+        model.compile(make(keras.optimizers), "mse")
         history = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
         return {"loss": history.history["loss"], "variables": [v.name for v in tf.global_variables()],
                 "optimizer_variables": [v.name for v in model.optimizer.weights],
