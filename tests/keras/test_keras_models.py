@@ -113,3 +113,23 @@ def test_early_stopping_and_checkpoints_of_the_best_epochs(tmp_path):
     assert printed.getvalue() == ("Epoch 2: early stopping\nRestoring model weights from the end of the best epoch: "
                                   "1.\n")
     np.testing.assert_allclose(model.get_weights()[1], [0.5029196], rtol=1e-6)
+
+
+def test_a_model_called_again_passes_a_namedtuple_argument_on_with_the_new_tensors():
+    import collections
+
+    keras = tf.keras
+    pair = collections.namedtuple("Pair", "a b")
+
+    class AddPair(keras.layers.Layer):
+        def call(self, inputs, pair=None):
+            return inputs + pair.a + pair.b
+
+    with tf.Graph().as_default(), tf.Session() as sess:
+        x, a, b = keras.Input((2,)), keras.Input((2,)), keras.Input((2,))
+        model = keras.Model([x, a, b], AddPair()(x, pair=pair(a, b)))
+        assert len(model.layers) == 4  # as tf-keras counts them: the three inputs and the layer
+        fed = [tf.placeholder(tf.float32, [None, 2]) for _ in range(3)]
+        again = model(fed)
+        value = sess.run(again, dict(zip(fed, [[[1.0, 2.0]], [[10.0, 20.0]], [[100.0, 200.0]]])))
+    assert value.tolist() == [[111.0, 222.0]]

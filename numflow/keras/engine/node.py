@@ -40,7 +40,8 @@ class Node:
             if hasattr(value, "graph"):
                 return tensors.get(value.name, value)
             if isinstance(value, list | tuple):
-                return type(value)(swap(v) for v in value)
+                items = [swap(v) for v in value]
+                return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
             if isinstance(value, dict):
                 return {k: swap(v) for k, v in value.items()}
             return value
