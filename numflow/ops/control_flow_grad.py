@@ -143,7 +143,7 @@ def _stackable(g, body):
     if op.type == "MatMul":
         if not attrs["transpose_a"] or attrs["transpose_b"]:
             return None
-    elif op.type != "BiasAddGrad" or attrs.get("data_format", "NHWC") not in ("NHWC", b"NHWC"):
+    elif op.type != "BiasAddGrad" or attrs.get("data_format", "NHWC") != "NHWC":
         return None
     for t in op._inputs:
         if (t.op._control_flow_context is not body or not t.dtype.base_dtype.is_floating or t.shape.ndims is None
