@@ -99,7 +99,9 @@ def _ufunc_kernel(ufunc, quiet):
                 return ufunc(x, out=...)
             return quiet_call(ufunc, x, out=...)
 
-    return quiet_kernel if quiet else kernel
+    chosen = quiet_kernel if quiet else kernel
+    chosen.quiet_ufunc = ufunc  # what a run with float errors quiet may call in its place
+    return chosen
 
 
 def _is_int(x):

@@ -353,26 +353,15 @@ def steps_runner():
     return _hooked_steps(op_hooks) if op_hooks else _run_steps
 
 
-def repeated_runner(steps):
-    """What ``steps_runner()`` gives, for ``steps`` run many times over (a loop's condition, its body):
-    a function of the slot list, with each step's kernel, context, input reader and output slot
-    looked up once here. In a hooked step, the hooked twin."""
+def repeated_runner(steps, straight):
+    """How a loop runs ``steps`` (its condition's or its body's) in each iteration of this run:
+    ``straight``, the steps as one function of straight code (``runtime.straight_line``); in a
+    hooked step, ``steps_runner()``'s hooked twin."""
     op_hooks = _thread_hooks.op_hooks
     if op_hooks:
         hooked = _hooked_steps(op_hooks)
         return lambda values: hooked(steps, values)
-    if len(steps) == 1 and steps[0].single and len(steps[0].in_slots) == 2:
-        (step,) = steps
-        kernel, ctx, (a, b), (out,) = step.kernel, step.ctx, step.in_slots, step.out_slots
-
-        def run_binary(values):  # a loop's condition, or a counter's increment, is one such step
-            try:
-                values[out] = kernel(ctx, values[a], values[b])
-            except Exception as e:  # noqa: BLE001 - as _run_steps
-                raise op_error(step.op, e) from e
-
-        return run_binary
-    return lambda values: _run_steps(steps, values)
+    return straight
 
 
 _CLASS_OF = {  # the plain errors kernels raise (numflow_kernels.errors) -> TensorFlow's classes

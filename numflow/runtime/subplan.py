@@ -11,7 +11,8 @@ gradient's accumulators) in place; a loop that updates no variable reads its cap
 per run and computes what depends on them alone (a Keras cell's kernel split by gates, say) in its
 first iteration only; all of it runs with numpy's float errors quiet, set once. The steps run in order on the
 thread running the functional op (``executor.steps_runner()``, which in a traced run also calls the
-run's hooks around each step), so a loop runs the same ops in the same order in every run.
+run's hooks around each step; a loop's condition and body, each compiled once into straight code by
+``runtime.straight_line``), so a loop runs the same ops in the same order in every run.
 
 A functional op receives its inputs as they are: a captured variable's read stays the variable's
 handle, which the sub-plan's ops read when they run (after an ``assign`` of the same body, say, as
@@ -24,6 +25,7 @@ import numpy as np
 from numflow.framework import dtypes, registry
 from numflow.runtime import access_order, executor
 from numflow.runtime import plan as _plan
+from numflow.runtime.straight_line import compile_steps
 from numflow_kernels import control_flow, float_errors
 from numflow_kernels.handle import VariableHandle
 from numflow_kernels.registry import register
@@ -158,10 +160,12 @@ class _LoopPlans:
     changes nothing. ``later_cond_steps``: the condition's, less its invariant steps, for its
     evaluations after the first. ``reads_once``: whether the captured variables may be read once per run
     of the loop (see ``_writes_no_variable``) rather than by their readers in every iteration.
+    ``straight``: the condition's steps, its later steps, the body's and its later steps (None where
+    there are none of their own), each as one function of straight code (``runtime.straight_line``).
     """
 
     __slots__ = ("cond", "body", "num_vars", "num_captures", "has_limit", "accumulate", "num_accumulators",
-                 "calls_blas", "may_hold_state", "later_cond_steps", "later_body_steps", "reads_once")
+                 "calls_blas", "may_hold_state", "later_cond_steps", "later_body_steps", "reads_once", "straight")
 
     def __init__(self, op, session, needed):
         loop = op._attrs["loop"]
@@ -180,6 +184,8 @@ class _LoopPlans:
         body_steps = _sums_in_place(self.body, n, self.may_hold_state) or self.body.plan.alone_steps
         self.later_body_steps = self._later(self.body, body_steps)
         self.later_cond_steps = self._later(self.cond, self.cond.plan.alone_steps)
+        self.straight = [None if steps is None else compile_steps(steps) for steps in (
+            self.cond.plan.alone_steps, self.later_cond_steps, self.body.plan.alone_steps, self.later_body_steps)]
 
     def _later(self, part, steps):
         """``steps`` (``part``'s, in its order) less the invariant ones (see ``_invariant_steps``) where
@@ -290,10 +296,11 @@ def _run_loop(ctx, *inputs):
     appends = [values.append for values in accumulated]
     # Whether an iteration's results need more than reading (then they are copied into a list).
     plain = not (loop.may_hold_state or loop.body.off_host or appends)
-    run_cond = executor.repeated_runner(loop.cond.plan.alone_steps)
-    run_later_cond = run_cond if loop.later_cond_steps is None else executor.repeated_runner(loop.later_cond_steps)
-    run_body = executor.repeated_runner(loop.body.plan.alone_steps)
-    run_later_body = run_body if loop.later_body_steps is None else executor.repeated_runner(loop.later_body_steps)
+    first_cond, later_cond, first_body, later_body = loop.straight
+    run_cond = executor.repeated_runner(loop.cond.plan.alone_steps, first_cond)
+    run_later_cond = run_cond if later_cond is None else executor.repeated_runner(loop.later_cond_steps, later_cond)
+    run_body = executor.repeated_runner(loop.body.plan.alone_steps, first_body)
+    run_later_body = run_body if later_body is None else executor.repeated_runner(loop.later_body_steps, later_body)
     count = 0
     with float_errors.quiet():  # once, not per kernel per iteration
         while count != limit:

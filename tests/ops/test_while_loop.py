@@ -216,7 +216,6 @@ def test_control_dependencies_around_a_loop_run_once_before_it():
 
 
 def test_a_failing_step_of_the_body_is_named_in_the_error():
-    # The body is one step of two inputs, the loop's quickest way to run it: its errors still name it.
     loop = tf.while_loop(lambda i: i < 5, lambda i: tf.math.floordiv(i, i - i + 2 - i, name="halve") + 1, [0])
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Integer division by zero\n\t \[\[node while/halve "):
         _run(loop)
