@@ -19,6 +19,7 @@ from numflow.runtime import plan as _plan
 from numflow.runtime.config import ConfigProto, RunOptions
 from numflow.runtime.growth import GrowthWatch
 from numflow.runtime.hooks import PlacementLog, TraceHook
+from numflow_kernels import heap
 from numflow_kernels.errors import FailedPrecondition
 from numflow_kernels.handle import VariableHandle
 
@@ -109,6 +110,7 @@ class BaseSession:
     def __init__(self, target="", graph=None, config=None, *, pool=None):
         from numflow.runtime import targets
 
+        heap.keep_freed_memory()
         if graph is None:
             graph = get_default_graph()
         self._graph = graph
