@@ -597,6 +597,9 @@ def tile(ctx, x, multiples):
     for i, m in enumerate(times):
         if m < 0:
             raise _invalid(f"Expected multiples[{i}] >= 0, but got {m}")
+    grown = [i for i, m in enumerate(times) if m != 1]
+    if len(grown) == 1 and x.shape[grown[0]] == 1:  # a mask's column spread over units: np.tile's result, faster
+        return np.repeat(x, times[grown[0]], axis=grown[0])
     return np.tile(x, times)
 
 
@@ -732,6 +735,8 @@ def select(ctx, condition, then, else_):
 
 @kernel("SelectV2")
 def select_v2(ctx, condition, then, else_):
+    if condition.shape == then.shape == else_.shape:  # a masked RNN's state, in every step
+        return np.where(condition, then, else_)
     try:
         np.broadcast_shapes(condition.shape, then.shape, else_.shape)
     except ValueError:

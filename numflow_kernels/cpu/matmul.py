@@ -20,6 +20,7 @@ from numflow_kernels.registry import register
 _FLOAT32 = np.dtype(np.float32)
 _REAL_BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64))
 _BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+_SMALL = 1 << 17  # multiply-adds: a product with fewer is neither swapped nor split (a Keras cell's gate: 32K)
 
 
 def spans(m, k, n):
@@ -48,7 +49,7 @@ def _swapped(a, b):
     nothing or lose."""
     m, k = a.shape
     n = b.shape[1]
-    return (8 <= m <= 48 and n >= 192 and m * k * n >= 1 << 17 and a.dtype == _FLOAT32 and b.dtype == _FLOAT32
+    return (8 <= m <= 48 and n >= 192 and m * k * n >= _SMALL and a.dtype == _FLOAT32 and b.dtype == _FLOAT32
             and b.flags.f_contiguous and not b.flags.c_contiguous)
 
 
@@ -68,12 +69,14 @@ def matmul(a, b):
     >>> matmul(a, a.T).tolist()
     [[5.0, 14.0], [14.0, 50.0]]
     """
-    if a.shape[1] == 1 and a.dtype == b.dtype and a.dtype in _REAL_BLAS_DTYPES:
-        return _outer(a, b)
-    if _swapped(a, b):
-        return np.ascontiguousarray(matmul(b.T, a.T).T)
     m, k = a.shape
     n = b.shape[1]
+    if k == 1 and a.dtype == b.dtype and a.dtype in _REAL_BLAS_DTYPES:
+        return _outer(a, b)
+    if m * k * n < _SMALL:
+        return quiet_call(np.matmul, a, b)
+    if _swapped(a, b):
+        return np.ascontiguousarray(matmul(b.T, a.T).T)
     out_dtype = np.result_type(a, b)
     bounds = spans(m, k, n) if out_dtype in _BLAS_DTYPES else []
     if not bounds:

@@ -218,6 +218,16 @@ def test_tile_and_slice_names():
     assert packed.op.inputs[1].op.type == "Pack" and packed.op.inputs[1].op.name == "Tile_1/multiples"
 
 
+@pytest.mark.parametrize("shape, multiples", [((32, 1), [1, 32]), ((1, 3), [4, 1]), ((2, 1, 3), [1, 5, 1]),
+                                               ((3, 1), [1, 0]), ((2, 3), [1, 2]), ((1, 1), [3, 2]), ((4,), [1])])
+def test_tile_repeats_the_whole_input_along_each_axis_as_numpy(shape, multiples):
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        tiled = sess.run(tf.tile(x, multiples))
+    np.testing.assert_array_equal(tiled, np.tile(x, multiples))
+    assert tiled.shape == np.tile(x, multiples).shape
+
+
 def test_gather_names():
     g = tf.gather(_ph([None, 3]), [1, 2])
     assert g.name == "GatherV2:0" and _input_names(g) == ["Placeholder:0", "GatherV2/indices:0", "GatherV2/axis:0"]
