@@ -51,8 +51,11 @@ def broadcast_to(ctx, x, shape):
 
 
 def sum_to_shape(grad, shape):
-    """``grad`` summed down to ``shape``, the shape of an operand it was broadcast from."""
-    shape = tuple(int(d) for d in shape)
+    """``grad`` summed down to ``shape``, the shape of an operand it was broadcast from (``grad`` itself
+    where that is its shape, as an identity gives its input: a gradient of a Keras cell's gate, say)."""
+    shape = tuple(shape.tolist())
+    if grad.shape == shape:
+        return grad
     lead = grad.ndim - len(shape)
     if lead < 0:
         raise _invalid(f"Cannot reduce a gradient of shape {list(grad.shape)} to shape {list(shape)}")
