@@ -112,8 +112,8 @@ def concat_offset(ctx, concat_dim, *shapes):
 
 @kernel("StridedSliceGrad")
 def strided_slice_grad(ctx, shape, begin, end, strides, dy):
-    out = np.zeros(tuple(int(d) for d in shape), dtype=dy.dtype)
-    key = reference.strided_slice_key(out, begin, end, strides, ctx.attrs)
+    out = np.zeros(tuple(shape.tolist()), dtype=dy.dtype)
+    key = reference.cached_strided_slice_key(out, begin, end, strides, ctx.attrs)
     out[key] = dy.reshape(out[key].shape)
     return out
 

@@ -520,7 +520,7 @@ def unpack(ctx, x):
 
 @kernel("StridedSlice")
 def strided_slice(ctx, x, begin, end, strides):
-    return np.array(x[_cached_strided_slice_key(x, begin, end, strides, ctx.attrs)])
+    return np.array(x[cached_strided_slice_key(x, begin, end, strides, ctx.attrs)])
 
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
@@ -528,7 +528,7 @@ _slice_keys = {}  # (shape, begin, end, strides, masks) -> index: a loop body sl
 _MAX_SLICE_KEYS = 256
 
 
-def _cached_strided_slice_key(x, begin, end, strides, a):
+def cached_strided_slice_key(x, begin, end, strides, a):
     """``strided_slice_key``, computed once per shape, bounds and masks."""
     try:
         cache_key = (x.shape, begin.tobytes(), end.tobytes(), strides.tobytes(), begin.dtype.char,
@@ -735,14 +735,11 @@ def select(ctx, condition, then, else_):
 
 @kernel("SelectV2")
 def select_v2(ctx, condition, then, else_):
-    if condition.shape == then.shape == else_.shape:  # a masked RNN's state, in every step
-        return np.where(condition, then, else_)
     try:
-        np.broadcast_shapes(condition.shape, then.shape, else_.shape)
-    except ValueError:
+        return np.where(condition, then, else_)
+    except ValueError:  # shapes numpy cannot broadcast: it checks them as TensorFlow does
         raise _invalid(f"condition {dims_text(condition.shape)}, then {dims_text(then.shape)}, and else "
                        f"{dims_text(else_.shape)} must be broadcastable") from None
-    return np.where(condition, then, else_)
 
 
 @kernel("OneHot")
