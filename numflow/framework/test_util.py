@@ -262,12 +262,11 @@ class TestCase(unittest.TestCase):
 
 
 def main(argv=None):
-    """Run the tests of the ``__main__`` module (``unittest.main``), after parsing the flags it defined on the
-    command line (absl's, as ``tf.app.run`` parses them)."""
+    """Run the tests of the ``__main__`` module with absl's runner, as TensorFlow's does: the flags the module
+    defined parsed from the command line, each test's ``[ RUN      ]`` and ``[       OK ]`` lines printed."""
     import sys
 
-    from numflow import flags
+    from absl import app
+    from absl.testing import absltest
 
-    argv = sys.argv if argv is None else argv
-    remaining = flags.FLAGS(argv, known_only=True)
-    unittest.main(argv=remaining, module="__main__")
+    app.run(main=lambda remaining: absltest.main(argv=remaining), argv=sys.argv if argv is None else argv)

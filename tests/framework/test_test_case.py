@@ -147,6 +147,8 @@ def test_tf_test_main_runs_a_test_file_with_its_flags(tmp_path):
                           cwd=root, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Ran 1 test" in done.stderr and "OK" in done.stderr
+    # absl's runner, as TensorFlow's: a line as each test starts and one as it ends.
+    assert "[ RUN      ] MyTest.testOnes\n[       OK ] MyTest.testOnes\n" in done.stderr
     failed = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=root,
                             env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120)
     assert failed.returncode == 1
