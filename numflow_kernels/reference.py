@@ -13,7 +13,7 @@ import numpy as np
 from numflow_kernels import variant_ops
 from numflow_kernels.errors import dims_text
 from numflow_kernels.float_errors import quiet_call
-from numflow_kernels.registry import REFERENCE, register
+from numflow_kernels.registry import REFERENCE, list_results, register
 
 
 def kernel(op_type, **flags):
@@ -517,7 +517,7 @@ def unpack(ctx, x):
     if x.shape[axis] != num:
         raise _invalid(f"Input shape axis {axis} must equal {num}, got shape {dims_text(x.shape)}")
     parts = tuple(np.take(x, i, axis=axis) for i in range(num))
-    return parts[0] if num == 1 else parts
+    return list_results(parts)
 
 
 @kernel("StridedSlice")

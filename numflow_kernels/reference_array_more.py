@@ -6,6 +6,7 @@ import numpy as np
 
 from numflow_kernels.context import compatible
 from numflow_kernels.reference_math import kernel
+from numflow_kernels.registry import list_results
 
 
 def _dims(shape):
@@ -23,7 +24,7 @@ def ensure_shape(ctx, x):
 
 @kernel("ShapeN")
 def shape_n(ctx, *xs):
-    return tuple(np.array(x.shape, dtype=ctx.attrs["out_type"]) for x in xs)
+    return list_results(tuple(np.array(x.shape, dtype=ctx.attrs["out_type"]) for x in xs))
 
 
 @kernel("ParallelConcat")

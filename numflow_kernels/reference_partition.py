@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from numflow_kernels.registry import REFERENCE, register
+from numflow_kernels.registry import REFERENCE, list_results, register
 
 
 @register("DynamicPartition", REFERENCE)
@@ -18,7 +18,7 @@ def dynamic_partition(ctx, data, partitions):
         where = ",".join(str(int(i)) for i in np.unravel_index(bad[0], partitions.shape))
         raise ValueError(f"partitions[{where}] = {int(flat[bad[0]])} is not in [0, {num})")
     rows = data.reshape((flat.size,) + data.shape[partitions.ndim:])
-    return tuple(rows[flat == p] for p in range(num))
+    return list_results(tuple(rows[flat == p] for p in range(num)))
 
 
 def _stitch(ctx, *inputs):

@@ -7,6 +7,7 @@ import weakref
 import numpy as np
 
 from numflow_kernels.reference_math import kernel
+from numflow_kernels.registry import list_results
 
 # token -> the function to call; the graph that uses a function keeps it alive.
 FUNCTIONS = weakref.WeakValueDictionary()
@@ -59,4 +60,4 @@ def py_func(ctx, *args):
     if len(values) != len(wants):
         raise ValueError(f"{token} returns {len(values)} values, but expects to see {len(wants)} values.")
     outputs = tuple(_result(v, i, token, want) for i, (v, want) in enumerate(zip(values, wants)))
-    return outputs[0] if len(outputs) == 1 else outputs
+    return list_results(outputs)

@@ -43,6 +43,12 @@ def register(op_type, device_type="CPU", *, calls_blas=False):
     return wrap
 
 
+def list_results(values):
+    """What a kernel returns for an op whose outputs are one list of any length (ShapeN's, IdentityN's):
+    ``values``, but a list of one as its value, since the runtime stores an op's one result as it is."""
+    return values[0] if len(values) == 1 else values
+
+
 def load(modules):
     """Import ``modules`` (a tuple of module names, whose import registers kernels), once."""
     if modules in _loaded:

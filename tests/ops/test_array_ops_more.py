@@ -540,3 +540,16 @@ def test_shape_is_a_constant_named_shape_when_known_as_in_tensorflow():
         with tf.Session() as sess:
             got = sess.run([known, dynamic, sparse], {partial: np.zeros((7, 3), np.float32)})
     assert [g.tolist() for g in got] == [[2, 3], [7, 3], [4, 5]]
+
+
+def test_ops_whose_outputs_are_one_list_give_each_value_when_the_list_holds_one():
+    x = np.array([[1.0, 2.0]], np.float32)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        (same,) = tf.identity_n([x])
+        (shape,) = tf.shape_n([x])
+        (part,) = tf.dynamic_partition(tf.constant([3.0, 4.0]), tf.constant([0, 0]), 1)
+        got = sess.run([same, shape, part])
+    np.testing.assert_array_equal(got[0], x)
+    np.testing.assert_array_equal(got[1], [1, 2])
+    np.testing.assert_array_equal(got[2], [3.0, 4.0])
+    assert all(isinstance(value, np.ndarray) for value in got)
