@@ -213,8 +213,9 @@ class FunctionWriter:
                 raise AttrError(
                     f"node '{node.name}' ({node.op}) changes variable '{variable.op.name}' inside function "
                     f"'{self.name}' (a cond branch, loop or dataset function): TensorFlow's functions take no "
-                    "variable references, so this control flow has no GraphDef form as functional ops (TensorFlow 1 "
-                    "writes it as Switch and Merge frames, which numflow reads but does not write)")
+                    "variable references, so this control flow has no GraphDef form as functional ops (numflow "
+                    "writes a cond that changes a variable as TensorFlow 1's Switch and Merge frames, but not a loop, "
+                    "a cond inside another's branch or one whose values a gradient reads)")
 
     def _tensor_ref(self, source, index, raw, user):
         key = f"{source}:{index}"

@@ -2,7 +2,9 @@
 FunctionDefs of the GraphDef's library (``numflow.framework.function_export``).
 
 A cond becomes ``If`` (``StatelessIf`` when no op of its branches has state), with ``then_branch``
-and ``else_branch``; a ``switch_case``, ``Case`` with ``branches``. Each branch function takes every
+and ``else_branch``; a ``switch_case``, ``Case`` with ``branches``. A cond whose branch changes a
+captured variable through its reference has no function form: ``cond_frames_export`` writes it as
+TensorFlow 1's Switch and Merge frames. Each branch function takes every
 tensor the cond captured and returns the branch's results, then the intermediates the gradient reads
 (``exports``) as TensorFlow's ``cond_v2`` returns them: wrapped in an optional, holding the value in
 the branch that computes it and none in the others. The gradient's branch unwraps it
@@ -33,6 +35,7 @@ from numflow.framework import dtypes
 from numflow.framework.function_export import tensor_key
 from numflow.framework.graph_export import tensor_name
 from numflow.framework.shapes import TensorShape
+from numflow.ops import cond_frames_export
 
 _SCALAR = TensorShape([])
 _CONDITIONALS = ("If", "Case")
@@ -109,6 +112,8 @@ def _functional_node(writer, op, op_type, inputs, attrs, outputs):
 def _export_conditional(writer, op):
     from numflow.framework.op_mapping import EXPORTS
 
+    if cond_frames_export.writes_a_reference(op):
+        return cond_frames_export.export(writer, op, EXPORTS)
     library = writer.functions
     attrs = op._attrs
     captures = op._inputs[1:]

@@ -153,15 +153,15 @@ def test_a_dataset_from_a_python_generator_has_no_graph_def_form():
             graph.as_graph_def()
 
 
-def test_a_cond_branch_changing_a_variable_has_no_functional_form_and_the_error_names_it():
-    # TensorFlow's own functional cond (control flow v2) refuses this program too: inside the branch
-    # function, Assign's input is no reference (a TypeError)
+def test_a_loop_changing_a_variable_has_no_functional_form_and_the_error_names_it():
+    # TensorFlow's own functional loop (control flow v2) refuses this program too: inside the body
+    # function, AssignAdd's input is no reference (a TypeError)
     with tf.Graph().as_default() as graph:
         v = tf.Variable(1.0, name="v")
-        flag = tf.placeholder(tf.bool, [], name="flag")
-        tf.cond(flag, lambda: tf.assign(v, 5.0), lambda: tf.identity(v))
-        message = ("node 'cond/Assign' \\(Assign\\) changes variable 'v' inside function 'cond_true' .* numflow reads "
-                   "but does not write")
+        tf.while_loop(lambda i: i < 3, lambda i: tf.tuple([i + 1], control_inputs=[tf.assign_add(v, 1.0)])[0], [0])
+        message = ("node 'while/AssignAdd' \\(AssignAdd\\) changes variable 'v' inside function 'while_body' .*"
+                   "numflow writes a cond that changes a variable as TensorFlow 1's Switch and Merge frames, but not a "
+                   "loop")
         with pytest.raises(ValueError, match=message):
             tf.train.export_meta_graph(graph=graph)
         with pytest.raises(ValueError, match=message):

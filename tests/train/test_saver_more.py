@@ -503,13 +503,13 @@ def test_a_graph_with_cond_and_while_loop_saves_a_meta_graph_that_loads_and_runs
 
 
 def test_a_graph_without_a_graph_def_form_still_saves_its_checkpoint(tmp_path):
-    flag = tf.placeholder(tf.bool, [])
     v = tf.Variable(1.0, name="v")
-    tf.cond(flag, lambda: tf.assign(v, 2.0), lambda: v - 1.0)  # a branch changing a variable: no function form
+    # a loop changing a variable: no GraphDef form
+    tf.while_loop(lambda i: i < 3, lambda i: tf.tuple([i + 1], control_inputs=[tf.assign_add(v, 1.0)])[0], [0])
     with tf.Session() as sess:
         sess.run(v.initializer)
         with pytest.warns(RuntimeWarning, match="saved without its .meta file: .*changes variable 'v' inside "
-                                                "function 'cond_true'"):
+                                                "function 'while_body'"):
             path = tf.train.Saver().save(sess, str(tmp_path / "m"))
         sess.run(v.assign(5.0))
         tf.train.Saver().restore(sess, path)
