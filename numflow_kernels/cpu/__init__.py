@@ -6,6 +6,7 @@ from numflow_kernels.cpu import (  # noqa: E402, F401  (registration by import)
     crop_resize,
     ctc,
     depthwise,
+    eigen_float32,
     image,
     init_numpy,
     matmul,

@@ -1,0 +1,59 @@
+"""Regenerate eigen_float32.npz: TensorFlow's float32 Exp, Log, Tanh, Sigmoid, Elu, Selu and Softplus, as bits.
+
+Run with a Python that has TensorFlow (2.x, through ``tensorflow.compat.v1``)::
+
+    /opt/tfenv/bin/python tests/golden/eigen/regenerate.py
+
+For each function, the file holds the bits (uint32) of its values over ``inputs(function)``: seeded
+random values over the range where the function changes and past it, then ``SPECIAL``; and over
+the last ``n`` of those inputs for each ``n`` of ``TAIL_LENGTHS`` (a tensor's last ``size % 8``
+elements take Eigen's scalar path). ``tests/kernels/test_eigen_float32.py`` runs the same inputs
+through numflow and compares the bits.
+
+This module imports TensorFlow only in ``main``: the tests import ``inputs`` from it.
+"""
+
+import pathlib
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+GOLDEN = HERE / "eigen_float32.npz"
+FUNCTIONS = ("exp", "log", "tanh", "sigmoid", "elu", "selu", "softplus")
+SPECIAL = np.float32([0.0, -0.0, 1e-45, 1e-40, -1e-40, 1.17e-38, 1.2e-38, np.inf, -np.inf, np.nan, 0.5, 1.0, -1.0,
+                      2.0, 7.9, -7.95, 8.5, 15.0, 16.6, 17.0, 87.0, -87.0, 88.7, 88.73, 89.0, -87.5, -103.9, -104.0,
+                      -104.5, -150.0, 3.4e38, -3.4e38])
+TAIL_LENGTHS = range(1, 10)
+
+
+def inputs(function):
+    """The float32 inputs of ``function``'s golden values (``SPECIAL`` last; 8,000 + 32 + 3 of them)."""
+    rng = np.random.default_rng(FUNCTIONS.index(function))
+    if function == "log":
+        body = [np.abs(rng.standard_normal(4000)) * 10, 10.0 ** rng.uniform(-40, 38, 4003)]
+    elif function == "exp":
+        body = [rng.standard_normal(4000) * 10, rng.uniform(-110, 95, 4003)]
+    else:
+        body = [rng.standard_normal(4000) * 3, rng.uniform(-20, 20, 4003)]
+    return np.concatenate([*(b.astype(np.float32) for b in body), SPECIAL])
+
+
+def main():
+    import tensorflow.compat.v1 as tf
+
+    tf.disable_v2_behavior()
+    x = tf.placeholder(tf.float32, [None])
+    ops = {"exp": tf.exp(x), "log": tf.log(x), "tanh": tf.tanh(x), "sigmoid": tf.sigmoid(x), "elu": tf.nn.elu(x),
+           "selu": tf.nn.selu(x), "softplus": tf.nn.softplus(x)}
+    golden = {}
+    with tf.Session() as sess:
+        for function in FUNCTIONS:
+            values = inputs(function)
+            golden[function] = sess.run(ops[function], {x: values}).view(np.uint32)
+            for n in TAIL_LENGTHS:
+                golden[f"{function}_last_{n}"] = sess.run(ops[function], {x: values[-n:]}).view(np.uint32)
+    np.savez_compressed(GOLDEN, **golden)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu and Softplus made of them, give TensorFlow's bits
+(Eigen's approximations, packet and scalar paths, denormals flushed), against the values TensorFlow
+wrote (tests/golden/eigen/regenerate.py); other dtypes keep numpy's values."""
+
+import pathlib
+import warnings
+
+import numpy as np
+import pytest
+from golden_scripts import load_script
+
+import numflow as tf
+
+HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "eigen"
+golden = load_script(HERE / "regenerate.py")
+GOLDEN = np.load(HERE / "eigen_float32.npz")
+OPS = {"exp": tf.exp, "log": tf.log, "tanh": tf.tanh, "sigmoid": tf.sigmoid, "elu": tf.nn.elu, "selu": tf.nn.selu,
+       "softplus": tf.nn.softplus}
+
+
+def _bits_differ(got, want_bits):
+    got_bits = got.view(np.uint32)
+    both_nan = np.isnan(got) & np.isnan(want_bits.view(np.float32))  # NaN's sign and payload are Eigen's own
+    return np.flatnonzero((got_bits != want_bits) & ~both_nan)
+
+
+@pytest.mark.parametrize("function", golden.FUNCTIONS)
+def test_float32_values_are_tensorflows_bits(function):
+    values = golden.inputs(function)
+    with tf.Graph().as_default(), tf.Session() as sess, warnings.catch_warnings():
+        warnings.simplefilter("error")  # infinities and NaNs come quietly, as in TensorFlow
+        x = tf.placeholder(tf.float32, [None])
+        y = OPS[function](x)
+        got = sess.run(y, {x: values})
+        tails = {n: sess.run(y, {x: values[-n:]}) for n in golden.TAIL_LENGTHS}
+    differ = _bits_differ(got, GOLDEN[function])
+    assert not differ.size, f"{differ.size} differ, first at {values[differ[:5]]}"
+    for n, tail in tails.items():
+        assert not _bits_differ(tail, GOLDEN[f"{function}_last_{n}"]).size, f"the last {n}"
+
+
+def test_shapes_and_strides_do_not_change_the_bits_of_a_c_ordered_tensor():
+    values = golden.inputs("tanh")[:8000].reshape(40, 200)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        whole = sess.run(tf.tanh(values))
+        columns = sess.run(tf.tanh(tf.constant(values)[:, 100:]))  # a slice: made contiguous first
+    assert whole.shape == (40, 200)
+    assert not _bits_differ(whole.reshape(-1), GOLDEN["tanh"][:8000]).size
+    np.testing.assert_array_equal(columns, whole[:, 100:])
+
+
+def test_other_dtypes_keep_numpys_functions():
+    x = np.linspace(-3, 3, 13)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        got = sess.run([tf.exp(x), tf.tanh(x), tf.log(np.abs(x) + 1), tf.sigmoid(x)])
+    np.testing.assert_array_equal(got[0], np.exp(x))
+    np.testing.assert_array_equal(got[1], np.tanh(x))
+    np.testing.assert_array_equal(got[2], np.log(np.abs(x) + 1))
+    np.testing.assert_allclose(got[3], 1 / (1 + np.exp(-x)), rtol=1e-15)
