@@ -127,10 +127,20 @@ def relu_grad(ctx, dy, features):
         return dy * (features > 0)
 
 
+_AVX_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}  # an Eigen packet's elements
+
+
 @kernel("SigmoidGrad")
 def sigmoid_grad(ctx, y, dy):
+    # Eigen's packets compute dy * (y * (1 - y)); the last size % lanes elements take its scalar
+    # path, (dy * y) * (1 - y), which rounds otherwise.
     one = y.dtype.type(1)
-    return dy * (y * (one - y))
+    out = dy * (y * (one - y))
+    rest = y.size % _AVX_LANES.get(out.dtype, 1) if y.shape == dy.shape else 0
+    if rest:
+        flat, y_rest, dy_rest = out.reshape(-1), y.reshape(-1)[-rest:], dy.reshape(-1)[-rest:]
+        flat[-rest:] = (dy_rest * y_rest) * (one - y_rest)
+    return out
 
 
 @kernel("TanhGrad")

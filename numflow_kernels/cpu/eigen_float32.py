@@ -140,12 +140,104 @@ def _logistic(x, out):
         out[i] = _flushed(e / (f32(1.0) + e))
 
 
-_HELPERS = ("_flushed", "_exp_packet", "_log_packet", "_log1p_packet", "_logistic_packet")
+def _row_sum(v, lanes):
+    """Eigen's sum of ``v`` (a row, reduced along it): four packet accumulators over blocks of 32,
+    added into the first, which takes the remaining packets; the scalar rest summed in order; that
+    sum plus the packet's lanes, reduced ((0 + 4) + (2 + 6)) + ((1 + 5) + (3 + 7)). ``lanes``: (4, 8)
+    float32 scratch."""
+    n = v.shape[0]
+    lanes[:] = 0
+    start = 0
+    if n >= 4 * PACKET:
+        for j in range(0, n // (4 * PACKET) * (4 * PACKET), 4 * PACKET):
+            for k in range(4):
+                for lane in range(PACKET):
+                    lanes[k, lane] += v[j + k * PACKET + lane]
+        for k in range(1, 4):
+            for lane in range(PACKET):
+                lanes[0, lane] += lanes[k, lane]
+        start = n // (4 * PACKET) * (4 * PACKET)
+    if start <= n - PACKET:
+        for j in range(start, n // PACKET * PACKET, PACKET):
+            for lane in range(PACKET):
+                lanes[0, lane] += v[j + lane]
+        start = n // PACKET * PACKET
+    rest = f32(0.0)
+    for j in range(start, n):
+        rest += v[j]
+    halves = lanes[0, :4] + lanes[0, 4:]
+    return rest + ((halves[0] + halves[2]) + (halves[1] + halves[3]))
+
+
+def _exp_row_sum(shifted, exps, lanes):
+    """The sum along a row of the exp of ``shifted``, as a reduction evaluates it: the exp of the
+    row's packets, then of its scalar rest (``exps``: scratch of the row's length)."""
+    vectorized = shifted.shape[0] // PACKET * PACKET
+    for j in range(shifted.shape[0]):
+        exps[j] = _exp_packet(shifted[j]) if j < vectorized else _flushed(math.exp(shifted[j]))
+    return _row_sum(exps, lanes)
+
+
+def _shift_rows(logits, shifted):
+    """``shifted = logits - max`` along each row (a NaN spreads)."""
+    for i in range(logits.shape[0]):
+        top = logits[i, 0]
+        for j in range(1, logits.shape[1]):
+            if logits[i, j] > top or logits[i, j] != logits[i, j]:
+                top = logits[i, j]
+        for j in range(logits.shape[1]):
+            shifted[i, j] = logits[i, j] - top
+
+
+def sparse_xent(logits, labels, loss, backprop):
+    """TensorFlow's SparseSoftmaxCrossEntropyWithLogits of float32 ``logits`` (2-D, C order), filling
+    ``loss`` and ``backprop``: ``log(sum(exp(shifted))) - shifted[label]`` with the C library's log."""
+    lanes = np.empty((4, PACKET), np.float32)
+    exps = np.empty(logits.shape[1], np.float32)
+    sums = np.empty(logits.shape[0], np.float32)
+    _shift_rows(logits, backprop)
+    for i in range(logits.shape[0]):
+        sums[i] = _exp_row_sum(backprop[i], exps, lanes)
+        loss[i] = math.log(sums[i]) - backprop[i, labels[i]]
+    vectorized = backprop.size - backprop.size % PACKET
+    for i in range(logits.shape[0]):
+        for j in range(logits.shape[1]):
+            k = i * logits.shape[1] + j
+            e = _exp_packet(backprop[i, j]) if k < vectorized else _flushed(math.exp(backprop[i, j]))
+            backprop[i, j] = e / sums[i] - (f32(1.0) if j == labels[i] else f32(0.0))
+
+
+def dense_xent(logits, labels, loss, backprop):
+    """TensorFlow's SoftmaxCrossEntropyWithLogits of float32 ``logits`` and ``labels`` of its shape:
+    each row's ``sum(labels * (log(sum(exp(shifted))) - shifted))``, the logs over the rows' packets."""
+    rows, classes = logits.shape
+    lanes = np.empty((4, PACKET), np.float32)
+    exps = np.empty(classes, np.float32)
+    sums = np.empty(rows, np.float32)
+    _shift_rows(logits, backprop)
+    for i in range(rows):
+        sums[i] = _exp_row_sum(backprop[i], exps, lanes)
+    vectorized_rows = rows - rows % PACKET
+    for i in range(rows):
+        log_sum = _log_packet(sums[i]) if i < vectorized_rows else math.log(sums[i])
+        for j in range(classes):
+            exps[j] = labels[i, j] * (log_sum - backprop[i, j])
+        loss[i] = _row_sum(exps, lanes)
+    vectorized = backprop.size - backprop.size % PACKET
+    for i in range(rows):
+        for j in range(classes):
+            k = i * classes + j
+            e = _exp_packet(backprop[i, j]) if k < vectorized else _flushed(math.exp(backprop[i, j]))
+            backprop[i, j] = e / sums[i] - labels[i, j]
+
+
+_HELPERS = ("_flushed", "_exp_packet", "_log_packet", "_log1p_packet", "_logistic_packet", "_row_sum",
+            "_exp_row_sum", "_shift_rows")
 _compiled = {}
 _compile_lock = threading.Lock()
 
 
-def _loop(fn):
+def compiled(fn):
     """``fn`` compiled by Numba (once per process; cached on disk), with the helpers it calls."""
     loop = _compiled.get(fn)
     if loop is None:
@@ -165,7 +257,7 @@ def _loop(fn):
 def apply(fn, x):
     """``fn``'s loop over float32 array ``x`` (flattened in C order): a new array of its shape."""
     out = np.empty(x.shape, _FLOAT32)
-    _loop(fn)(np.ascontiguousarray(x).reshape(-1), out.reshape(-1))
+    compiled(fn)(np.ascontiguousarray(x).reshape(-1), out.reshape(-1))
     return out
 
 

@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from numflow_kernels import grad, reference_nn
-from numflow_kernels.cpu import twins
+from numflow_kernels.cpu import eigen_float32, twins
 from numflow_kernels.registry import register
 
 prange = range  # Numba's once a twin is compiled (see twins.LazyTwin)
@@ -93,7 +93,11 @@ def sparse_softmax_xent(ctx, logits, labels):
         return reference_nn.sparse_softmax_xent(ctx, logits, labels)
     loss = np.empty(logits.shape[0], logits.dtype)
     backprop = np.empty_like(logits)
-    if _kernel(_sparse_xent)(logits, labels, loss, backprop) >= 0:
+    if logits.dtype == np.float32:
+        if labels.size and (labels.min() < 0 or labels.max() >= logits.shape[1]):
+            return reference_nn.sparse_softmax_xent(ctx, logits, labels)  # raises TensorFlow's error
+        eigen_float32.compiled(eigen_float32.sparse_xent)(logits, labels, loss, backprop)
+    elif _kernel(_sparse_xent)(logits, labels, loss, backprop) >= 0:
         return reference_nn.sparse_softmax_xent(ctx, logits, labels)  # raises TensorFlow's error
     return loss, backprop
 
@@ -105,7 +109,10 @@ def softmax_xent(ctx, logits, labels):
         return reference_nn.softmax_xent(ctx, logits, labels)
     loss = np.empty(logits.shape[0], logits.dtype)
     backprop = np.empty_like(logits)
-    _kernel(_dense_xent)(logits, labels, loss, backprop)
+    if logits.dtype == np.float32:
+        eigen_float32.compiled(eigen_float32.dense_xent)(logits, labels, loss, backprop)
+    else:
+        _kernel(_dense_xent)(logits, labels, loss, backprop)
     return loss, backprop
 
 

@@ -1,6 +1,7 @@
-"""Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu and Softplus made of them, give TensorFlow's bits
-(Eigen's approximations, packet and scalar paths, denormals flushed), against the values TensorFlow
-wrote (tests/golden/eigen/regenerate.py); other dtypes keep numpy's values."""
+"""Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu, Softplus and the softmax cross-entropies made of
+them, give TensorFlow's bits (Eigen's approximations, packet and scalar paths, denormals flushed, its
+order of sums), against the values TensorFlow wrote (tests/golden/eigen/regenerate.py); other dtypes
+keep numpy's values."""
 
 import pathlib
 import warnings
@@ -19,6 +20,7 @@ OPS = {"exp": tf.exp, "log": tf.log, "tanh": tf.tanh, "sigmoid": tf.sigmoid, "el
 
 
 def _bits_differ(got, want_bits):
+    got, want_bits = got.reshape(-1), want_bits.reshape(-1)
     got_bits = got.view(np.uint32)
     both_nan = np.isnan(got) & np.isnan(want_bits.view(np.float32))  # NaN's sign and payload are Eigen's own
     return np.flatnonzero((got_bits != want_bits) & ~both_nan)
@@ -57,3 +59,26 @@ def test_other_dtypes_keep_numpys_functions():
     np.testing.assert_array_equal(got[1], np.tanh(x))
     np.testing.assert_array_equal(got[2], np.log(np.abs(x) + 1))
     np.testing.assert_allclose(got[3], 1 / (1 + np.exp(-x)), rtol=1e-15)
+
+
+@pytest.mark.parametrize("rows, classes", golden.XENT_SHAPES)
+def test_softmax_cross_entropy_of_float32_is_tensorflows_bits(rows, classes):
+    # A row's sum of exps in Eigen's order (four packet accumulators, the packet's lanes, the rest).
+    logits, labels = golden.xent_inputs(rows, classes)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        sparse = sess.run(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits).op.outputs)
+        dense = sess.run(tf.nn.softmax_cross_entropy_with_logits_v2(labels=np.eye(classes, dtype=np.float32)[labels],
+                                                                    logits=logits).op.outputs)
+    for kind, (loss, backprop) in (("sparse", sparse), ("dense", dense)):
+        assert not _bits_differ(loss, GOLDEN[f"{kind}_xent_{rows}x{classes}_loss"]).size, kind
+        want = GOLDEN[f"{kind}_xent_{rows}x{classes}_backprop"]
+        assert not _bits_differ(backprop, want).size, kind
+
+
+@pytest.mark.parametrize("size", golden.GRAD_SIZES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sigmoid_grad_rounds_its_last_elements_as_eigens_scalar_path(size, dtype):
+    y, dy = golden.sigmoid_grad_inputs(size, dtype)
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
+        grad = graph.create_op("SigmoidGrad", [tf.constant(y), tf.constant(dy)]).outputs[0]
+        np.testing.assert_array_equal(sess.run(grad), GOLDEN[f"sigmoid_grad_{size}_{np.dtype(dtype).name}"])

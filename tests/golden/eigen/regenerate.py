@@ -7,8 +7,10 @@ Run with a Python that has TensorFlow (2.x, through ``tensorflow.compat.v1``)::
 For each function, the file holds the bits (uint32) of its values over ``inputs(function)``: seeded
 random values over the range where the function changes and past it, then ``SPECIAL``; and over
 the last ``n`` of those inputs for each ``n`` of ``TAIL_LENGTHS`` (a tensor's last ``size % 8``
-elements take Eigen's scalar path). ``tests/kernels/test_eigen_float32.py`` runs the same inputs
-through numflow and compares the bits.
+elements take Eigen's scalar path). It also holds the loss and backprop of the sparse and dense
+softmax cross-entropy ops over ``xent_inputs`` of each of ``XENT_SHAPES`` (the dense op's labels one
+hot), and SigmoidGrad's values over ``sigmoid_grad_inputs`` of each of ``GRAD_SIZES`` in float32 and
+float64. ``tests/kernels/test_eigen_float32.py`` runs the same inputs through numflow and compares the bits.
 
 This module imports TensorFlow only in ``main``: the tests import ``inputs`` from it.
 """
@@ -24,6 +26,23 @@ SPECIAL = np.float32([0.0, -0.0, 1e-45, 1e-40, -1e-40, 1.17e-38, 1.2e-38, np.inf
                       2.0, 7.9, -7.95, 8.5, 15.0, 16.6, 17.0, 87.0, -87.0, 88.7, 88.73, 89.0, -87.5, -103.9, -104.0,
                       -104.5, -150.0, 3.4e38, -3.4e38])
 TAIL_LENGTHS = range(1, 10)
+GRAD_SIZES = (3, 6, 8, 13, 101)  # SigmoidGrad's: packets and a tail of float32 (8) and float64 (4) lanes
+
+
+def sigmoid_grad_inputs(size, dtype):
+    """``(y, dy)`` of the SigmoidGrad goldens of that size and dtype."""
+    rng = np.random.default_rng(size)
+    return rng.uniform(0, 1, size).astype(dtype), rng.standard_normal(size).astype(dtype)
+
+
+XENT_SHAPES = ((32, 10), (7, 13), (64, 100), (5, 3), (16, 40), (3, 1000), (9, 1))  # rows, classes
+
+
+def xent_inputs(rows, classes):
+    """Logits and labels (class ids) of the softmax cross-entropy goldens of that shape."""
+    rng = np.random.default_rng(rows * 1000 + classes)
+    logits = (rng.standard_normal((rows, classes)) * 3).astype(np.float32)
+    return logits, rng.integers(0, classes, rows).astype(np.int32)
 
 
 def inputs(function):
@@ -52,6 +71,18 @@ def main():
             golden[function] = sess.run(ops[function], {x: values}).view(np.uint32)
             for n in TAIL_LENGTHS:
                 golden[f"{function}_last_{n}"] = sess.run(ops[function], {x: values[-n:]}).view(np.uint32)
+        for size in GRAD_SIZES:
+            for dtype in (np.float32, np.float64):
+                y, dy = sigmoid_grad_inputs(size, dtype)
+                golden[f"sigmoid_grad_{size}_{np.dtype(dtype).name}"] = sess.run(tf.raw_ops.SigmoidGrad(y=y, dy=dy))
+        for rows, classes in XENT_SHAPES:
+            logits, labels = xent_inputs(rows, classes)
+            one_hot = np.eye(classes, dtype=np.float32)[labels]
+            for kind, op in (("sparse", tf.raw_ops.SparseSoftmaxCrossEntropyWithLogits(features=logits, labels=labels)),
+                             ("dense", tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=logits, labels=one_hot))):
+                loss, backprop = sess.run(op)
+                golden[f"{kind}_xent_{rows}x{classes}_loss"] = loss.view(np.uint32)
+                golden[f"{kind}_xent_{rows}x{classes}_backprop"] = backprop.view(np.uint32)
     np.savez_compressed(GOLDEN, **golden)
 
 
