@@ -5,7 +5,8 @@ MLP, numflow beside TensorFlow in the same run.
   (the target: numflow's time per iteration at most TensorFlow's). On the 2-core development machine
   (shared, load 3-15, minimum of 15 runs): numflow 3.1-3.2 us per iteration of CPU time before its
   loops ran prepared runners and one-ufunc kernels returned arrays by ``out=...``, 1.31-1.38 us after;
-  TensorFlow 1.43 us (CPU time; 1.43 us of wall time at load 3).
+  TensorFlow 1.43 us (CPU time; 1.43 us of wall time at load 3). With the condition and body as
+  straight code: 1.15 us of wall time against TensorFlow's 1.45 us (load 0.5).
 - ``LstmTraining.time_train_step``: one step (forward, backward, Adam) of a ``dynamic_rnn`` over a
   BasicLSTMCell of 128 units, 50 time steps, batch 32, inputs of 64 features fed each step, a linear
   read-out of every output and a mean squared error (the target: at least TensorFlow's steps/s).
@@ -24,7 +25,13 @@ MLP, numflow beside TensorFlow in the same run.
   loop (the products of 32 rows took 90-97 us each, the one of 1,600 rows 1.75 ms on two cores);
   20.2 ms (TensorFlow 16.5) with Sigmoid over one array. TensorFlow's trace shows where it gains:
   its kernels are no faster (its products 65-132 us), but its executor runs the 50 weight-gradient
-  products and their sums beside the recurrence on the second core.
+  products and their sums beside the recurrence on the second core. The same step was 18.8-20.9 ms
+  against TensorFlow's 16.2-17.3 ms (load 0.3-0.9; one run at 18.9 against 22.7) once the loops ran
+  their steps as straight code and a session fixed glibc's heap thresholds: before that, about half
+  of the processes faulted 1,690 pages (7 MiB) in every step, at 22-25 ms. The mean over 128 steps
+  was 20.4-21.5 ms against TensorFlow's 18.7-22.1 ms. Of the step, the 100 products in the two loops
+  take 8.6 ms and the weight gradient after the loop 2.4 ms; the forward loop's other kernels about
+  68 us an iteration, the backward loop's 69 us.
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
   ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a
