@@ -99,12 +99,18 @@ def saved_batch_norm_model(path):
         return train_on(sess, train, updates, loss, BATCHES[2:])
 
 
+def reloaded_and_trained(v1, path):
+    """``train_on`` the last batches in a new graph of ``v1`` (numflow, or TensorFlow's compat.v1) that
+    loaded the ``.meta`` and checkpoint at ``path``."""
+    with v1.Graph().as_default(), v1.Session() as sess:
+        v1.train.import_meta_graph(path + ".meta").restore(sess, path)
+        return train_on(sess, v1.get_collection("train")[0], v1.get_collection("updates"), "loss:0", BATCHES[2:])
+
+
 def test_a_batch_norm_layers_training_switch_saves_its_meta_graph_and_trains_on_alike(tmp_path):
     path = str(tmp_path / "model")
     want = saved_batch_norm_model(path)
-    with tf.Graph().as_default(), tf.Session() as sess:
-        tf.train.import_meta_graph(path + ".meta").restore(sess, path)
-        got = train_on(sess, tf.get_collection("train")[0], tf.get_collection("updates"), "loss:0", BATCHES[2:])
+    got = reloaded_and_trained(tf, path)
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
     assert got[2] == want[2]

@@ -99,13 +99,11 @@ def test_tensorflow_runs_numflows_loop_gradient_summed_after_the_loop(tmp_path):
 
 def test_tensorflow_loads_numflows_batch_norm_training_switch_as_frames_and_trains_on_alike(tmp_path):
     # The layer's moving-average updates are conds changing variables: numflow writes them as Switch and Merge.
-    from test_cond_frames_export import BATCHES, saved_batch_norm_model, train_on
+    from test_cond_frames_export import reloaded_and_trained, saved_batch_norm_model
 
     path = str(tmp_path / "model")
     want = saved_batch_norm_model(path)
-    with tf.Graph().as_default(), v1.Session() as sess:
-        v1.train.import_meta_graph(path + ".meta").restore(sess, path)
-        got = train_on(sess, v1.get_collection("train")[0], v1.get_collection("updates"), "loss:0", BATCHES[2:])
+    got = reloaded_and_trained(v1, path)
     np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
     np.testing.assert_allclose(got[1], want[1], rtol=1e-6)
     np.testing.assert_allclose(got[2], want[2], rtol=1e-6)
