@@ -231,6 +231,31 @@ def dense_xent(logits, labels, loss, backprop):
             backprop[i, j] = e / sums[i] - labels[i, j]
 
 
+def matrix_vector(a, x, out):
+    """``out = a @ x`` for float32 ``a`` (m, k) and ``x`` (k,), as Eigen's row-major matrix-vector
+    product sums each row: products of packets of 8 added into 8 lanes (multiply, then add), the
+    lanes reduced as ``_row_sum`` reduces them, then the rest of the row's products added in order.
+    It takes rows by blocks of 8, 4 and 2; a last row left alone (an odd count) takes 4 of the rest
+    as a half packet, its 4 products reduced ((0 + 2) + (1 + 3)) and added first."""
+    lanes = np.empty(PACKET, np.float32)
+    rows, columns = a.shape
+    vectorized = columns // PACKET * PACKET
+    for i in range(rows):
+        lanes[:] = 0
+        for j in range(0, vectorized, PACKET):
+            for lane in range(PACKET):
+                lanes[lane] += a[i, j + lane] * x[j + lane]
+        total = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]))
+        start = vectorized
+        if i == rows - 1 and rows % 2 == 1 and columns - vectorized >= PACKET // 2:
+            half = a[i, start:start + 4] * x[start:start + 4]
+            total += (half[0] + half[2]) + (half[1] + half[3])
+            start += PACKET // 2
+        for j in range(start, columns):
+            total += a[i, j] * x[j]
+        out[i] = total
+
+
 _HELPERS = ("_flushed", "_exp_packet", "_log_packet", "_log1p_packet", "_logistic_packet", "_row_sum",
             "_exp_row_sum", "_shift_rows")
 _compiled = {}

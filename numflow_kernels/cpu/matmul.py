@@ -13,6 +13,7 @@ alone, so the bits are the same on one core or many, and with any load.
 import numpy as np
 
 from numflow_kernels import cpu_threads, tuning
+from numflow_kernels.cpu import eigen_float32
 from numflow_kernels.float_errors import quiet_call
 from numflow_kernels.reference import matmul_operands
 from numflow_kernels.registry import register
@@ -97,4 +98,12 @@ def matmul(a, b):
 
 @register("MatMul", calls_blas=True)
 def matmul_kernel(ctx, a, b):
-    return matmul(*matmul_operands(ctx, a, b))
+    a, b = matmul_operands(ctx, a, b)
+    if (b.shape[1] == 1 and a.shape[0] > 1 and a.dtype == _FLOAT32 and b.dtype == _FLOAT32
+            and not (ctx.attrs["transpose_a"] or ctx.attrs["transpose_b"])):
+        # A matrix times a column (a linear regression's X @ W): BLAS's gemv sums each row otherwise
+        # than TensorFlow, which sums it as Eigen's row-major matrix-vector product.
+        out = np.empty((a.shape[0], 1), _FLOAT32)
+        eigen_float32.compiled(eigen_float32.matrix_vector)(np.ascontiguousarray(a), b[:, 0].copy(), out[:, 0])
+        return out
+    return matmul(a, b)

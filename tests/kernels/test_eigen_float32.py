@@ -1,7 +1,7 @@
 """Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu, Softplus and the softmax cross-entropies made of
-them, give TensorFlow's bits (Eigen's approximations, packet and scalar paths, denormals flushed, its
-order of sums), against the values TensorFlow wrote (tests/golden/eigen/regenerate.py); other dtypes
-keep numpy's values."""
+them, and a matrix times a column, give TensorFlow's bits (Eigen's approximations, packet and scalar
+paths, denormals flushed, its order of sums), against the values TensorFlow wrote
+(tests/golden/eigen/regenerate.py); other dtypes keep numpy's values."""
 
 import pathlib
 import warnings
@@ -82,3 +82,14 @@ def test_sigmoid_grad_rounds_its_last_elements_as_eigens_scalar_path(size, dtype
     with tf.Graph().as_default() as graph, tf.Session() as sess:
         grad = graph.create_op("SigmoidGrad", [tf.constant(y), tf.constant(dy)]).outputs[0]
         np.testing.assert_array_equal(sess.run(grad), GOLDEN[f"sigmoid_grad_{size}_{np.dtype(dtype).name}"])
+
+
+@pytest.mark.parametrize("rows, columns", golden.MATRIX_VECTOR_SHAPES)
+def test_a_float32_matrix_times_a_column_sums_its_rows_as_eigen(rows, columns):
+    a, column = golden.matrix_vector_inputs(rows, columns)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        got = sess.run(tf.matmul(a, column))
+        transposed = sess.run(tf.matmul(a.T.copy(), column, transpose_a=True))  # BLAS's, to float rounding
+    assert got.shape == (rows, 1)
+    assert not _bits_differ(got, GOLDEN[f"matrix_vector_{rows}x{columns}"]).size
+    np.testing.assert_allclose(transposed, got, rtol=1e-5, atol=1e-3)

@@ -10,7 +10,9 @@ the last ``n`` of those inputs for each ``n`` of ``TAIL_LENGTHS`` (a tensor's la
 elements take Eigen's scalar path). It also holds the loss and backprop of the sparse and dense
 softmax cross-entropy ops over ``xent_inputs`` of each of ``XENT_SHAPES`` (the dense op's labels one
 hot), and SigmoidGrad's values over ``sigmoid_grad_inputs`` of each of ``GRAD_SIZES`` in float32 and
-float64. ``tests/kernels/test_eigen_float32.py`` runs the same inputs through numflow and compares the bits.
+float64, and MatMul's of a matrix by a column over ``matrix_vector_inputs`` of each of
+``MATRIX_VECTOR_SHAPES``. ``tests/kernels/test_eigen_float32.py`` runs the same inputs through numflow
+and compares the bits.
 
 This module imports TensorFlow only in ``main``: the tests import ``inputs`` from it.
 """
@@ -33,6 +35,17 @@ def sigmoid_grad_inputs(size, dtype):
     """``(y, dy)`` of the SigmoidGrad goldens of that size and dtype."""
     rng = np.random.default_rng(size)
     return rng.uniform(0, 1, size).astype(dtype), rng.standard_normal(size).astype(dtype)
+
+
+MATRIX_VECTOR_SHAPES = ((5, 3), (100, 3), (7, 20), (64, 100), (300, 13), (6, 2), (2, 50), (200, 784), (3, 1000),
+                        (4, 7), (2, 1), (9, 12), (11, 15), (13, 5))  # rows, columns of a matrix times a column
+
+
+def matrix_vector_inputs(rows, columns):
+    """``(a, x)``: a float32 matrix and column of the MatMul goldens of that shape."""
+    rng = np.random.default_rng(rows * 10000 + columns)
+    return ((rng.standard_normal((rows, columns)) * 30 + 20).astype(np.float32),
+            rng.standard_normal((columns, 1)).astype(np.float32))
 
 
 XENT_SHAPES = ((32, 10), (7, 13), (64, 100), (5, 3), (16, 40), (3, 1000), (9, 1))  # rows, classes
@@ -75,6 +88,9 @@ def main():
             for dtype in (np.float32, np.float64):
                 y, dy = sigmoid_grad_inputs(size, dtype)
                 golden[f"sigmoid_grad_{size}_{np.dtype(dtype).name}"] = sess.run(tf.raw_ops.SigmoidGrad(y=y, dy=dy))
+        for rows, columns in MATRIX_VECTOR_SHAPES:
+            a, column = matrix_vector_inputs(rows, columns)
+            golden[f"matrix_vector_{rows}x{columns}"] = sess.run(tf.matmul(a, column)).view(np.uint32)
         for rows, classes in XENT_SHAPES:
             logits, labels = xent_inputs(rows, classes)
             one_hot = np.eye(classes, dtype=np.float32)[labels]
