@@ -227,24 +227,31 @@ def matmul(ctx, a, b):
         return np.matmul(a, b)
 
 
+def reduction_axes(ctx, x, axes=None):
+    """A reduction's axes of ``x`` (None: all), from its attr or its run-time input ``axes``, after
+    TensorFlow's checks."""
+    axis = ctx.attrs["axis"]
+    if axes is not None:  # axes computed at run time: a second input
+        axis = tuple(int(a) for a in np.ravel(axes))
+        bad = [a for a in axis if not -max(x.ndim, 1) <= a < max(x.ndim, 1)]
+        if bad:
+            raise ValueError(f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
+        axis = tuple(a % max(x.ndim, 1) for a in axis)
+    if axis is not None:
+        seen = set()
+        for a in axis:
+            if a % max(x.ndim, 1) in seen:
+                raise ValueError(f"Invalid reduction arguments: Axes contains duplicate dimension: {a % x.ndim}")
+            seen.add(a % max(x.ndim, 1))
+    return axis
+
+
 def _reduction(op_type, fn):
     @kernel(op_type)
     def reduce(ctx, x, axes=None):
-        axis, keepdims = ctx.attrs["axis"], ctx.attrs["keep_dims"]
-        if axes is not None:  # axes computed at run time: a second input
-            axis = tuple(int(a) for a in np.ravel(axes))
-            bad = [a for a in axis if not -max(x.ndim, 1) <= a < max(x.ndim, 1)]
-            if bad:
-                raise ValueError(f"Invalid reduction dimension ({bad[0]} for input with {x.ndim} dimension(s)")
-            axis = tuple(a % max(x.ndim, 1) for a in axis)
-        if axis is not None:
-            seen = set()
-            for a in axis:
-                if a % max(x.ndim, 1) in seen:
-                    raise ValueError(f"Invalid reduction arguments: Axes contains duplicate dimension: {a % x.ndim}")
-                seen.add(a % max(x.ndim, 1))
+        axis = reduction_axes(ctx, x, axes)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            out = fn(x, axis=axis, keepdims=keepdims)
+            out = fn(x, axis=axis, keepdims=ctx.attrs["keep_dims"])
         return np.asarray(out, dtype=x.dtype)
 
 

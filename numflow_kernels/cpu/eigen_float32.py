@@ -256,8 +256,56 @@ def matrix_vector(a, x, out):
         out[i] = total
 
 
+LEAF = 1024  # packets: a longer sum is split in two halves (Eigen's tree reduction)
+
+
+def _tree_sum(flat, first, n, lanes):
+    """Eigen's sum of ``flat[first:first + n]``: ``_row_sum`` of up to 8 x 1024 elements, else the sums of
+    two halves split on a packet boundary counted from the tensor's start, added."""
+    if n > PACKET * LEAF:
+        split = PACKET * ((first + (n + 1) // 2 + PACKET - 1) // PACKET)
+        left = min(split - first, n)
+        total = f32(0.0) + _tree_sum(flat, first, left, lanes)
+        if left < n:
+            total += _tree_sum(flat, split, n - left, lanes)
+        return total
+    return _row_sum(flat[first:first + n], lanes)
+
+
+def row_sums(flat, columns, out):
+    """``out[i]``: Eigen's sum of row ``i`` of ``flat`` seen as rows of ``columns``."""
+    lanes = np.empty((4, PACKET), np.float32)
+    for i in range(out.size):
+        out[i] = _tree_sum(flat, i * columns, columns, lanes)
+
+
+def column_sums(m, out):
+    """``out[j]``: the sum of column ``j`` of ``m`` as Eigen sums a reduced outer dimension: the columns
+    of full packets of 8 with four accumulators taking every fourth row (16 rows or more), added into
+    the first, then the rows left over; the other columns, and all of them under 16 rows, row by row."""
+    rows, columns = m.shape
+    vectorized = columns // PACKET * PACKET if rows >= 16 else 0
+    accumulators = np.zeros((4, columns), np.float32)
+    unrolled = rows // 4 * 4
+    for j in range(0, unrolled, 4):
+        for k in range(4):
+            for c in range(vectorized):
+                accumulators[k, c] += m[j + k, c]
+    for k in range(1, 4):
+        for c in range(vectorized):
+            accumulators[0, c] += accumulators[k, c]
+    for j in range(unrolled, rows):
+        for c in range(vectorized):
+            accumulators[0, c] += m[j, c]
+    for j in range(rows):
+        for c in range(vectorized, columns):
+            accumulators[0, c] += m[j, c]
+    for c in range(columns):
+        out[c] = accumulators[0, c]
+
+
 _HELPERS = ("_flushed", "_exp_packet", "_log_packet", "_log1p_packet", "_logistic_packet", "_row_sum",
-            "_exp_row_sum", "_shift_rows")
+            "_exp_row_sum", "_shift_rows", "_tree_sum")
 _compiled = {}
 _compile_lock = threading.Lock()
 
@@ -344,3 +392,56 @@ def _softplus(x, out):
 for _op_type, _fn in (("Exp", _exp), ("Log", _log), ("Tanh", _tanh), ("Sigmoid", _logistic), ("Elu", _elu),
                       ("Selu", _selu), ("Softplus", _softplus)):
     _op_kernel(_op_type, _fn)
+
+
+def _reduced_shape(shape, reduced):
+    """TensorFlow's reshaping of a reduction of an array of ``shape`` over the axes ``reduced``:
+    ``(kind, outer, inner)``, kind "all", "rows" (the reduced axes last) or "columns" (first), after
+    dropping axes of size 1 and merging neighbours reduced or kept alike; None for another pattern."""
+    merged = []
+    for i, size in enumerate(shape):
+        if size == 1:
+            continue
+        if merged and merged[-1][1] == (i in reduced):
+            merged[-1][0] *= size
+        else:
+            merged.append([size, i in reduced])
+    if all(is_reduced for _, is_reduced in merged):
+        return "all", 1, math.prod(shape)
+    if len(merged) == 2:
+        (first, first_reduced), (second, _) = merged
+        return ("columns", first, second) if first_reduced else ("rows", first, second)
+    return None
+
+
+def _sum_or_mean(op_type):
+    def kernel(ctx, x, axes=None):
+        from numflow_kernels import reference
+
+        axis = reference.reduction_axes(ctx, x, axes)
+        fits = (x.__class__ is np.ndarray and x.dtype == _FLOAT32 and x.ndim > 0 and x.size > 0 and axis != ()
+                and (axis is None or all(-x.ndim <= a < x.ndim for a in axis)))  # else the reference's error
+        reduced = set(range(x.ndim)) if axis is None or not fits else {a % x.ndim for a in axis}
+        kind = _reduced_shape(x.shape, reduced) if fits else None
+        if kind is None:
+            return registry.reference(op_type)(ctx, x, *(() if axes is None else (axes,)))
+        how, outer, inner = kind
+        flat = np.ascontiguousarray(x).reshape(-1)
+        if how == "columns":
+            out = np.empty(inner, np.float32)
+            compiled(column_sums)(flat.reshape(outer, inner), out)
+        else:
+            out = np.empty(outer, np.float32)
+            compiled(row_sums)(flat, inner, out)
+        if op_type == "Mean":
+            out /= f32(outer if how == "columns" else inner)
+        if ctx.attrs["keep_dims"]:
+            return out.reshape([1 if i in reduced else d for i, d in enumerate(x.shape)])
+        return out.reshape([d for i, d in enumerate(x.shape) if i not in reduced])
+
+    register(op_type)(kernel)
+
+
+for _op_type in ("Sum", "Mean"):
+    _sum_or_mean(_op_type)
+

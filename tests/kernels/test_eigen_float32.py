@@ -1,6 +1,6 @@
 """Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu, Softplus and the softmax cross-entropies made of
-them, and a matrix times a column, give TensorFlow's bits (Eigen's approximations, packet and scalar
-paths, denormals flushed, its order of sums), against the values TensorFlow wrote
+them, a matrix times a column, and sums and means, give TensorFlow's bits (Eigen's approximations,
+packet and scalar paths, denormals flushed, its order of sums), against the values TensorFlow wrote
 (tests/golden/eigen/regenerate.py); other dtypes keep numpy's values."""
 
 import pathlib
@@ -93,3 +93,23 @@ def test_a_float32_matrix_times_a_column_sums_its_rows_as_eigen(rows, columns):
     assert got.shape == (rows, 1)
     assert not _bits_differ(got, GOLDEN[f"matrix_vector_{rows}x{columns}"]).size
     np.testing.assert_allclose(transposed, got, rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("case", range(len(golden.REDUCTIONS)))
+def test_float32_sums_and_means_add_in_eigens_order(case):
+    shape, axes, keep_dims = golden.REDUCTIONS[case]
+    x = golden.reduction_input(case)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        total, mean = sess.run([tf.reduce_sum(x, axes, keepdims=keep_dims),
+                                tf.reduce_mean(x, axes, keepdims=keep_dims)])
+    want = GOLDEN[f"sum_{case}"]
+    assert total.shape == want.shape == np.sum(x, axis=axes, keepdims=keep_dims).shape
+    assert not _bits_differ(total, want).size
+    assert not _bits_differ(mean, GOLDEN[f"mean_{case}"]).size
+    np.testing.assert_allclose(total, np.sum(x.astype(np.float64), axis=axes, keepdims=keep_dims), rtol=1e-4, atol=1e-2)
+
+
+def test_a_reduction_of_middle_axes_keeps_numpys_sum():
+    x = np.arange(60, dtype=np.float32).reshape(3, 4, 5) / 7
+    with tf.Graph().as_default(), tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tf.reduce_sum(x, [0, 2])), x.sum(axis=(0, 2), dtype=np.float32))

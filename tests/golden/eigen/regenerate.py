@@ -11,8 +11,8 @@ elements take Eigen's scalar path). It also holds the loss and backprop of the s
 softmax cross-entropy ops over ``xent_inputs`` of each of ``XENT_SHAPES`` (the dense op's labels one
 hot), and SigmoidGrad's values over ``sigmoid_grad_inputs`` of each of ``GRAD_SIZES`` in float32 and
 float64, and MatMul's of a matrix by a column over ``matrix_vector_inputs`` of each of
-``MATRIX_VECTOR_SHAPES``. ``tests/kernels/test_eigen_float32.py`` runs the same inputs through numflow
-and compares the bits.
+``MATRIX_VECTOR_SHAPES``, and Sum's and Mean's of ``REDUCTIONS``.
+``tests/kernels/test_eigen_float32.py`` runs the same inputs through numflow and compares the bits.
 
 This module imports TensorFlow only in ``main``: the tests import ``inputs`` from it.
 """
@@ -46,6 +46,19 @@ def matrix_vector_inputs(rows, columns):
     rng = np.random.default_rng(rows * 10000 + columns)
     return ((rng.standard_normal((rows, columns)) * 30 + 20).astype(np.float32),
             rng.standard_normal((columns, 1)).astype(np.float32))
+
+
+# Sum and Mean: (shape, axes or None for all, keep_dims). Rows (reduced axes last), columns (first), all.
+REDUCTIONS = (((5,), None, False), ((10,), None, False), ((31,), None, True), ((8192,), None, False),
+              ((8193,), None, False), ((20000,), None, False), ((100000,), None, False), ((64, 100), (1,), False),
+              ((64, 100), (0,), False), ((15, 9), (0,), True), ((17, 13), (0,), False), ((3, 4, 5), (1, 2), False),
+              ((3, 4, 5), (0, 1), False), ((2, 1, 7), (2,), True), ((6, 9000), (-1,), False), ((20000, 3), (0,), False))
+
+
+def reduction_input(case):
+    """The float32 input of Sum and Mean case ``case`` (an index of ``REDUCTIONS``)."""
+    shape = REDUCTIONS[case][0]
+    return (np.random.default_rng(case).standard_normal(shape) * 3 + 1).astype(np.float32)
 
 
 XENT_SHAPES = ((32, 10), (7, 13), (64, 100), (5, 3), (16, 40), (3, 1000), (9, 1))  # rows, classes
@@ -91,6 +104,10 @@ def main():
         for rows, columns in MATRIX_VECTOR_SHAPES:
             a, column = matrix_vector_inputs(rows, columns)
             golden[f"matrix_vector_{rows}x{columns}"] = sess.run(tf.matmul(a, column)).view(np.uint32)
+        for case, (_, axes, keep_dims) in enumerate(REDUCTIONS):
+            x = reduction_input(case)
+            golden[f"sum_{case}"] = sess.run(tf.reduce_sum(x, axes, keepdims=keep_dims)).view(np.uint32)
+            golden[f"mean_{case}"] = sess.run(tf.reduce_mean(x, axes, keepdims=keep_dims)).view(np.uint32)
         for rows, classes in XENT_SHAPES:
             logits, labels = xent_inputs(rows, classes)
             one_hot = np.eye(classes, dtype=np.float32)[labels]
