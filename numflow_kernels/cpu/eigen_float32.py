@@ -304,6 +304,21 @@ def column_sums(m, out):
         out[c] = accumulators[0, c]
 
 
+def log_softmax(logits, out):
+    """TensorFlow's LogSoftmax of float32 ``logits`` (2-D, C order): ``shifted - log(sum(exp(shifted)))``,
+    the exps summed in the row's reduction, the logs over the rows' packets."""
+    rows, classes = logits.shape
+    lanes = np.empty((4, PACKET), np.float32)
+    exps = np.empty(classes, np.float32)
+    _shift_rows(logits, out)
+    vectorized_rows = rows - rows % PACKET
+    for i in range(rows):
+        total = _exp_row_sum(out[i], exps, lanes)
+        log_sum = _log_packet(total) if i < vectorized_rows else math.log(total)
+        for j in range(classes):
+            out[i, j] = out[i, j] - log_sum
+
+
 _HELPERS = ("_flushed", "_exp_packet", "_log_packet", "_log1p_packet", "_logistic_packet", "_row_sum",
             "_exp_row_sum", "_shift_rows", "_tree_sum")
 _compiled = {}
@@ -445,3 +460,13 @@ def _sum_or_mean(op_type):
 for _op_type in ("Sum", "Mean"):
     _sum_or_mean(_op_type)
 
+
+
+@register("LogSoftmax")
+def log_softmax_kernel(ctx, logits):
+    if logits.__class__ is not np.ndarray or logits.dtype != _FLOAT32 or logits.ndim == 0 or logits.size == 0:
+        return registry.reference("LogSoftmax")(ctx, logits)
+    rows = np.ascontiguousarray(logits).reshape(-1, logits.shape[-1])
+    out = np.empty(rows.shape, np.float32)
+    compiled(log_softmax)(rows, out)
+    return out.reshape(logits.shape)

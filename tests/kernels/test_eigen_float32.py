@@ -1,5 +1,5 @@
-"""Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu, Softplus and the softmax cross-entropies made of
-them, a matrix times a column, and sums and means, give TensorFlow's bits (Eigen's approximations,
+"""Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu, Softplus, LogSoftmax and the softmax cross-entropies
+made of them, a matrix times a column, and sums and means, give TensorFlow's bits (Eigen's approximations,
 packet and scalar paths, denormals flushed, its order of sums), against the values TensorFlow wrote
 (tests/golden/eigen/regenerate.py); other dtypes keep numpy's values."""
 
@@ -62,13 +62,15 @@ def test_other_dtypes_keep_numpys_functions():
 
 
 @pytest.mark.parametrize("rows, classes", golden.XENT_SHAPES)
-def test_softmax_cross_entropy_of_float32_is_tensorflows_bits(rows, classes):
+def test_softmax_cross_entropy_and_log_softmax_of_float32_are_tensorflows_bits(rows, classes):
     # A row's sum of exps in Eigen's order (four packet accumulators, the packet's lanes, the rest).
     logits, labels = golden.xent_inputs(rows, classes)
     with tf.Graph().as_default(), tf.Session() as sess:
         sparse = sess.run(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits).op.outputs)
         dense = sess.run(tf.nn.softmax_cross_entropy_with_logits_v2(labels=np.eye(classes, dtype=np.float32)[labels],
                                                                     logits=logits).op.outputs)
+        log_softmax = sess.run(tf.nn.log_softmax(logits))
+    assert not _bits_differ(log_softmax, GOLDEN[f"log_softmax_{rows}x{classes}"]).size
     for kind, (loss, backprop) in (("sparse", sparse), ("dense", dense)):
         assert not _bits_differ(loss, GOLDEN[f"{kind}_xent_{rows}x{classes}_loss"]).size, kind
         want = GOLDEN[f"{kind}_xent_{rows}x{classes}_backprop"]

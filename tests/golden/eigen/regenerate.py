@@ -8,8 +8,8 @@ For each function, the file holds the bits (uint32) of its values over ``inputs(
 random values over the range where the function changes and past it, then ``SPECIAL``; and over
 the last ``n`` of those inputs for each ``n`` of ``TAIL_LENGTHS`` (a tensor's last ``size % 8``
 elements take Eigen's scalar path). It also holds the loss and backprop of the sparse and dense
-softmax cross-entropy ops over ``xent_inputs`` of each of ``XENT_SHAPES`` (the dense op's labels one
-hot), and SigmoidGrad's values over ``sigmoid_grad_inputs`` of each of ``GRAD_SIZES`` in float32 and
+softmax cross-entropy ops, and LogSoftmax, over ``xent_inputs`` of each of ``XENT_SHAPES`` (the dense
+op's labels one hot), and SigmoidGrad's values over ``sigmoid_grad_inputs`` of each of ``GRAD_SIZES`` in float32 and
 float64, and MatMul's of a matrix by a column over ``matrix_vector_inputs`` of each of
 ``MATRIX_VECTOR_SHAPES``, and Sum's and Mean's of ``REDUCTIONS``.
 ``tests/kernels/test_eigen_float32.py`` runs the same inputs through numflow and compares the bits.
@@ -116,6 +116,7 @@ def main():
                 loss, backprop = sess.run(op)
                 golden[f"{kind}_xent_{rows}x{classes}_loss"] = loss.view(np.uint32)
                 golden[f"{kind}_xent_{rows}x{classes}_backprop"] = backprop.view(np.uint32)
+            golden[f"log_softmax_{rows}x{classes}"] = sess.run(tf.nn.log_softmax(logits)).view(np.uint32)
     np.savez_compressed(GOLDEN, **golden)
 
 
