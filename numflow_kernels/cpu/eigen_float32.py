@@ -435,7 +435,8 @@ def _sum_or_mean(op_type):
 
         axis = reference.reduction_axes(ctx, x, axes)
         fits = (x.__class__ is np.ndarray and x.dtype == _FLOAT32 and x.ndim > 0 and x.size > 0 and axis != ()
-                and (axis is None or all(-x.ndim <= a < x.ndim for a in axis)))  # else the reference's error
+                and (axis is None or (all(-x.ndim <= a < x.ndim for a in axis)  # else the reference's error
+                                      and len({a % x.ndim for a in axis}) == len(axis))))
         reduced = set(range(x.ndim)) if axis is None or not fits else {a % x.ndim for a in axis}
         kind = _reduced_shape(x.shape, reduced) if fits else None
         if kind is None:

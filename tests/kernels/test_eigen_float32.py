@@ -115,3 +115,9 @@ def test_a_reduction_of_middle_axes_keeps_numpys_sum():
     x = np.arange(60, dtype=np.float32).reshape(3, 4, 5) / 7
     with tf.Graph().as_default(), tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(tf.reduce_sum(x, [0, 2])), x.sum(axis=(0, 2), dtype=np.float32))
+
+
+def test_a_float32_sum_over_a_repeated_axis_is_tensorflows_error():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Axes contains duplicate dimension: 1"):
+            sess.run(tf.reduce_sum(np.ones((3, 4), np.float32), [1, -1]))
