@@ -1,4 +1,6 @@
-"""TensorFlow's float32 Exp, Log, Tanh and Sigmoid, bit for bit, and Elu, Selu and Softplus made of them.
+"""TensorFlow's float32 kernels bit for bit: Exp, Log, Tanh and Sigmoid, the activations and losses made
+of them (Elu, Selu, Softplus, LogSoftmax, the softmax cross-entropies), Sum and Mean, and a matrix times a
+column.
 
 TensorFlow computes these with Eigen's own float32 approximations, not the C library's functions:
 ``pexp_float``, ``plog_float``, the rational ``ptanh_float`` and the logistic function's own exp,
@@ -12,6 +14,12 @@ its log on 84%). These loops take Eigen's steps in Eigen's order, and agree with
 input tried: half a million values per function, the special values and every tail length
 (``tests/kernels/test_eigen_float32.py``, against values TensorFlow wrote). Other dtypes, and
 inputs that are not arrays, go to the numpy references. Numba compiles the loops on first use.
+
+Eigen's sums have their own order too: four packet accumulators over blocks of 32 elements, one over
+the remaining packets, the lanes added in a fixed tree, then the rest of the elements (``_row_sum``);
+past 8,192 elements, two halves split on a packet boundary (``_tree_sum``). A reduced leading axis
+takes every fourth row into four accumulators (``column_sums``); a matrix times a column sums each
+row over 8 lanes (``matrix_vector``).
 """
 
 import math
