@@ -60,7 +60,8 @@ def scatter_reference(op, ref, indices, updates):
             quotient = np.abs(value) // np.abs(update)
             out[row] = np.where((value < 0) != (update < 0), -quotient, quotient)
             continue
-        out[row] = _COMBINE[op](value, update)
+        with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or NaN, as the kernels give it
+            out[row] = _COMBINE[op](value, update)
     return out
 
 
