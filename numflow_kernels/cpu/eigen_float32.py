@@ -1,4 +1,4 @@
-"""TensorFlow's float32 kernels bit for bit: Exp, Log, Tanh and Sigmoid, the activations and losses made
+"""TensorFlow's float32 kernels bit for bit: Exp, Log, Log1p, Tanh and Sigmoid, the activations and losses made
 of them (Elu, Selu, Softplus, LogSoftmax, the softmax cross-entropies), Sum and Mean, and a matrix times a
 column.
 
@@ -369,12 +369,22 @@ def _op_kernel(op_type, fn):
 
 
 def _log1p_packet(x):
-    """Eigen's log1p (Kahan's formula over its log)."""
+    """Eigen's log1p (Kahan's formula over its log); a denormal ``x`` gives a zero of its sign."""
+    if abs(x) < NORMAL_MIN:
+        return f32(0.0) * x
     xp1 = x + f32(1.0)
     if xp1 == f32(1.0):
         return x
     log1 = _log_packet(xp1)
     return x if xp1 == log1 else x * (log1 / (xp1 - f32(1.0)))
+
+
+def _log1p(x, out):
+    packed = x.size - x.size % PACKET
+    for i in range(packed):
+        out[i] = _log1p_packet(x[i])
+    for i in range(packed, x.size):
+        out[i] = _flushed(math.log1p(x[i]))
 
 
 def _elu(x, out):
@@ -412,8 +422,8 @@ def _softplus(x, out):
             out[i] = e if a < SOFTPLUS_THRESHOLD else math.log1p(e)
 
 
-for _op_type, _fn in (("Exp", _exp), ("Log", _log), ("Tanh", _tanh), ("Sigmoid", _logistic), ("Elu", _elu),
-                      ("Selu", _selu), ("Softplus", _softplus)):
+for _op_type, _fn in (("Exp", _exp), ("Log", _log), ("Log1p", _log1p), ("Tanh", _tanh), ("Sigmoid", _logistic),
+                      ("Elu", _elu), ("Selu", _selu), ("Softplus", _softplus)):
     _op_kernel(_op_type, _fn)
 
 

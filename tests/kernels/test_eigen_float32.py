@@ -1,4 +1,4 @@
-"""Float32 Exp, Log, Tanh, Sigmoid, and Elu, Selu, Softplus, LogSoftmax and the softmax cross-entropies
+"""Float32 Exp, Log, Log1p, Tanh, Sigmoid, and Elu, Selu, Softplus, LogSoftmax and the softmax cross-entropies
 made of them, a matrix times a column, and sums and means, give TensorFlow's bits (Eigen's approximations,
 packet and scalar paths, denormals flushed, its order of sums), against the values TensorFlow wrote
 (tests/golden/eigen/regenerate.py); other dtypes keep numpy's values."""
@@ -16,7 +16,7 @@ HERE = pathlib.Path(__file__).resolve().parents[1] / "golden" / "eigen"
 golden = load_script(HERE / "regenerate.py")
 GOLDEN = np.load(HERE / "eigen_float32.npz")
 OPS = {"exp": tf.exp, "log": tf.log, "tanh": tf.tanh, "sigmoid": tf.sigmoid, "elu": tf.nn.elu, "selu": tf.nn.selu,
-       "softplus": tf.nn.softplus}
+       "softplus": tf.nn.softplus, "log1p": tf.math.log1p}
 
 
 def _bits_differ(got, want_bits):

@@ -1,4 +1,4 @@
-"""Regenerate eigen_float32.npz: TensorFlow's float32 Exp, Log, Tanh, Sigmoid, Elu, Selu and Softplus, as bits.
+"""Regenerate eigen_float32.npz: TensorFlow's float32 Exp, Log, Tanh, Sigmoid, Elu, Selu, Softplus and Log1p, as bits.
 
 Run with a Python that has TensorFlow (2.x, through ``tensorflow.compat.v1``)::
 
@@ -23,7 +23,7 @@ import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
 GOLDEN = HERE / "eigen_float32.npz"
-FUNCTIONS = ("exp", "log", "tanh", "sigmoid", "elu", "selu", "softplus")
+FUNCTIONS = ("exp", "log", "tanh", "sigmoid", "elu", "selu", "softplus", "log1p")
 SPECIAL = np.float32([0.0, -0.0, 1e-45, 1e-40, -1e-40, 1.17e-38, 1.2e-38, np.inf, -np.inf, np.nan, 0.5, 1.0, -1.0,
                       2.0, 7.9, -7.95, 8.5, 15.0, 16.6, 17.0, 87.0, -87.0, 88.7, 88.73, 89.0, -87.5, -103.9, -104.0,
                       -104.5, -150.0, 3.4e38, -3.4e38])
@@ -76,6 +76,8 @@ def inputs(function):
     rng = np.random.default_rng(FUNCTIONS.index(function))
     if function == "log":
         body = [np.abs(rng.standard_normal(4000)) * 10, 10.0 ** rng.uniform(-40, 38, 4003)]
+    elif function == "log1p":
+        body = [rng.uniform(-1, 3, 4000), 10.0 ** rng.uniform(-40, 38, 4003) * rng.choice([-1e-38, 1], 4003)]
     elif function == "exp":
         body = [rng.standard_normal(4000) * 10, rng.uniform(-110, 95, 4003)]
     else:
@@ -89,7 +91,7 @@ def main():
     tf.disable_v2_behavior()
     x = tf.placeholder(tf.float32, [None])
     ops = {"exp": tf.exp(x), "log": tf.log(x), "tanh": tf.tanh(x), "sigmoid": tf.sigmoid(x), "elu": tf.nn.elu(x),
-           "selu": tf.nn.selu(x), "softplus": tf.nn.softplus(x)}
+           "selu": tf.nn.selu(x), "softplus": tf.nn.softplus(x), "log1p": tf.math.log1p(x)}
     golden = {}
     with tf.Session() as sess:
         for function in FUNCTIONS:
