@@ -28,6 +28,7 @@ import threading
 import numpy as np
 
 from numflow_kernels import registry
+from numflow_kernels.reference import reduction_axes
 from numflow_kernels.registry import register
 
 _FLOAT32 = np.dtype(np.float32)
@@ -78,12 +79,23 @@ def _exp_packet(a):
     return _flushed(max(f32(np.float64(y) * 2.0 ** np.float64(m)), a))  # y * 2**m: exact unless out of range
 
 
+def _exp_scalar(a):
+    """Eigen's exp on its scalar path (a tensor's last ``size % 8`` elements): the C library's, flushed."""
+    return _flushed(math.exp(a))
+
+
+def _exp_at(a, in_packet):
+    """Eigen's exp of ``a`` on its packet path, or (not ``in_packet``) its scalar path; so ``_log_at``
+    and ``_log1p_at``."""
+    return _exp_packet(a) if in_packet else _exp_scalar(a)
+
+
 def _exp(x, out):
     packed = x.size - x.size % PACKET
     for i in range(packed):
         out[i] = _exp_packet(x[i])
     for i in range(packed, x.size):
-        out[i] = _flushed(math.exp(x[i]))
+        out[i] = _exp_scalar(x[i])
 
 
 def _log_packet(a):
@@ -107,12 +119,20 @@ def _log_packet(a):
     return e * LN2 + p / q
 
 
+def _log_scalar(a):
+    return math.log(f32(0.0) if abs(a) < NORMAL_MIN else a)
+
+
+def _log_at(a, in_packet):
+    return _log_packet(a) if in_packet else _log_scalar(a)
+
+
 def _log(x, out):
     packed = x.size - x.size % PACKET
     for i in range(packed):
         out[i] = _log_packet(x[i])
     for i in range(packed, x.size):
-        out[i] = math.log(f32(0.0) if abs(x[i]) < NORMAL_MIN else x[i])
+        out[i] = _log_scalar(x[i])
 
 
 def _tanh(x, out):
@@ -182,7 +202,7 @@ def _exp_row_sum(shifted, exps, lanes):
     row's packets, then of its scalar rest (``exps``: scratch of the row's length)."""
     vectorized = shifted.shape[0] // PACKET * PACKET
     for j in range(shifted.shape[0]):
-        exps[j] = _exp_packet(shifted[j]) if j < vectorized else _flushed(math.exp(shifted[j]))
+        exps[j] = _exp_at(shifted[j], j < vectorized)
     return _row_sum(exps, lanes)
 
 
@@ -197,6 +217,15 @@ def _shift_rows(logits, shifted):
             shifted[i, j] = logits[i, j] - top
 
 
+def _probabilities(shifted, sums):
+    """``shifted = exp(shifted) / sums`` (each row's), the exps over the whole tensor's packets and tail."""
+    rows, classes = shifted.shape
+    vectorized = shifted.size - shifted.size % PACKET
+    for i in range(rows):
+        for j in range(classes):
+            shifted[i, j] = _exp_at(shifted[i, j], i * classes + j < vectorized) / sums[i]
+
+
 def sparse_xent(logits, labels, loss, backprop):
     """TensorFlow's SparseSoftmaxCrossEntropyWithLogits of float32 ``logits`` (2-D, C order), filling
     ``loss`` and ``backprop``: ``log(sum(exp(shifted))) - shifted[label]`` with the C library's log."""
@@ -207,12 +236,9 @@ def sparse_xent(logits, labels, loss, backprop):
     for i in range(logits.shape[0]):
         sums[i] = _exp_row_sum(backprop[i], exps, lanes)
         loss[i] = math.log(sums[i]) - backprop[i, labels[i]]
-    vectorized = backprop.size - backprop.size % PACKET
+    _probabilities(backprop, sums)
     for i in range(logits.shape[0]):
-        for j in range(logits.shape[1]):
-            k = i * logits.shape[1] + j
-            e = _exp_packet(backprop[i, j]) if k < vectorized else _flushed(math.exp(backprop[i, j]))
-            backprop[i, j] = e / sums[i] - (f32(1.0) if j == labels[i] else f32(0.0))
+        backprop[i, labels[i]] -= f32(1.0)
 
 
 def dense_xent(logits, labels, loss, backprop):
@@ -227,16 +253,14 @@ def dense_xent(logits, labels, loss, backprop):
         sums[i] = _exp_row_sum(backprop[i], exps, lanes)
     vectorized_rows = rows - rows % PACKET
     for i in range(rows):
-        log_sum = _log_packet(sums[i]) if i < vectorized_rows else math.log(sums[i])
+        log_sum = _log_at(sums[i], i < vectorized_rows)
         for j in range(classes):
             exps[j] = labels[i, j] * (log_sum - backprop[i, j])
         loss[i] = _row_sum(exps, lanes)
-    vectorized = backprop.size - backprop.size % PACKET
+    _probabilities(backprop, sums)
     for i in range(rows):
         for j in range(classes):
-            k = i * classes + j
-            e = _exp_packet(backprop[i, j]) if k < vectorized else _flushed(math.exp(backprop[i, j]))
-            backprop[i, j] = e / sums[i] - labels[i, j]
+            backprop[i, j] -= labels[i, j]
 
 
 def matrix_vector(a, x, out):
@@ -322,13 +346,14 @@ def log_softmax(logits, out):
     vectorized_rows = rows - rows % PACKET
     for i in range(rows):
         total = _exp_row_sum(out[i], exps, lanes)
-        log_sum = _log_packet(total) if i < vectorized_rows else math.log(total)
+        log_sum = _log_at(total, i < vectorized_rows)
         for j in range(classes):
             out[i, j] = out[i, j] - log_sum
 
 
-_HELPERS = ("_flushed", "_exp_packet", "_log_packet", "_log1p_packet", "_logistic_packet", "_row_sum",
-            "_exp_row_sum", "_shift_rows", "_tree_sum")
+_HELPERS = ("_flushed", "_exp_packet", "_exp_scalar", "_exp_at", "_log_packet", "_log_scalar", "_log_at",
+            "_log1p_packet", "_log1p_scalar", "_log1p_at", "_logistic_packet", "_row_sum", "_exp_row_sum",
+            "_probabilities", "_shift_rows", "_tree_sum")
 _compiled = {}
 _compile_lock = threading.Lock()
 
@@ -379,12 +404,20 @@ def _log1p_packet(x):
     return x if xp1 == log1 else x * (log1 / (xp1 - f32(1.0)))
 
 
+def _log1p_scalar(a):
+    return _flushed(math.log1p(a))
+
+
+def _log1p_at(a, in_packet):
+    return _log1p_packet(a) if in_packet else _log1p_scalar(a)
+
+
 def _log1p(x, out):
     packed = x.size - x.size % PACKET
     for i in range(packed):
         out[i] = _log1p_packet(x[i])
     for i in range(packed, x.size):
-        out[i] = _flushed(math.log1p(x[i]))
+        out[i] = _log1p_scalar(x[i])
 
 
 def _elu(x, out):
@@ -393,7 +426,7 @@ def _elu(x, out):
     for i in range(x.size):
         a = x[i]
         if a <= -NORMAL_MIN:
-            a = (_exp_packet(a) if i < packed else _flushed(math.exp(a))) - f32(1.0)
+            a = _exp_at(a, i < packed) - f32(1.0)
         out[i] = a
 
 
@@ -402,7 +435,7 @@ def _selu(x, out):
     for i in range(x.size):
         a = x[i]
         if a <= -NORMAL_MIN:
-            out[i] = SELU_SCALE_ALPHA * ((_exp_packet(a) if i < packed else _flushed(math.exp(a))) - f32(1.0))
+            out[i] = SELU_SCALE_ALPHA * (_exp_at(a, i < packed) - f32(1.0))
         else:
             out[i] = SELU_SCALE * a if abs(a) >= NORMAL_MIN else f32(0.0) * a
 
@@ -414,12 +447,9 @@ def _softplus(x, out):
         a = x[i]
         if a > -SOFTPLUS_THRESHOLD:
             out[i] = a
-        elif i < packed:
-            e = _exp_packet(a)
-            out[i] = e if a < SOFTPLUS_THRESHOLD else _log1p_packet(e)
         else:
-            e = _flushed(math.exp(a))
-            out[i] = e if a < SOFTPLUS_THRESHOLD else math.log1p(e)
+            e = _exp_at(a, i < packed)
+            out[i] = e if a < SOFTPLUS_THRESHOLD else _log1p_at(e, i < packed)
 
 
 for _op_type, _fn in (("Exp", _exp), ("Log", _log), ("Log1p", _log1p), ("Tanh", _tanh), ("Sigmoid", _logistic),
@@ -449,9 +479,7 @@ def _reduced_shape(shape, reduced):
 
 def _sum_or_mean(op_type):
     def kernel(ctx, x, axes=None):
-        from numflow_kernels import reference
-
-        axis = reference.reduction_axes(ctx, x, axes)
+        axis = reduction_axes(ctx, x, axes)
         fits = (x.__class__ is np.ndarray and x.dtype == _FLOAT32 and x.ndim > 0 and x.size > 0 and axis != ()
                 and (axis is None or (all(-x.ndim <= a < x.ndim for a in axis)  # else the reference's error
                                       and len({a % x.ndim for a in axis}) == len(axis))))
