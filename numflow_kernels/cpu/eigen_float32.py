@@ -228,7 +228,11 @@ def _probabilities(shifted, sums):
 
 def sparse_xent(logits, labels, loss, backprop):
     """TensorFlow's SparseSoftmaxCrossEntropyWithLogits of float32 ``logits`` (2-D, C order), filling
-    ``loss`` and ``backprop``: ``log(sum(exp(shifted))) - shifted[label]`` with the C library's log."""
+    ``loss`` and ``backprop``: ``log(sum(exp(shifted))) - shifted[label]`` with the C library's log.
+    Returns the index of the first label outside ``[0, classes)`` (then fills nothing), else -1."""
+    for i in range(labels.shape[0]):
+        if labels[i] < 0 or labels[i] >= logits.shape[1]:
+            return i
     lanes = np.empty((4, PACKET), np.float32)
     exps = np.empty(logits.shape[1], np.float32)
     sums = np.empty(logits.shape[0], np.float32)
@@ -239,6 +243,7 @@ def sparse_xent(logits, labels, loss, backprop):
     _probabilities(backprop, sums)
     for i in range(logits.shape[0]):
         backprop[i, labels[i]] -= f32(1.0)
+    return -1
 
 
 def dense_xent(logits, labels, loss, backprop):

@@ -93,11 +93,8 @@ def sparse_softmax_xent(ctx, logits, labels):
         return reference_nn.sparse_softmax_xent(ctx, logits, labels)
     loss = np.empty(logits.shape[0], logits.dtype)
     backprop = np.empty_like(logits)
-    if logits.dtype == np.float32:
-        if labels.size and (labels.min() < 0 or labels.max() >= logits.shape[1]):
-            return reference_nn.sparse_softmax_xent(ctx, logits, labels)  # raises TensorFlow's error
-        eigen_float32.compiled(eigen_float32.sparse_xent)(logits, labels, loss, backprop)
-    elif _kernel(_sparse_xent)(logits, labels, loss, backprop) >= 0:
+    fill = eigen_float32.compiled(eigen_float32.sparse_xent) if logits.dtype == np.float32 else _kernel(_sparse_xent)
+    if fill(logits, labels, loss, backprop) >= 0:
         return reference_nn.sparse_softmax_xent(ctx, logits, labels)  # raises TensorFlow's error
     return loss, backprop
 
@@ -109,10 +106,8 @@ def softmax_xent(ctx, logits, labels):
         return reference_nn.softmax_xent(ctx, logits, labels)
     loss = np.empty(logits.shape[0], logits.dtype)
     backprop = np.empty_like(logits)
-    if logits.dtype == np.float32:
-        eigen_float32.compiled(eigen_float32.dense_xent)(logits, labels, loss, backprop)
-    else:
-        _kernel(_dense_xent)(logits, labels, loss, backprop)
+    fill = eigen_float32.compiled(eigen_float32.dense_xent) if logits.dtype == np.float32 else _kernel(_dense_xent)
+    fill(logits, labels, loss, backprop)
     return loss, backprop
 
 
