@@ -63,7 +63,7 @@ def export(writer, op, exports):
         writer.add_ops(branch.context.ops, exports)
         for node in writer.graph_def.node[start:]:
             inputs = [_switched_input(name, switched, side) for name in node.input]
-            if not any(not name.startswith("^") for name in inputs):
+            if all(name.startswith("^") for name in inputs):  # no data input: it waits on its pivot
                 inputs.append(f"^{pivots[side]}")
             node.input[:] = inputs
     merges = []
@@ -79,6 +79,5 @@ def export(writer, op, exports):
 
 def _switched_input(name, switched, side):
     """Input ``name`` of a node of branch ``side`` (0: true): a captured tensor's Switch output."""
-    control = name.startswith("^")
-    switch = None if control else switched.get(name[:-2] if name.endswith(":0") else name)
+    switch = None if name.startswith("^") else switched.get(name.removesuffix(":0"))
     return name if switch is None else f"{switch}:{1 - side}"

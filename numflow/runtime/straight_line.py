@@ -42,6 +42,5 @@ def compile_steps(steps):
     return names["run"]
 
 
-
 def _nothing(values):
     """The straight code of no steps."""
