@@ -57,7 +57,7 @@ LOGISTIC_P2, LOGISTIC_P3, LOGISTIC_P4, LOGISTIC_P5 = (
 LOGISTIC_HI, LOGISTIC_LO = f32(16.6355324), f32(-104.0)
 SELU_SCALE, SELU_SCALE_ALPHA = f32(1.0507009873554804934193349852946), f32(1.7580993408473768599402175208123)
 SOFTPLUS_THRESHOLD = f32(math.log(np.finfo(np.float32).eps)) + f32(2.0)  # log(epsilon) + 2, as TensorFlow's
-POWERS_OF_TWO = (np.arange(256, dtype=np.int32) << 23).view(np.float32)  # pldexp_fast's 2 ** (k - 127), k in 0..255
+LOGISTIC_CHUNK = 1024  # elements whose scales are built, then applied, in one pass (in the CPU's cache)
 
 
 def _flushed(y):
@@ -144,25 +144,44 @@ def _tanh(x, out):
         out[i] = _flushed(((v2 * v) * p + v) / q)
 
 
-def _logistic_packet(a):
-    if a != a:
-        return a
+def _logistic_polynomial(a):
+    """The logistic function's exp of ``min(a, LOGISTIC_HI) / 2`` before its scaling: the degree 5
+    polynomial ``p`` of the reduced argument, and the power of two ``m`` (a float) it is scaled by."""
     x = min(a, LOGISTIC_HI) * HALF
     m = f32(math.floor(x * LOG2E + HALF))
     r = m * LN2_LO + (m * LN2_HI + x)
     r2 = r * r
     even = r2 * LOGISTIC_P4 + LOGISTIC_P2
     odd = r2 * LOGISTIC_P5 + LOGISTIC_P3
-    p = r2 * (r * odd + even) + (r + f32(1.0))
-    e = p * POWERS_OF_TWO[np.int32(min(max(m + f32(127.0), f32(0.0)), f32(255.0)))]
-    e = e * e  # exp(x / 2) ** 2
-    return f32(0.0) if a < LOGISTIC_LO else _flushed(e / (f32(1.0) + e))
+    return r2 * (r * odd + even) + (r + f32(1.0)), m
+
+
+def _logistic_packets(x, out, scale_bits):
+    """Eigen's packet path of the logistic function of ``x`` into ``out``: ``e / (1 + e)`` with
+    ``e = (p * 2 ** m) ** 2``. The power of two is built from its bits in one loop and read as a
+    float in the next (``scale_bits``: int32 scratch at least as long), so both vectorize (as do
+    loops over slices indexed from 0, not over offsets into the whole)."""
+    for i in range(x.size):
+        p, m = _logistic_polynomial(x[i])
+        out[i] = p
+        scale_bits[i] = np.int32(min(max(m + f32(127.0), f32(0.0)), f32(255.0))) << 23
+    scale = scale_bits.view(np.float32)
+    for i in range(x.size):
+        a = x[i]
+        e = out[i] * scale[i]
+        e = e * e  # exp(x / 2) ** 2
+        y = e / (f32(1.0) + e)
+        y = y if abs(y) >= NORMAL_MIN else f32(0.0) * y  # flushed (a NaN input is passed on below)
+        y = f32(0.0) if a < LOGISTIC_LO else y
+        out[i] = a if a != a else y
 
 
 def _logistic(x, out):
     packed = x.size - x.size % PACKET
-    for i in range(packed):
-        out[i] = _logistic_packet(x[i])
+    scale_bits = np.empty(min(packed, LOGISTIC_CHUNK), np.int32)
+    for first in range(0, packed, LOGISTIC_CHUNK):
+        stop = min(first + LOGISTIC_CHUNK, packed)
+        _logistic_packets(x[first:stop], out[first:stop], scale_bits)
     for i in range(packed, x.size):
         e = math.exp(min(x[i], LOGISTIC_HI))
         out[i] = _flushed(e / (f32(1.0) + e))
@@ -357,8 +376,8 @@ def log_softmax(logits, out):
 
 
 _HELPERS = ("_flushed", "_exp_packet", "_exp_scalar", "_exp_at", "_log_packet", "_log_scalar", "_log_at",
-            "_log1p_packet", "_log1p_scalar", "_log1p_at", "_logistic_packet", "_row_sum", "_exp_row_sum",
-            "_probabilities", "_shift_rows", "_tree_sum")
+            "_log1p_packet", "_log1p_scalar", "_log1p_at", "_logistic_polynomial", "_logistic_packets", "_row_sum",
+            "_exp_row_sum", "_probabilities", "_shift_rows", "_tree_sum")
 _compiled = {}
 _compile_lock = threading.Lock()
 
