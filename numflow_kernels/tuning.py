@@ -68,6 +68,18 @@ MATMUL_BLOCK_WORK = 1 << 23
 # Bits. The rows or columns of a product block at least: BLAS packs the other input once per block.
 MATMUL_MIN_SPAN = 128
 
+# Bits. A product of this many multiply-adds or more (under 2 * MATMUL_BLOCK_WORK) is split into
+# blocks of MATMUL_MIN_SPAN rows or columns, which the calling thread and the helper of
+# cpu/gemm_blocks.py share: an LSTM's (32, 192) x (192, 512) gates took 41-55 us so against 80 us
+# whole on one core; a thread pool's hand-off (21 us a block) cost more than that saved.
+MATMUL_SHARED_WORK = 1 << 20
+
+# Scans of the block table the products' helper thread makes without finding a block before it
+# parks (cpu/gemm_blocks.py): about 0.17 ms (2,000 took 0.33 ms, 20,000 4.6-5.2 ms), longer than
+# the other kernels between two products of an LSTM step (70 us), short enough not to hold a core
+# long from the rest of a run.
+GEMM_IDLE_SPINS = 1_000
+
 # Bits. A convolution block's patch matrix at most (4 MB): with 2 MB blocks the filter gradient of the
 # MNIST CNN's second layer took 14.5 ms on one thread, with 4 MB 11.6 ms (the forward: 11 ms either way).
 CONV_BLOCK_BYTES = 1 << 22

@@ -13,7 +13,7 @@ alone, so the bits are the same on one core or many, and with any load.
 import numpy as np
 
 from numflow_kernels import cpu_threads, tuning
-from numflow_kernels.cpu import eigen_float32
+from numflow_kernels.cpu import eigen_float32, gemm_blocks
 from numflow_kernels.float_errors import quiet_call
 from numflow_kernels.reference import matmul_operands
 from numflow_kernels.registry import register
@@ -28,17 +28,30 @@ def spans(m, k, n):
     """``[(start, stop), ...]``: the blocks of a (m, k) x (k, n) product along its rows when ``m >= n``,
     else its columns; ``[]`` for a product computed whole. A function of the shape alone.
 
+    A large product (``2 * tuning.MATMUL_BLOCK_WORK`` multiply-adds or more) takes blocks of about
+    ``MATMUL_BLOCK_WORK`` each; a medium one (``tuning.MATMUL_SHARED_WORK``) two halves, or four
+    quarters of a side of ``4 * MATMUL_MIN_SPAN`` or more, for the caller and the helper thread of
+    ``gemm_blocks``.
+
     >>> spans(1024, 784, 200)[:2], len(spans(1024, 784, 200))
     ([(0, 128), (128, 256)], 8)
+    >>> spans(32, 192, 512)
+    [(0, 128), (128, 256), (256, 384), (384, 512)]
     >>> spans(64, 784, 200)
+    [(0, 100), (100, 200)]
+    >>> spans(16, 64, 512)
     []
     """
     side = max(m, n)
     count = min(m * k * n // tuning.MATMUL_BLOCK_WORK, side // tuning.MATMUL_MIN_SPAN)
-    if count < 2:
+    if count >= 2:
+        step = -(-side // count)
+        step = -(-step // tuning.MATMUL_MIN_SPAN) * tuning.MATMUL_MIN_SPAN
+    elif m * k * n >= tuning.MATMUL_SHARED_WORK and side >= tuning.MATMUL_MIN_SPAN:
+        step = -(-side // (4 if side >= 4 * tuning.MATMUL_MIN_SPAN else 2))
+        step = -(-step // 4) * 4  # whole 16-byte vectors of float32
+    else:
         return []
-    step = -(-side // count)
-    step = -(-step // tuning.MATMUL_MIN_SPAN) * tuning.MATMUL_MIN_SPAN
     return [(lo, min(lo + step, side)) for lo in range(0, side, step)]
 
 
@@ -84,6 +97,9 @@ def matmul(a, b):
         return quiet_call(np.matmul, a, b)
     out = np.empty((m, n), out_dtype)
     by_rows = m >= n
+    if (a.dtype == b.dtype == out_dtype and out_dtype in _REAL_BLAS_DTYPES
+            and gemm_blocks.run(a, b, out, bounds, by_rows, not cpu_threads.serial_kernels())):
+        return out
 
     def block(i):
         lo, hi = bounds[i]

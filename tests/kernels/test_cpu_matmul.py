@@ -10,18 +10,22 @@ rng = np.random.default_rng(5)
 
 
 @pytest.mark.parametrize("shape", [(1024, 784, 200), (200, 784, 1024), (300, 5000, 300), (64, 784, 200),
-                                   (1, 1, 1), (0, 4, 3), (5000, 1, 1)])
+                                   (32, 192, 512), (192, 512, 32), (16, 64, 512), (1, 1, 1), (0, 4, 3), (5000, 1, 1)])
 def test_blocks_tile_the_longer_side_of_the_output_and_depend_on_the_shape_alone(shape):
     m, k, n = shape
     bounds = matmul.spans(m, k, n)
+    work, side = m * k * n, max(m, n)
     if not bounds:
-        assert m * k * n < 2 * tuning.MATMUL_BLOCK_WORK or max(m, n) < 2 * tuning.MATMUL_MIN_SPAN
+        assert work < tuning.MATMUL_SHARED_WORK or side < tuning.MATMUL_MIN_SPAN
         return
-    side = max(m, n)
     assert bounds[0][0] == 0 and bounds[-1][1] == side
     assert all(hi == lo for (_, hi), (lo, _) in zip(bounds, bounds[1:]))
-    assert all(hi - lo >= tuning.MATMUL_MIN_SPAN for lo, hi in bounds[:-1])
-    assert all((hi - lo) % tuning.MATMUL_MIN_SPAN == 0 for lo, hi in bounds[:-1])
+    if work >= 2 * tuning.MATMUL_BLOCK_WORK and side >= 2 * tuning.MATMUL_MIN_SPAN:
+        assert all(hi - lo >= tuning.MATMUL_MIN_SPAN for lo, hi in bounds[:-1])
+        assert all((hi - lo) % tuning.MATMUL_MIN_SPAN == 0 for lo, hi in bounds[:-1])
+    else:  # a medium product: halves or quarters, in whole vectors
+        assert len(bounds) == (4 if side >= 4 * tuning.MATMUL_MIN_SPAN else 2)
+        assert all((hi - lo) % 4 == 0 and hi - lo >= (side + 3) // len(bounds) - 4 for lo, hi in bounds[:-1])
 
 
 def _operands(m, k, n, dtype, transpose_a=False, transpose_b=False):

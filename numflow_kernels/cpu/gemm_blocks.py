@@ -1,0 +1,181 @@
+"""Blocks of a matrix product shared by the calling thread and one helper thread that spins between them.
+
+A product of a few tens of microseconds (an LSTM's gates: (32, 192) x (192, 512), 80 us on one core)
+gains nothing from ``cpu_threads.run_blocks``: waking a pool thread and collecting its future took
+about 21 us, so two blocks took 129 us. Here the caller posts the blocks in a table of int64 rows,
+takes them itself one by one, and a helper thread, spinning in compiled code without the GIL, takes
+the others: a block it takes starts about 3 us after it is posted, and (32, 192) x (192, 512) in
+blocks of 128 columns took 49-55 us. The helper parks on an event after ``IDLE_SPINS`` empty scans,
+and the next product wakes it.
+
+Each block is one ``cblas_?gemm`` call of numpy's own BLAS (its address found as threadpoolctl finds
+the library), the same call whichever thread makes it, and a block is claimed by one thread alone
+(a compare-and-swap on its state): the bits depend on the blocks, which depend on the shapes.
+Without the symbols (another BLAS), off x86-64, or while another product holds the table, the
+caller runs the same calls in order (``run_serially``); without even the symbols, ``available()``
+is False and callers keep to numpy.
+"""
+
+import ctypes
+import os
+import platform
+import threading
+
+import numpy as np
+
+from numflow_kernels import tuning
+
+FREE, POSTED, CLAIMED, DONE = 0, 1, 2, 3
+# A block's row: its state, then the arguments of its gemm call.
+STATE, DOUBLE, TRANS_A, TRANS_B, M, N, K, A, LDA, B, LDB, C, LDC = range(13)
+MAX_BLOCKS = 64
+ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
+PARKED = 0  # the control row's (the table's last) one cell: 1 while the helper is parked (or parking)
+
+# The atomics the loops use order memory as the helper needs on x86-64; elsewhere blocks run in order.
+_SPINS = platform.machine().lower() in ("x86_64", "amd64")
+_lock = threading.Lock()
+_blas = None  # (sgemm address, dgemm address, 64-bit integers) or () when not found
+_table = None
+_helper = None
+
+
+def _find_blas():
+    """The addresses of numpy's BLAS's ``cblas_sgemm`` and ``cblas_dgemm`` and whether it takes 64-bit
+    integers; () where they cannot be found."""
+    import numpy  # noqa: F401 - threadpoolctl lists the BLAS of the libraries already loaded
+    from threadpoolctl import ThreadpoolController
+
+    for controller in ThreadpoolController().select(user_api="blas").lib_controllers:
+        library = ctypes.CDLL(controller.filepath)
+        for prefix in ("", "scipy_"):
+            for suffix in ("", "64_", "_64"):
+                sgemm = getattr(library, f"{prefix}cblas_sgemm{suffix}", None)
+                dgemm = getattr(library, f"{prefix}cblas_dgemm{suffix}", None)
+                if sgemm is not None and dgemm is not None:
+                    wide = "64" in suffix
+                    return (ctypes.cast(sgemm, ctypes.c_void_p).value, ctypes.cast(dgemm, ctypes.c_void_p).value,
+                            wide)
+    return ()
+
+
+def available():
+    """Whether products can be run as blocks of direct BLAS calls here."""
+    global _blas
+    if _blas is None:
+        with _lock:
+            if _blas is None:
+                try:
+                    _blas = _find_blas()
+                except Exception:  # noqa: BLE001 - no threadpoolctl, no BLAS info: numpy's matmul then
+                    _blas = ()
+    return bool(_blas)
+
+
+def _operand(x):
+    """``(transposed, leading dimension)`` of a 2-D array as BLAS reads it, in elements; None if BLAS
+    cannot read it in place (neither axis contiguous)."""
+    itemsize = x.itemsize
+    s0, s1 = x.strides
+    if s1 == itemsize and s0 % itemsize == 0 and s0 >= itemsize * max(1, x.shape[1]):
+        return NO_TRANS, s0 // itemsize
+    if s0 == itemsize and s1 % itemsize == 0 and s1 >= itemsize * max(1, x.shape[0]):
+        return TRANS, s1 // itemsize
+    return None
+
+
+def fill_rows(rows, a, b, out, bounds, by_rows):
+    """Write into ``rows`` (one per block) the gemm call of each block of ``out = a @ b``: rows
+    ``bounds[i]`` of ``out`` when ``by_rows``, else those columns. False if BLAS cannot read an
+    operand in place (the caller copies it first)."""
+    layout_a, layout_b = _operand(a), _operand(b)
+    if layout_a is None or layout_b is None:
+        return False
+    (trans_a, lda), (trans_b, ldb) = layout_a, layout_b
+    itemsize = out.itemsize
+    k = a.shape[1]
+    a_address, b_address, c_address = a.ctypes.data, b.ctypes.data, out.ctypes.data
+    ldc = out.strides[0] // itemsize
+    for row, (lo, hi) in zip(rows, bounds):
+        row[DOUBLE] = out.dtype == np.float64
+        row[TRANS_A], row[TRANS_B], row[K], row[LDA], row[LDB], row[LDC] = trans_a, trans_b, k, lda, ldb, ldc
+        if by_rows:
+            row[M], row[N] = hi - lo, b.shape[1]
+            row[A] = a_address + lo * itemsize * (lda if trans_a == NO_TRANS else 1)
+            row[B], row[C] = b_address, c_address + lo * ldc * itemsize
+        else:
+            row[M], row[N] = a.shape[0], hi - lo
+            row[A] = a_address
+            row[B] = b_address + lo * itemsize * (1 if trans_b == NO_TRANS else ldb)
+            row[C] = c_address + lo * itemsize
+    return True
+
+
+def run(a, b, out, bounds, by_rows, cores_free):
+    """``out = a @ b`` (float32 or float64, ``out`` C-contiguous) as the blocks ``bounds`` (see
+    ``fill_rows``), with the helper thread where ``cores_free`` and the table is not in use, else in
+    order on this thread; the same bits either way. False (nothing written) where BLAS cannot read
+    an operand in place or was not found."""
+    from numflow_kernels.cpu import gemm_loops
+
+    if not available():
+        return False
+    count = len(bounds)
+    sgemm, dgemm, wide = _blas
+    shared = cores_free and 1 < count <= MAX_BLOCKS and _SPINS and _lock.acquire(blocking=False)
+    try:
+        table = _shared_table() if shared else np.zeros((count, LDC + 1), np.int64)
+        if not fill_rows(table[:count], a, b, out, bounds, by_rows):
+            return False
+        if shared:
+            gemm_loops.compiled("run_shared")(table, count, sgemm, dgemm, wide)
+        else:
+            gemm_loops.compiled("run_serially")(table, sgemm, dgemm, wide)
+        return True
+    finally:
+        if shared:
+            _lock.release()
+
+
+def _shared_table():
+    """The block table (its last row the control row), its helper thread woken or started."""
+    global _table, _helper
+    if _table is None:
+        _table = np.zeros((MAX_BLOCKS + 1, LDC + 1), np.int64)
+    if _helper is None or not _helper.thread.is_alive():
+        _table[MAX_BLOCKS] = 0
+        _helper = _Helper(_table)
+    elif _table[MAX_BLOCKS, PARKED]:
+        _helper.wake.set()
+    return _table
+
+
+class _Helper:
+    """The thread that takes posted blocks: spins in compiled code while products keep coming, parks on
+    ``wake`` after ``tuning.GEMM_IDLE_SPINS`` empty scans."""
+
+    def __init__(self, table):
+        self.wake = threading.Event()
+        self.thread = threading.Thread(target=self._serve, args=(table,), name="numflow-gemm", daemon=True)
+        self.thread.start()
+
+    def _serve(self, table):
+        from numflow_kernels.cpu import gemm_loops
+
+        serve = gemm_loops.compiled("serve")
+        sgemm, dgemm, wide = _blas
+        while True:
+            serve(table, sgemm, dgemm, wide, tuning.GEMM_IDLE_SPINS)
+            self.wake.wait()
+            self.wake.clear()
+            table[MAX_BLOCKS, PARKED] = 0
+
+
+def _forget_in_child():
+    # A forked child has the table but not the helper thread; its lock may have been held mid-product.
+    global _lock, _table, _helper
+    _lock, _table, _helper = threading.Lock(), None, None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
