@@ -31,7 +31,14 @@ MLP, numflow beside TensorFlow in the same run.
   of the processes faulted 1,690 pages (7 MiB) in every step, at 22-25 ms. The mean over 128 steps
   was 20.4-21.5 ms against TensorFlow's 18.7-22.1 ms. Of the step, the 100 products in the two loops
   take 8.6 ms and the weight gradient after the loop 2.4 ms; the forward loop's other kernels about
-  68 us an iteration, the backward loop's 69 us.
+  68 us an iteration, the backward loop's 69 us. Once Sigmoid's loops vectorized (3.1 us for 4,096
+  floats, from 5.6-7.3) and medium products were shared with a helper thread spinning between them
+  (``numflow_kernels/cpu/gemm_blocks.py``: the forward product 54 us an iteration from 89, the
+  backward one 70 us from 88), the step took 15.0-15.7 ms against TensorFlow's 15.9-16.1 ms (1.02-1.07x
+  its steps per second; load 0.7-1.1), the mean over 128 steps 15.4-16.5 ms against 16.3-16.4 ms. In
+  separate processes, each warmed up as here: 15.0-15.4 ms, against 18.0-18.5 ms before the two
+  changes, in alternate runs. Steps vary from process to process on this machine (15-19 ms in runs
+  minutes apart, for the old code as for the new), so single runs compare only beside each other.
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
   ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a
