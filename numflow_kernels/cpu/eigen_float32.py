@@ -57,7 +57,7 @@ LOGISTIC_P2, LOGISTIC_P3, LOGISTIC_P4, LOGISTIC_P5 = (
 LOGISTIC_HI, LOGISTIC_LO = f32(16.6355324), f32(-104.0)
 SELU_SCALE, SELU_SCALE_ALPHA = f32(1.0507009873554804934193349852946), f32(1.7580993408473768599402175208123)
 SOFTPLUS_THRESHOLD = f32(math.log(np.finfo(np.float32).eps)) + f32(2.0)  # log(epsilon) + 2, as TensorFlow's
-LOGISTIC_CHUNK = 1024  # elements whose scales are built, then applied, in one pass (in the CPU's cache)
+CHUNK = 1024  # elements whose scales are built, then applied, in one pass (in the CPU's cache)
 
 
 def _flushed(y):
@@ -90,10 +90,39 @@ def _exp_at(a, in_packet):
     return _exp_packet(a) if in_packet else _exp_scalar(a)
 
 
+def _exp_packets(x, out, scale_bits):
+    """``_exp_packet`` of each of ``x`` into ``out`` in two loops that vectorize (``scale_bits``: int32
+    scratch of twice the length): the polynomial and the bits of two powers of two whose product is
+    ``2 ** m`` (``m`` in [-150, 128] is more than one float's exponent holds), then their products,
+    exact until the last, which rounds once as the product in float64 did."""
+    n = x.size
+    for i in range(n):
+        a = x[i]
+        v = max(min(a, EXP_HI), EXP_LO) if a == a else f32(0.0)  # below EXP_LO the result is 0 anyway
+        m = f32(math.floor(v * LOG2E + HALF))
+        r = m * LN2_LO + (m * LN2_HI + v)
+        r2 = r * r
+        even = r2 * (r2 * EXP_P6 + EXP_P4) + EXP_P2
+        odd = r2 * EXP_P5 + EXP_P3
+        out[i] = r2 * (r * odd + even) + (r + f32(1.0))
+        half = f32(math.floor(m * HALF))
+        scale_bits[i] = np.int32(half + f32(127.0)) << 23
+        scale_bits[n + i] = np.int32(m - half + f32(127.0)) << 23
+    scale = scale_bits.view(np.float32)
+    for i in range(n):
+        a = x[i]
+        y = max((out[i] * scale[i]) * scale[n + i], a)
+        y = y if abs(y) >= NORMAL_MIN else f32(0.0) * y
+        y = f32(0.0) if a < EXP_LO else y
+        out[i] = a if a != a else y
+
+
 def _exp(x, out):
     packed = x.size - x.size % PACKET
-    for i in range(packed):
-        out[i] = _exp_packet(x[i])
+    scale_bits = np.empty(2 * min(packed, CHUNK), np.int32)
+    for first in range(0, packed, CHUNK):
+        stop = min(first + CHUNK, packed)
+        _exp_packets(x[first:stop], out[first:stop], scale_bits[:2 * (stop - first)])
     for i in range(packed, x.size):
         out[i] = _exp_scalar(x[i])
 
@@ -127,10 +156,37 @@ def _log_at(a, in_packet):
     return _log_packet(a) if in_packet else _log_scalar(a)
 
 
+def _log_packets(x, out, mantissa_bits):
+    """``_log_packet`` of each of ``x`` into ``out`` in two loops that vectorize (``mantissa_bits``:
+    int32 scratch as long): ``frexp`` from the bits (a normal number's exponent, and its mantissa
+    in [0.5, 1) as the bits of a float), then the rational function. Zeros, denormals, negative
+    numbers, infinities and NaN take their own results in the second loop."""
+    bits = x.view(np.int32)
+    for i in range(x.size):
+        mantissa_bits[i] = (bits[i] & 0x007FFFFF) | 0x3F000000
+        out[i] = f32(((bits[i] >> 23) & 0xFF) - 126)
+    mantissas = mantissa_bits.view(np.float32)
+    for i in range(x.size):
+        a = x[i]
+        v = mantissas[i]
+        low = v < SQRT_HALF
+        e = out[i] - f32(1.0) if low else out[i]
+        v = (v - f32(1.0)) + v if low else v - f32(1.0)
+        p = v * ((LOG_P0 * v + LOG_P1) * v + LOG_P2)
+        q = ((LOG_Q0 * v + LOG_Q1) * v + LOG_Q2) * v + f32(1.0)
+        y = e * LN2 + p / q
+        y = a if a == f32(np.inf) else y
+        y = f32(np.nan) if a < f32(0.0) else y
+        y = f32(-np.inf) if abs(a) < NORMAL_MIN else y
+        out[i] = a if a != a else y
+
+
 def _log(x, out):
     packed = x.size - x.size % PACKET
-    for i in range(packed):
-        out[i] = _log_packet(x[i])
+    mantissa_bits = np.empty(min(packed, CHUNK), np.int32)
+    for first in range(0, packed, CHUNK):
+        stop = min(first + CHUNK, packed)
+        _log_packets(x[first:stop], out[first:stop], mantissa_bits)
     for i in range(packed, x.size):
         out[i] = _log_scalar(x[i])
 
@@ -178,9 +234,9 @@ def _logistic_packets(x, out, scale_bits):
 
 def _logistic(x, out):
     packed = x.size - x.size % PACKET
-    scale_bits = np.empty(min(packed, LOGISTIC_CHUNK), np.int32)
-    for first in range(0, packed, LOGISTIC_CHUNK):
-        stop = min(first + LOGISTIC_CHUNK, packed)
+    scale_bits = np.empty(min(packed, CHUNK), np.int32)
+    for first in range(0, packed, CHUNK):
+        stop = min(first + CHUNK, packed)
         _logistic_packets(x[first:stop], out[first:stop], scale_bits)
     for i in range(packed, x.size):
         e = math.exp(min(x[i], LOGISTIC_HI))
@@ -375,9 +431,9 @@ def log_softmax(logits, out):
             out[i, j] = out[i, j] - log_sum
 
 
-_HELPERS = ("_flushed", "_exp_packet", "_exp_scalar", "_exp_at", "_log_packet", "_log_scalar", "_log_at",
-            "_log1p_packet", "_log1p_scalar", "_log1p_at", "_logistic_polynomial", "_logistic_packets", "_row_sum",
-            "_exp_row_sum", "_probabilities", "_shift_rows", "_tree_sum")
+_HELPERS = ("_flushed", "_exp_packet", "_exp_scalar", "_exp_at", "_exp_packets", "_log_packet", "_log_scalar",
+            "_log_at", "_log_packets", "_log1p_packet", "_log1p_scalar", "_log1p_at", "_logistic_polynomial",
+            "_logistic_packets", "_row_sum", "_exp_row_sum", "_probabilities", "_shift_rows", "_tree_sum")
 _compiled = {}
 _compile_lock = threading.Lock()
 

@@ -41,6 +41,33 @@ def test_float32_values_are_tensorflows_bits(function):
         assert not _bits_differ(tail, GOLDEN[f"{function}_last_{n}"]).size, f"the last {n}"
 
 
+@pytest.mark.parametrize("loop, packet", [("_exp", "_exp_packet"), ("_log", "_log_packet")])
+def test_the_vectorized_loops_give_the_packet_functions_bits_across_every_float(loop, packet):
+    # The loops build powers of two and mantissas from bits; the one-element functions (the ones the
+    # golden values check) call floor and frexp. A sweep of the float32 bit patterns, and the edges.
+    from numba import njit
+
+    from numflow_kernels.cpu import eigen_float32
+
+    sweep = np.arange(0, 1 << 32, 4099, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    edges = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 0.70710677, 0.7071068, 88.7228, 88.723, 88.73,
+                      -87.33, -103.97, -104.0, -104.01, 1.1754944e-38, 1.1754942e-38, 1e-45, -1e-40, 3.4e38, -1.0],
+                     np.float32)
+    x = np.concatenate([sweep, np.linspace(-110, 110, 100_000, dtype=np.float32), edges])
+    x = x[:x.size - x.size % eigen_float32.PACKET]
+    got, want = np.empty_like(x), np.empty_like(x)
+    eigen_float32.compiled(getattr(eigen_float32, loop))(x, got)  # compiles the helpers too
+
+    @njit
+    def each(function, values, out):
+        for i in range(values.size):
+            out[i] = function(values[i])
+
+    each(getattr(eigen_float32, packet), x, want)
+    differ = np.flatnonzero(got.view(np.uint32) != want.view(np.uint32))
+    assert not differ.size, f"{differ.size} differ, first at {x[differ[:5]]}"
+
+
 def test_shapes_and_strides_do_not_change_the_bits_of_a_c_ordered_tensor():
     values = golden.inputs("tanh")[:8000].reshape(40, 200)
     with tf.Graph().as_default(), tf.Session() as sess:
