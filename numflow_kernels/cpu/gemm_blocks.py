@@ -5,15 +5,15 @@ gains nothing from ``cpu_threads.run_blocks``: waking a pool thread and collecti
 about 21 us, so two blocks took 129 us. Here the caller posts the blocks in a table of int64 rows,
 takes them itself one by one, and a helper thread, spinning in compiled code without the GIL, takes
 the others: a block it takes starts about 3 us after it is posted, and (32, 192) x (192, 512) in
-blocks of 128 columns took 49-55 us. The helper parks on an event after ``IDLE_SPINS`` empty scans,
-and the next product wakes it.
+blocks of 128 columns took 41-55 us. The helper parks on an event after ``tuning.GEMM_IDLE_SPINS``
+empty scans (about 0.17 ms), and the next product wakes it.
 
 Each block is one ``cblas_?gemm`` call of numpy's own BLAS (its address found as threadpoolctl finds
 the library), the same call whichever thread makes it, and a block is claimed by one thread alone
 (a compare-and-swap on its state): the bits depend on the blocks, which depend on the shapes.
-Without the symbols (another BLAS), off x86-64, or while another product holds the table, the
-caller runs the same calls in order (``run_serially``); without even the symbols, ``available()``
-is False and callers keep to numpy.
+Off x86-64, while the cores are taken (a run scheduling ops on its pool), or while another product
+holds the table, the caller makes the same calls in order; where the symbols are not found (another
+BLAS), ``available()`` is False and ``matmul`` hands the same blocks to numpy.
 """
 
 import ctypes
