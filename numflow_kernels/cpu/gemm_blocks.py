@@ -115,14 +115,15 @@ def run(a, b, out, bounds, by_rows, cores_free):
     """``out = a @ b`` (float32 or float64, ``out`` C-contiguous) as the blocks ``bounds`` (see
     ``fill_rows``), with the helper thread where ``cores_free`` and the table is not in use, else in
     order on this thread; the same bits either way. False (nothing written) where BLAS cannot read
-    an operand in place or was not found."""
+    an operand in place or was not found, or the blocks, more than the table holds, could take the
+    cores of a thread pool."""
     from numflow_kernels.cpu import gemm_loops
 
-    if not available():
-        return False
     count = len(bounds)
+    if not available() or cores_free and count > MAX_BLOCKS:
+        return False
     sgemm, dgemm, wide = _blas
-    shared = cores_free and 1 < count <= MAX_BLOCKS and _SPINS and _lock.acquire(blocking=False)
+    shared = cores_free and count > 1 and _SPINS and _lock.acquire(blocking=False)
     try:
         table = _shared_table() if shared else np.zeros((count, LDC + 1), np.int64)
         if not fill_rows(table[:count], a, b, out, bounds, by_rows):

@@ -72,6 +72,16 @@ def test_without_the_helper_the_blocks_go_to_numpy_with_the_same_bits(monkeypatc
     assert by_numpy.tobytes() == shared.tobytes()
 
 
+def test_more_blocks_than_the_table_holds_go_to_the_thread_pool_with_the_same_bits(monkeypatch):
+    a, b = _operands(32, 192, 512, np.float32, False, False)
+    with cpu_threads.one_blas_thread():
+        shared = matmul.matmul(a, b)
+        monkeypatch.setattr(gemm_blocks, "MAX_BLOCKS", 2)
+        out = np.empty((32, 512), np.float32)
+        assert not gemm_blocks.run(a, b, out, matmul.spans(32, 192, 512), False, True)
+        assert matmul.matmul(a, b).tobytes() == shared.tobytes()
+
+
 def _wait_until(condition, seconds=5.0):
     deadline = time.monotonic() + seconds
     while not condition():
