@@ -34,7 +34,8 @@ PARKED = 0  # the control row's (the table's last) one cell: 1 while the helper 
 
 # The atomics the loops use order memory as the helper needs on x86-64; elsewhere blocks run in order.
 _SPINS = platform.machine().lower() in ("x86_64", "amd64")
-_lock = threading.Lock()
+_lock = threading.Lock()  # held by the product using the table
+_find_lock = threading.Lock()
 _blas = None  # (sgemm address, dgemm address, 64-bit integers) or () when not found
 _table = None
 _helper = None
@@ -63,7 +64,7 @@ def available():
     """Whether products can be run as blocks of direct BLAS calls here."""
     global _blas
     if _blas is None:
-        with _lock:
+        with _find_lock:
             if _blas is None:
                 try:
                     _blas = _find_blas()
@@ -72,70 +73,24 @@ def available():
     return bool(_blas)
 
 
-def _operand(x):
-    """``(transposed, leading dimension)`` of a 2-D array as BLAS reads it, in elements; None if BLAS
-    cannot read it in place (neither axis contiguous)."""
-    itemsize = x.itemsize
-    s0, s1 = x.strides
-    if s1 == itemsize and s0 % itemsize == 0 and s0 >= itemsize * max(1, x.shape[1]):
-        return NO_TRANS, s0 // itemsize
-    if s0 == itemsize and s1 % itemsize == 0 and s1 >= itemsize * max(1, x.shape[0]):
-        return TRANS, s1 // itemsize
-    return None
-
-
-def fill_rows(rows, a, b, out, bounds, by_rows):
-    """Write into ``rows`` (one per block) the gemm call of each block of ``out = a @ b``: rows
-    ``bounds[i]`` of ``out`` when ``by_rows``, else those columns. False if BLAS cannot read an
-    operand in place (the caller copies it first)."""
-    layout_a, layout_b = _operand(a), _operand(b)
-    if layout_a is None or layout_b is None:
-        return False
-    (trans_a, lda), (trans_b, ldb) = layout_a, layout_b
-    itemsize = out.itemsize
-    k = a.shape[1]
-    a_address, b_address, c_address = a.ctypes.data, b.ctypes.data, out.ctypes.data
-    ldc = out.strides[0] // itemsize
-    for row, (lo, hi) in zip(rows, bounds):
-        row[DOUBLE] = out.dtype == np.float64
-        row[TRANS_A], row[TRANS_B], row[K], row[LDA], row[LDB], row[LDC] = trans_a, trans_b, k, lda, ldb, ldc
-        if by_rows:
-            row[M], row[N] = hi - lo, b.shape[1]
-            row[A] = a_address + lo * itemsize * (lda if trans_a == NO_TRANS else 1)
-            row[B], row[C] = b_address, c_address + lo * ldc * itemsize
-        else:
-            row[M], row[N] = a.shape[0], hi - lo
-            row[A] = a_address
-            row[B] = b_address + lo * itemsize * (1 if trans_b == NO_TRANS else ldb)
-            row[C] = c_address + lo * itemsize
-    return True
-
-
-def run(a, b, out, bounds, by_rows, cores_free):
-    """``out = a @ b`` (float32 or float64, ``out`` C-contiguous) as the blocks ``bounds`` (see
-    ``fill_rows``), with the helper thread where ``cores_free`` and the table is not in use, else in
-    order on this thread; the same bits either way. False (nothing written) where BLAS cannot read
-    an operand in place or was not found, or the blocks, more than the table holds, could take the
-    cores of a thread pool."""
+def run(a, b, out, step, by_rows, cores_free):
+    """``out = a @ b`` (float32 or float64, ``out`` C-contiguous) in blocks of ``step`` rows of ``out``
+    (``by_rows``) or columns, with the helper thread where ``cores_free`` and the table is not in use,
+    else in order on this thread: the same bits either way. False (nothing written) where BLAS was
+    not found or cannot read an operand in place, or where more blocks than the table holds could
+    take the cores of a thread pool."""
     from numflow_kernels.cpu import gemm_loops
 
-    count = len(bounds)
+    count = -(-(out.shape[0] if by_rows else out.shape[1]) // step)
     if not available() or cores_free and count > MAX_BLOCKS:
         return False
     sgemm, dgemm, wide = _blas
-    shared = cores_free and count > 1 and _SPINS and _lock.acquire(blocking=False)
+    if not (cores_free and count > 1 and _SPINS and _lock.acquire(blocking=False)):
+        return gemm_loops.compiled("run_serially")(a, b, out, step, by_rows, sgemm, dgemm, wide)
     try:
-        table = _shared_table() if shared else np.zeros((count, LDC + 1), np.int64)
-        if not fill_rows(table[:count], a, b, out, bounds, by_rows):
-            return False
-        if shared:
-            gemm_loops.compiled("run_shared")(table, count, sgemm, dgemm, wide)
-        else:
-            gemm_loops.compiled("run_serially")(table, sgemm, dgemm, wide)
-        return True
+        return gemm_loops.compiled("run_shared")(_shared_table(), a, b, out, step, by_rows, sgemm, dgemm, wide)
     finally:
-        if shared:
-            _lock.release()
+        _lock.release()
 
 
 def _shared_table():

@@ -9,6 +9,7 @@ cached on disk like every kernel.
 
 import threading
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -23,10 +24,12 @@ from numflow_kernels.cpu.gemm_blocks import (
     LDB,
     LDC,
     MAX_BLOCKS,
+    NO_TRANS,
     PARKED,
     POSTED,
     ROW_MAJOR,
     STATE,
+    TRANS,
     TRANS_A,
     TRANS_B,
     A,
@@ -148,14 +151,65 @@ def _take(table, i, sgemm, dgemm, wide):
     return False
 
 
-def run_serially(rows, sgemm, dgemm, wide):
-    """Every block of ``rows``, in order, on this thread."""
+def _layout(x, itemsize):
+    """``(transposed, leading dimension)`` of 2-D ``x`` as BLAS reads it, in elements; (0, 0) where BLAS
+    cannot read it in place (neither axis contiguous)."""
+    s0, s1 = x.strides
+    if s1 == itemsize and s0 % itemsize == 0 and s0 >= itemsize * max(1, x.shape[1]):
+        return NO_TRANS, s0 // itemsize
+    if s0 == itemsize and s1 % itemsize == 0 and s1 >= itemsize * max(1, x.shape[0]):
+        return TRANS, s1 // itemsize
+    return 0, 0
+
+
+def _fill(rows, a, b, out, step, by_rows):
+    """Write into ``rows`` the gemm call of each block of ``out = a @ b`` (C-ordered ``out``): ``step``
+    rows of ``out`` at a time when ``by_rows``, else columns. The count of blocks; -1 (nothing
+    written) where BLAS cannot read an operand in place."""
+    itemsize = out.itemsize
+    trans_a, lda = _layout(a, itemsize)
+    trans_b, ldb = _layout(b, itemsize)
+    if trans_a == 0 or trans_b == 0:
+        return -1
+    side = out.shape[0] if by_rows else out.shape[1]
+    count = (side + step - 1) // step
+    ldc = out.strides[0] // itemsize
+    for i in range(count):
+        lo = i * step
+        width = min(step, side - lo)
+        r = rows[i]
+        r[DOUBLE] = itemsize == 8
+        r[TRANS_A], r[TRANS_B], r[K], r[LDA], r[LDB], r[LDC] = trans_a, trans_b, a.shape[1], lda, ldb, ldc
+        if by_rows:
+            r[M], r[N] = width, b.shape[1]
+            r[A] = a.ctypes.data + lo * itemsize * (lda if trans_a == NO_TRANS else 1)
+            r[B], r[C] = b.ctypes.data, out.ctypes.data + lo * ldc * itemsize
+        else:
+            r[M], r[N] = a.shape[0], width
+            r[A] = a.ctypes.data
+            r[B] = b.ctypes.data + lo * itemsize * (1 if trans_b == NO_TRANS else ldb)
+            r[C] = out.ctypes.data + lo * itemsize
+    return count
+
+
+def run_serially(a, b, out, step, by_rows, sgemm, dgemm, wide):
+    """``out = a @ b`` as its blocks (see ``_fill``), in order on this thread; False where BLAS cannot
+    read an operand in place."""
+    side = out.shape[0] if by_rows else out.shape[1]
+    rows = np.zeros(((side + step - 1) // step, LDC + 1), np.int64)
+    if _fill(rows, a, b, out, step, by_rows) < 0:
+        return False
     for i in range(rows.shape[0]):
         _run_block(rows, i, sgemm, dgemm, wide)
+    return True
 
 
-def run_shared(table, count, sgemm, dgemm, wide):
-    """Post the table's first ``count`` blocks, take those the helper has not, wait for the rest."""
+def run_shared(table, a, b, out, step, by_rows, sgemm, dgemm, wide):
+    """``out = a @ b`` as its blocks, posted in ``table``: this thread takes those the helper has not, and
+    waits for the rest. False where BLAS cannot read an operand in place."""
+    count = _fill(table, a, b, out, step, by_rows)
+    if count < 0:
+        return False
     for i in range(count):
         _store(table, i, STATE, POSTED)
     for i in range(count):
@@ -165,6 +219,7 @@ def run_shared(table, count, sgemm, dgemm, wide):
             _pause()
     for i in range(count):
         _store(table, i, STATE, FREE)
+    return True
 
 
 def serve(table, sgemm, dgemm, wide, idle_spins):
@@ -185,7 +240,7 @@ def serve(table, sgemm, dgemm, wide, idle_spins):
             _pause()
 
 
-_HELPERS = ("_run_block", "_take")
+_HELPERS = ("_run_block", "_take", "_layout", "_fill")
 _compiled = {}
 _compile_lock = threading.Lock()
 

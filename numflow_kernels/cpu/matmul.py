@@ -98,7 +98,7 @@ def matmul(a, b):
     out = np.empty((m, n), out_dtype)
     by_rows = m >= n
     if (a.dtype == b.dtype == out_dtype and out_dtype in _REAL_BLAS_DTYPES
-            and gemm_blocks.run(a, b, out, bounds, by_rows, not cpu_threads.serial_kernels())):
+            and gemm_blocks.run(a, b, out, bounds[0][1], by_rows, not cpu_threads.serial_kernels())):
         return out
 
     def block(i):
