@@ -70,7 +70,7 @@ MATMUL_MIN_SPAN = 128
 
 # Bits. A product of this many multiply-adds or more (under 2 * MATMUL_BLOCK_WORK) is split into
 # blocks of MATMUL_MIN_SPAN rows or columns, which the calling thread and the helper of
-# cpu/gemm_blocks.py share: an LSTM's (32, 192) x (192, 512) gates took 41-55 us so against 80 us
+# cpu/gemm_blocks.py share: an LSTM's (32, 192) x (192, 512) gates took 34-35 us so against 80 us
 # whole on one core; a thread pool's hand-off (21 us a block) cost more than that saved.
 MATMUL_SHARED_WORK = 1 << 20
 
