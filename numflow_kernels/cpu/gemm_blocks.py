@@ -6,8 +6,8 @@ about 21 us, so two blocks took 129 us. Here the caller posts the blocks in a ta
 (filled in compiled code: in Python, four took 11.5 us), takes them itself one by one, and a helper
 thread, spinning in compiled code without the GIL, takes the others: a block it takes starts about
 3 us after it is posted, and (32, 192) x (192, 512) in blocks of 128 columns took 34-35 us. The
-helper parks on an event after ``tuning.GEMM_IDLE_SPINS`` empty scans (about 0.17 ms), and the next
-product wakes it.
+helper parks on a futex after ``tuning.GEMM_IDLE_SPINS`` empty scans (about 0.17 ms), and the next
+product wakes it, all in compiled code: the helper never needs the GIL.
 
 Each block is one ``cblas_?gemm`` call of numpy's own BLAS (its address found as threadpoolctl finds
 the library), the same call whichever thread makes it, and a block is claimed by one thread alone
@@ -20,6 +20,7 @@ BLAS), ``available()`` is False and ``matmul`` hands the same blocks to numpy.
 import ctypes
 import os
 import platform
+import sys
 import threading
 
 import numpy as np
@@ -33,8 +34,10 @@ MAX_BLOCKS = 64
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
 PARKED = 0  # the control row's (the table's last) one cell: 1 while the helper is parked (or parking)
 
-# The atomics the loops use order memory as the helper needs on x86-64; elsewhere blocks run in order.
-_SPINS = platform.machine().lower() in ("x86_64", "amd64")
+# The helper's atomics order memory as it needs on x86-64, and it parks on a Linux futex (its number
+# and operations are x86-64 Linux's); elsewhere the blocks run in order on the caller's thread.
+_SPINS = sys.platform == "linux" and platform.machine().lower() in ("x86_64", "amd64")
+_SYSCALL = ctypes.cast(ctypes.CDLL(None).syscall, ctypes.c_void_p).value if _SPINS else 0
 _lock = threading.Lock()  # held by the product using the table
 _find_lock = threading.Lock()
 _blas = None  # (sgemm address, dgemm address, 64-bit integers) or () when not found
@@ -89,45 +92,26 @@ def run(a, b, out, step, by_rows, cores_free):
     if not (cores_free and count > 1 and _SPINS and _lock.acquire(blocking=False)):
         return gemm_loops.compiled("run_serially")(a, b, out, step, by_rows, sgemm, dgemm, wide)
     try:
-        return gemm_loops.compiled("run_shared")(_shared_table(), a, b, out, step, by_rows, sgemm, dgemm, wide)
+        return gemm_loops.compiled("run_shared")(_shared_table(), a, b, out, step, by_rows, sgemm, dgemm, wide,
+                                                 _SYSCALL)
     finally:
         _lock.release()
 
 
 def _shared_table():
-    """The block table (its last row the control row), its helper thread woken or started."""
+    """The block table (its last row the control row), its helper thread started on first use."""
     global _table, _helper
-    if _table is None:
-        _table = np.zeros((MAX_BLOCKS + 1, LDC + 1), np.int64)
-    if _helper is None or not _helper.thread.is_alive():
-        _table[MAX_BLOCKS] = 0
-        _helper = _Helper(_table)
-    elif _table[MAX_BLOCKS, PARKED]:
-        _helper.wake.set()
-    return _table
-
-
-class _Helper:
-    """The thread that takes posted blocks: spins in compiled code while products keep coming, parks on
-    ``wake`` after ``tuning.GEMM_IDLE_SPINS`` empty scans."""
-
-    def __init__(self, table):
+    if _helper is None:
         from numflow_kernels.cpu import gemm_loops
 
-        # Compiled (or loaded from the cache) in the product that starts the helper, whose run the executor
-        # leaves out of its timing of the ways to run a plan, rather than beside the runs after it.
+        _table = np.zeros((MAX_BLOCKS + 1, LDC + 1), np.int64)
+        # Compiled (or loaded from the cache) in the product that starts the helper, whose run the
+        # executor leaves out of its timing of the ways to run a plan, rather than beside the runs after it.
         serve = gemm_loops.compiled("serve")
-        self.wake = threading.Event()
-        self.thread = threading.Thread(target=self._serve, args=(table, serve), name="numflow-gemm", daemon=True)
-        self.thread.start()
-
-    def _serve(self, table, serve):
-        sgemm, dgemm, wide = _blas
-        while True:
-            serve(table, sgemm, dgemm, wide, tuning.GEMM_IDLE_SPINS)
-            self.wake.wait()
-            self.wake.clear()
-            table[MAX_BLOCKS, PARKED] = 0
+        _helper = threading.Thread(target=serve, args=(_table, *_blas, tuning.GEMM_IDLE_SPINS, _SYSCALL),
+                                   name="numflow-gemm", daemon=True)
+        _helper.start()
+    return _table
 
 
 def _forget_in_child():

@@ -41,9 +41,10 @@ from numflow_kernels.cpu.gemm_blocks import (
 )
 
 
-def _cell(context, builder, signature, table, row, column):
-    array = context.make_array(signature.args[0])(context, builder, table)
-    return cgutils.get_item_pointer(context, builder, signature.args[0], array, [row, column], wraparound=False)
+def _cell(context, builder, arg_types, table, row, column):
+    """A pointer to ``table[row, column]`` (``arg_types[0]``: the table's type)."""
+    array = context.make_array(arg_types[0])(context, builder, table)
+    return cgutils.get_item_pointer(context, builder, arg_types[0], array, [row, column], wraparound=False)
 
 
 @intrinsic
@@ -51,7 +52,7 @@ def _load(typingctx, table, row, column):
     """``table[row, column]``, read atomically (acquire)."""
 
     def codegen(context, builder, signature, args):
-        return builder.load_atomic(_cell(context, builder, signature, *args), "acquire", 8)
+        return builder.load_atomic(_cell(context, builder, signature.args, *args), "acquire", 8)
 
     return types.int64(table, row, column), codegen
 
@@ -62,7 +63,7 @@ def _store(typingctx, table, row, column, value):
 
     def codegen(context, builder, signature, args):
         table, row, column, value = args
-        builder.store_atomic(value, _cell(context, builder, signature, table, row, column), "release", 8)
+        builder.store_atomic(value, _cell(context, builder, signature.args, table, row, column), "release", 8)
         return context.get_dummy_value()
 
     return types.void(table, row, column, value), codegen
@@ -74,7 +75,7 @@ def _compare_and_swap(typingctx, table, row, column, expected, new):
 
     def codegen(context, builder, signature, args):
         table, row, column, expected, new = args
-        pointer = _cell(context, builder, signature, table, row, column)
+        pointer = _cell(context, builder, signature.args, table, row, column)
         return builder.extract_value(builder.cmpxchg(pointer, expected, new, "seq_cst", "seq_cst"), 0)
 
     return types.int64(table, row, column, expected, new), codegen
@@ -91,6 +92,25 @@ def _pause(typingctx):
         return context.get_dummy_value()
 
     return types.void(), codegen
+
+
+@intrinsic
+def _futex(typingctx, syscall, table, row, column, operation, value):
+    """``syscall(SYS_futex, &table[row, column], operation, value, NULL)`` through the address of the C
+    library's ``syscall``: wait while the cell's low 32 bits hold ``value``, or wake ``value`` waiters."""
+
+    def codegen(context, builder, signature, args):
+        syscall, table, row, column, operation, value = args
+        long = ir.IntType(64)
+        cell = builder.bitcast(_cell(context, builder, signature.args[1:], table, row, column),
+                               ir.IntType(32).as_pointer())
+        function_type = ir.FunctionType(long, [long], var_arg=True)
+        function = builder.inttoptr(syscall, function_type.as_pointer())
+        builder.call(function, [long(SYS_FUTEX), cell, builder.trunc(operation, ir.IntType(32)),
+                                builder.trunc(value, ir.IntType(32)), ir.IntType(8).as_pointer()(None)])
+        return context.get_dummy_value()
+
+    return types.void(syscall, table, row, column, operation, value), codegen
 
 
 def _gemm_call(double, wide):
@@ -204,14 +224,16 @@ def run_serially(a, b, out, step, by_rows, sgemm, dgemm, wide):
     return True
 
 
-def run_shared(table, a, b, out, step, by_rows, sgemm, dgemm, wide):
-    """``out = a @ b`` as its blocks, posted in ``table``: this thread takes those the helper has not, and
-    waits for the rest. False where BLAS cannot read an operand in place."""
+def run_shared(table, a, b, out, step, by_rows, sgemm, dgemm, wide, syscall):
+    """``out = a @ b`` as its blocks, posted in ``table``: this thread wakes the helper if it is parked,
+    takes the blocks it has not, and waits for the rest. False where BLAS cannot read an operand in place."""
     count = _fill(table, a, b, out, step, by_rows)
     if count < 0:
         return False
     for i in range(count):
         _store(table, i, STATE, POSTED)
+    if _load(table, MAX_BLOCKS, PARKED) == 1 and _compare_and_swap(table, MAX_BLOCKS, PARKED, 1, 0) == 1:
+        _futex(syscall, table, MAX_BLOCKS, PARKED, FUTEX_WAKE_PRIVATE, 1)
     for i in range(count):
         _take(table, i, sgemm, dgemm, wide)
     for i in range(count):
@@ -222,9 +244,9 @@ def run_shared(table, a, b, out, step, by_rows, sgemm, dgemm, wide):
     return True
 
 
-def serve(table, sgemm, dgemm, wide, idle_spins):
-    """The helper's loop: take posted blocks until ``idle_spins`` scans in a row found none, then mark
-    the helper parked."""
+def serve(table, sgemm, dgemm, wide, idle_spins, syscall):
+    """The helper's loop, for good: take posted blocks; after ``idle_spins`` scans in a row found none,
+    mark the helper parked and sleep on the futex of that mark until a product clears it."""
     idle = 0
     while True:
         took = False
@@ -236,10 +258,13 @@ def serve(table, sgemm, dgemm, wide, idle_spins):
             idle += 1
             if idle >= idle_spins:
                 _store(table, MAX_BLOCKS, PARKED, 1)
-                return
+                while _load(table, MAX_BLOCKS, PARKED) == 1:  # a wait returns early on a signal, say
+                    _futex(syscall, table, MAX_BLOCKS, PARKED, FUTEX_WAIT_PRIVATE, 1)
+                idle = 0
             _pause()
 
 
+SYS_FUTEX, FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE = 202, 128, 129  # x86-64 Linux
 _HELPERS = ("_run_block", "_take", "_layout", "_fill")
 _compiled = {}
 _compile_lock = threading.Lock()

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from numflow_kernels import cpu_threads, tuning
+from numflow_kernels import cpu_threads
 from numflow_kernels.cpu import gemm_blocks, matmul
 
 pytestmark = pytest.mark.skipif(not gemm_blocks.available(), reason="numpy's BLAS exposes no cblas gemm")
@@ -91,17 +91,19 @@ def _wait_until(condition, seconds=5.0):
         time.sleep(0.001)
 
 
-def test_a_parked_helper_is_woken_by_the_next_product(monkeypatch):
+def test_a_parked_helper_is_woken_by_the_next_product():
+    # Parked, the helper sleeps until a product clears its mark and wakes it; it marks itself parked
+    # again only after spinning once more, so the mark coming back shows that it woke.
     a, b = _operands(32, 192, 512, np.float32, False, False)
     expected = _numpy_blocks(a, b)
-    monkeypatch.setattr(tuning, "GEMM_IDLE_SPINS", 50)
-    for _ in range(3):
-        assert matmul.matmul(a, b).tobytes() == expected.tobytes()
-        table = gemm_blocks._table
-        # The helper reads the limit when it starts serving: the parking after this one uses 50.
-        _wait_until(lambda table=table: table[gemm_blocks.MAX_BLOCKS, gemm_blocks.PARKED] == 1)
-    assert gemm_blocks._helper.thread.is_alive()
     assert matmul.matmul(a, b).tobytes() == expected.tobytes()
+    table = gemm_blocks._table
+    parked = (gemm_blocks.MAX_BLOCKS, gemm_blocks.PARKED)
+    for _ in range(3):
+        _wait_until(lambda: table[parked] == 1)
+        assert matmul.matmul(a, b).tobytes() == expected.tobytes()
+    _wait_until(lambda: table[parked] == 1)
+    assert gemm_blocks._helper.is_alive()
 
 
 def test_products_from_several_threads_at_once_each_get_their_own_bits():
