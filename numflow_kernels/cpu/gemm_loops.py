@@ -113,6 +113,19 @@ def _futex(typingctx, syscall, table, row, column, operation, value):
     return types.void(syscall, table, row, column, operation, value), codegen
 
 
+@intrinsic
+def _sched_yield(typingctx, syscall):
+    """``syscall(SYS_sched_yield)``: the core goes to another thread that is ready to run, if any."""
+
+    def codegen(context, builder, signature, args):
+        long = ir.IntType(64)
+        function = builder.inttoptr(args[0], ir.FunctionType(long, [long], var_arg=True).as_pointer())
+        builder.call(function, [long(SYS_SCHED_YIELD)])
+        return context.get_dummy_value()
+
+    return types.void(syscall), codegen
+
+
 def _gemm_call(double, wide):
     """An intrinsic calling ``cblas_{d,s}gemm`` at an address, row-major, alpha 1, beta 0, its integers
     64-bit (``wide``) or C ints."""
@@ -261,10 +274,14 @@ def serve(table, sgemm, dgemm, wide, idle_spins, syscall):
                 while _load(table, MAX_BLOCKS, PARKED) == 1:  # a wait returns early on a signal, say
                     _futex(syscall, table, MAX_BLOCKS, PARKED, FUTEX_WAIT_PRIVATE, 1)
                 idle = 0
-            _pause()
+            elif idle % YIELD_EVERY == 0:
+                _sched_yield(syscall)  # a kernel's own threads, say, may be waiting for this core
+            else:
+                _pause()
 
 
-SYS_FUTEX, FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE = 202, 128, 129  # x86-64 Linux
+SYS_SCHED_YIELD, SYS_FUTEX, FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE = 24, 202, 128, 129  # x86-64 Linux
+YIELD_EVERY = 4  # idle scans: one in this many gives the core away
 _HELPERS = ("_run_block", "_take", "_layout", "_fill")
 _compiled = {}
 _compile_lock = threading.Lock()
