@@ -28,7 +28,7 @@ MAX_ORDERED_CHECK = 16
 
 # A way of running a plan is judged by the fastest of its last this many runs (the first run each
 # way left out): load only slows runs down, so the minimum of a few is what the way itself costs.
-WAY_SAMPLES = 3
+WAY_SAMPLES = 6
 
 # Probes of the way of running a plan found slower (run again in case the inputs or the load
 # changed) are spaced to cost about this share of the plan's run time: the slower way's extra time

@@ -343,11 +343,14 @@ def _measured_ways(one_core_each, all_cores):
 def test_ways_measure_both_ways_in_turn_leaving_out_each_first_run():
     ways = executor.Ways()
     chosen = []
-    for seconds in (9.0, 9.0, 1.2, 1.0, 1.25, 1.05, 1.1, 1.02):  # the first run each way loads kernels: slow
+    one_core_each = [1.2 + 0.01 * i for i in range(executor.Ways.SAMPLES)]
+    all_cores = [1.05 - 0.01 * i for i in range(executor.Ways.SAMPLES)]
+    # the first run each way loads kernels: slow
+    for seconds in (9.0, 9.0, *(t for pair in zip(one_core_each, all_cores) for t in pair)):
         chosen.append(ways.choose())
         ways.record(chosen[-1], seconds)
-    assert chosen == [executor.ONE_CORE_EACH, executor.ALL_CORES] * 4
-    assert ways.seconds == [1.1, 1.0]
+    assert chosen == [executor.ONE_CORE_EACH, executor.ALL_CORES] * (executor.Ways.SAMPLES + 1)
+    assert ways.seconds == [min(one_core_each), min(all_cores)]
     assert ways.choose() == executor.ALL_CORES
 
 
