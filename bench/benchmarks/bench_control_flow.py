@@ -33,20 +33,22 @@ MLP, numflow beside TensorFlow in the same run.
   take 8.6 ms and the weight gradient after the loop 2.4 ms; the forward loop's other kernels about
   68 us an iteration, the backward loop's 69 us. Once Sigmoid's loops vectorized (3.1 us for 4,096
   floats, from 5.6-7.3) and medium products were shared with a helper thread spinning between them
-  (``numflow_kernels/cpu/gemm_blocks.py``: the forward product 54 us an iteration from 89, the
-  backward one 70 us from 88), the step took 15.0-16.5 ms against TensorFlow's 15.9-16.6 ms (1.00-1.07x
-  its steps per second in four runs at load 0.4-1.1; a fifth, 0.92x, ran every numflow step at 18 ms),
-  the mean over 128 steps 15.4-19 ms against 16.3-20.7 ms (lower than TensorFlow's in three of four).
-  In separate processes, each warmed up as here: 15.0-15.4 ms, against 18.0-18.5 ms before the two
-  changes, in alternate runs. Steps vary from process to process on this machine (15-19 ms in runs
-  minutes apart, for the old code as for the new), so single runs compare only beside each other.
-  The step's runs the other way (ops on the pool, kernels on one thread each: 21-22 ms), one in
-  every 32 as the executor probes it, add about 0.2 ms to the mean.
+  (``numflow_kernels/cpu/gemm_blocks.py``: the forward product 34-35 us from 80, the backward one
+  52-62 us from 88-108), the step took 15.1-16.2 ms against TensorFlow's 17.2-20.6 ms (1.14-1.31x its
+  steps per second, four runs at load about 1), the mean over 128 steps 16.5-20.6 ms against
+  18.6-20.9 ms. In separate processes, each warmed up as here: 14.7-16.9 ms, against 19.1-19.3 ms for
+  the code before (0844a1e), in alternate runs. Steps vary from process to process on this machine
+  (15-19 ms in runs minutes apart, for the old code as for the new), so single runs compare only
+  beside each other. The step's runs the other way (ops on the pool, kernels on one thread each:
+  21-22 ms), one in every 32 as the executor probes it, add about 0.2 ms to the mean.
 - ``CondSwitch.time_train_step``: the example MLP's training step (examples/train_mlp.py, batch 64), its
   layers built by the example's own code, plain or with the hidden layer's output chosen by
   ``tf.cond(is_training, lambda: h, lambda: h * 1.0)`` (a train/eval switch; ``is_training`` a
   placeholder defaulting to True).
-  The target: the cond costs under 5% of numflow's step.
+  The target: the cond costs under 5% of numflow's step. With the shared products the MLP's step
+  (0.65-0.75 ms) varied more, and its plan ran the slower way more often, until the helper gave its
+  core away while idle and a way was judged by its last 6 runs; then, at 61 samples: +0.7%, +2.1%,
+  and -12.2% in a run whose plain steps were the slow ones (TensorFlow: -15.4% to +16.4%).
 
 TensorFlow's graphs are built as a ``tensorflow.compat.v1`` program with ``disable_v2_behavior()`` gets
 them: with TensorFlow 1's control flow (Switch, Merge, Enter, Exit, NextIteration), which the suite
