@@ -14,7 +14,8 @@ rules give that:
   against 1 ms with one.
 - **A kernel parallelizes by blocks fixed by its shapes**, never by the thread count: it hands
   ``run_blocks`` a function of the block index, and each block writes its own part of the result
-  (``numflow_kernels.cpu.matmul`` splits large products into one-thread BLAS calls this way).
+  (``numflow_kernels.cpu.conv`` splits its patch matrices this way; ``cpu.matmul`` hands its
+  one-thread BLAS calls to ``cpu.gemm_blocks``, whose helper thread spins between products).
   Blocks run on the kernel helper threads as well as the calling one while the cores are free, else
   one after another: the same bits either way.
 - **Numba kernels give the same bits on any thread count**: each ``parallel=True`` kernel computes

@@ -1,13 +1,14 @@
-"""The CPU MatMul kernel: large products split into blocks fixed by their shapes, one BLAS call each.
+"""The CPU MatMul kernel: medium and large products split into blocks fixed by their shapes, one BLAS call each.
 
 Spec: TensorFlow's ``MatMul`` (``transpose_a``/``transpose_b``; 0 * inf and overflows give NaN and
 inf). BLAS runs on one thread in every run (``cpu_threads``): its result with several threads
-differs from its result with one, and depends on how many it got. A product of at least
-``2 * tuning.MATMUL_BLOCK_WORK`` multiply-adds is split instead along the longer of its output's two sides into
-blocks of at least ``tuning.MATMUL_MIN_SPAN`` rows or columns (each block recomputes its slice of that side
-against the whole of the other input, so the shorter side's input, packed once per block, is the
-smaller), run by ``cpu_threads.run_blocks`` on every free core. The blocks depend on the shapes
-alone, so the bits are the same on one core or many, and with any load.
+differs from its result with one, and depends on how many it got. A product of
+``tuning.MATMUL_SHARED_WORK`` multiply-adds or more is split instead along the longer of its
+output's two sides (``spans``; each block recomputes its slice of that side against the whole of
+the other input, so the shorter side's input, packed once per block, is the smaller). The blocks
+run on the caller's thread and ``gemm_blocks``' helper thread, or, where there are more than its
+table holds or its BLAS calls cannot be made, by ``cpu_threads.run_blocks`` on every free core. The
+blocks depend on the shapes alone, so the bits are the same on one core or many, and with any load.
 """
 
 import numpy as np
