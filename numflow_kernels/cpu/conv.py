@@ -16,13 +16,12 @@ numpy kernels of ``reference_conv.py``, which are the spec these are tested agai
 imported when a kernel first runs.
 """
 
-import threading
-
 import numpy as np
 
 from numflow_kernels import cpu_threads, tuning
 from numflow_kernels import reference_conv as rc
 from numflow_kernels import window as wn
+from numflow_kernels.cpu.lazy_loops import LazyLoops
 from numflow_kernels.registry import register
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -123,19 +122,7 @@ def _im2col_single_channel(x, cols_t, first, g):
                                     dst[at + np.uint64(c)] = src[line + w] if 0 <= w < size_w else 0
 
 
-_compiled = {}
-_compile_lock = threading.Lock()
-
-
-def _numba(fn):
-    """``fn`` compiled by Numba once per process (cached on disk)."""
-    if fn not in _compiled:
-        with _compile_lock:
-            if fn not in _compiled:
-                import numba
-
-                _compiled[fn] = numba.njit(nogil=True, cache=True, error_model="numpy")(fn)
-    return _compiled[fn]
+_numba = LazyLoops(globals(), error_model="numpy")  # _numba(fn): fn's loop
 
 
 def image_blocks(images, image_bytes):

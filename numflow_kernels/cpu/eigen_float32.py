@@ -23,11 +23,11 @@ row over 8 lanes (``matrix_vector``).
 """
 
 import math
-import threading
 
 import numpy as np
 
 from numflow_kernels import registry
+from numflow_kernels.cpu.lazy_loops import LazyLoops
 from numflow_kernels.reference import reduction_axes
 from numflow_kernels.registry import register
 
@@ -64,16 +64,21 @@ def _flushed(y):
     return y if abs(y) >= NORMAL_MIN or y != y else f32(0.0) * y
 
 
-def _exp_packet(a):
-    if a != a:
-        return a
-    x = min(a, EXP_HI)
+def _exp_polynomial(x):
+    """pexp_float's steps for ``x`` (at most EXP_HI) before its scaling: the polynomial ``y`` of the
+    reduced argument, and the power of two ``m`` (a float) it is scaled by."""
     m = f32(math.floor(x * LOG2E + HALF))
     r = m * LN2_LO + (m * LN2_HI + x)
     r2 = r * r
     even = r2 * (r2 * EXP_P6 + EXP_P4) + EXP_P2
     odd = r2 * EXP_P5 + EXP_P3
-    y = r2 * (r * odd + even) + (r + f32(1.0))
+    return r2 * (r * odd + even) + (r + f32(1.0)), m
+
+
+def _exp_packet(a):
+    if a != a:
+        return a
+    y, m = _exp_polynomial(min(a, EXP_HI))
     if a < EXP_LO:
         return f32(0.0)
     return _flushed(max(f32(np.float64(y) * 2.0 ** np.float64(m)), a))  # y * 2**m: exact unless out of range
@@ -99,12 +104,7 @@ def _exp_packets(x, out, scale_bits):
     for i in range(n):
         a = x[i]
         v = max(min(a, EXP_HI), EXP_LO) if a == a else f32(0.0)  # below EXP_LO the result is 0 anyway
-        m = f32(math.floor(v * LOG2E + HALF))
-        r = m * LN2_LO + (m * LN2_HI + v)
-        r2 = r * r
-        even = r2 * (r2 * EXP_P6 + EXP_P4) + EXP_P2
-        odd = r2 * EXP_P5 + EXP_P3
-        out[i] = r2 * (r * odd + even) + (r + f32(1.0))
+        out[i], m = _exp_polynomial(v)
         half = f32(math.floor(m * HALF))
         scale_bits[i] = np.int32(half + f32(127.0)) << 23
         scale_bits[n + i] = np.int32(m - half + f32(127.0)) << 23
@@ -137,12 +137,14 @@ def _log_packet(a):
     if a == f32(np.inf):
         return a
     mantissa, exponent = math.frexp(a)  # a = mantissa * 2**exponent, mantissa in [0.5, 1)
-    x, e = f32(mantissa), f32(exponent)
-    if x < SQRT_HALF:
-        e = e - f32(1.0)
-        x = (x - f32(1.0)) + x
-    else:
-        x = x - f32(1.0)
+    return _log_of_parts(f32(mantissa), f32(exponent))
+
+
+def _log_of_parts(x, e):
+    """plog_float's log of ``x * 2 ** e`` for a mantissa ``x`` in [0.5, 1) and an exponent ``e`` (a float)."""
+    low = x < SQRT_HALF
+    e = e - f32(1.0) if low else e
+    x = (x - f32(1.0)) + x if low else x - f32(1.0)
     p = x * ((LOG_P0 * x + LOG_P1) * x + LOG_P2)
     q = ((LOG_Q0 * x + LOG_Q1) * x + LOG_Q2) * x + f32(1.0)
     return e * LN2 + p / q
@@ -168,13 +170,7 @@ def _log_packets(x, out, mantissa_bits):
     mantissas = mantissa_bits.view(np.float32)
     for i in range(x.size):
         a = x[i]
-        v = mantissas[i]
-        low = v < SQRT_HALF
-        e = out[i] - f32(1.0) if low else out[i]
-        v = (v - f32(1.0)) + v if low else v - f32(1.0)
-        p = v * ((LOG_P0 * v + LOG_P1) * v + LOG_P2)
-        q = ((LOG_Q0 * v + LOG_Q1) * v + LOG_Q2) * v + f32(1.0)
-        y = e * LN2 + p / q
+        y = _log_of_parts(mantissas[i], out[i])
         y = a if a == f32(np.inf) else y
         y = f32(np.nan) if a < f32(0.0) else y
         y = f32(-np.inf) if abs(a) < NORMAL_MIN else y
@@ -431,28 +427,12 @@ def log_softmax(logits, out):
             out[i, j] = out[i, j] - log_sum
 
 
-_HELPERS = ("_flushed", "_exp_packet", "_exp_scalar", "_exp_at", "_exp_packets", "_log_packet", "_log_scalar",
-            "_log_at", "_log_packets", "_log1p_packet", "_log1p_scalar", "_log1p_at", "_logistic_polynomial",
-            "_logistic_packets", "_row_sum", "_exp_row_sum", "_probabilities", "_shift_rows", "_tree_sum")
-_compiled = {}
-_compile_lock = threading.Lock()
-
-
-def compiled(fn):
-    """``fn`` compiled by Numba (once per process; cached on disk), with the helpers it calls."""
-    loop = _compiled.get(fn)
-    if loop is None:
-        with _compile_lock:
-            if fn not in _compiled:
-                import numba
-
-                options = dict(nogil=True, cache=True, error_model="numpy")
-                if not _compiled:  # the loops find the compiled helpers among the module's globals
-                    for name in _HELPERS:
-                        globals()[name] = numba.njit(**options)(globals()[name])
-                _compiled[fn] = numba.njit(**options)(fn)
-            loop = _compiled[fn]
-    return loop
+_HELPERS = ("_flushed", "_exp_polynomial", "_log_of_parts", "_exp_packet", "_exp_scalar", "_exp_at",
+            "_exp_packets", "_log_packet", "_log_scalar", "_log_at", "_log_packets", "_log1p_packet",
+            "_log1p_scalar", "_log1p_at", "_logistic_polynomial", "_logistic_packets", "_row_sum", "_exp_row_sum",
+            "_probabilities", "_shift_rows", "_tree_sum")
+# compiled(fn): fn's loop, with the helpers it calls
+compiled = LazyLoops(globals(), _HELPERS, error_model="numpy")
 
 
 def apply(fn, x):

@@ -90,9 +90,9 @@ def run(a, b, out, step, by_rows, cores_free):
         return False
     sgemm, dgemm, wide = _blas
     if not (cores_free and count > 1 and _SPINS and _lock.acquire(blocking=False)):
-        return gemm_loops.compiled("run_serially")(a, b, out, step, by_rows, sgemm, dgemm, wide)
+        return gemm_loops.compiled(gemm_loops.run_serially)(a, b, out, step, by_rows, sgemm, dgemm, wide)
     try:
-        return gemm_loops.compiled("run_shared")(_shared_table(), a, b, out, step, by_rows, sgemm, dgemm, wide,
+        return gemm_loops.compiled(gemm_loops.run_shared)(_shared_table(), a, b, out, step, by_rows, sgemm, dgemm, wide,
                                                  _SYSCALL)
     finally:
         _lock.release()
@@ -107,7 +107,7 @@ def _shared_table():
         _table = np.zeros((MAX_BLOCKS + 1, LDC + 1), np.int64)
         # Compiled (or loaded from the cache) in the product that starts the helper, whose run the
         # executor leaves out of its timing of the ways to run a plan, rather than beside the runs after it.
-        serve = gemm_loops.compiled("serve")
+        serve = gemm_loops.compiled(gemm_loops.serve)
         _helper = threading.Thread(target=serve, args=(_table, *_blas, tuning.GEMM_IDLE_SPINS, _SYSCALL),
                                    name="numflow-gemm", daemon=True)
         _helper.start()

@@ -7,11 +7,9 @@ pointer). The BLAS addresses are arguments, never constants of the compiled code
 cached on disk like every kernel.
 """
 
-import threading
-
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -39,6 +37,7 @@ from numflow_kernels.cpu.gemm_blocks import (
     M,
     N,
 )
+from numflow_kernels.cpu.lazy_loops import LazyLoops
 
 
 def _cell(context, builder, arg_types, table, row, column):
@@ -283,19 +282,4 @@ def serve(table, sgemm, dgemm, wide, idle_spins, syscall):
 SYS_SCHED_YIELD, SYS_FUTEX, FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE = 24, 202, 128, 129  # x86-64 Linux
 YIELD_EVERY = 4  # idle scans: one in this many gives the core away
 _HELPERS = ("_run_block", "_take", "_layout", "_fill")
-_compiled = {}
-_compile_lock = threading.Lock()
-
-
-def compiled(name):
-    """The loop ``name`` of this module compiled by Numba (once per process; cached on disk)."""
-    loop = _compiled.get(name)
-    if loop is None:
-        with _compile_lock:
-            if not _compiled:
-                for helper in _HELPERS:
-                    globals()[helper] = njit(nogil=True, cache=True)(globals()[helper])
-            if name not in _compiled:
-                _compiled[name] = njit(nogil=True, cache=True)(globals()[name])
-            loop = _compiled[name]
-    return loop
+compiled = LazyLoops(globals(), _HELPERS)  # compiled(fn): fn's loop, with the helpers it calls

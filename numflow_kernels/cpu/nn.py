@@ -9,12 +9,11 @@ float64 C-contiguous arrays; other inputs (float16, broadcast labels, no classes
 references. Numba is imported when one of them first runs.
 """
 
-import threading
-
 import numpy as np
 
 from numflow_kernels import grad, reference_nn
 from numflow_kernels.cpu import eigen_float32, twins
+from numflow_kernels.cpu.lazy_loops import LazyLoops
 from numflow_kernels.registry import register
 
 prange = range  # Numba's once a twin is compiled (see twins.LazyTwin)
@@ -65,22 +64,8 @@ def _dense_xent(logits, labels, loss, backprop):
     return -1
 
 
-_compiled = {}
-_compile_lock = threading.Lock()
-
-
-def _kernel(fn):
-    """``fn`` compiled by Numba (once per process; cached on disk), with the row helper it calls."""
-    if fn not in _compiled:
-        with _compile_lock:
-            if fn not in _compiled:
-                import numba
-
-                options = dict(nogil=True, cache=True, error_model="numpy")
-                if not _compiled:  # the losses find the helper among the module's globals
-                    globals()["_softmax_rows"] = numba.njit(**options)(_softmax_rows)
-                _compiled[fn] = numba.njit(**options)(fn)
-    return _compiled[fn]
+# _kernel(fn): fn's loop, with the row helper it calls
+_kernel = LazyLoops(globals(), ("_softmax_rows",), error_model="numpy")
 
 
 def _fits(logits, labels):
