@@ -260,7 +260,7 @@ def _import_uniform_int(inputs, attrs, constant_of):
 
 
 def _dims(shape):
-    return None if shape.ndims is None else tuple(shape.dims)
+    return None if shape.ndims is None else tuple(shape.dim_values)
 
 
 def _import_tensor_array(inputs, attrs, constant_of):

@@ -8,7 +8,8 @@ Run with a Python that has TensorFlow (2.x, through ``tensorflow.compat.v1`` in 
 
 It rewrites, beside this file, for each model of ``MODELS`` (``batch_norm``: a dense layer and
 tf.layers.batch_normalization switched by a ``training`` placeholder; ``counter``: a tf.while_loop
-counter and accumulator over a variable; ``lstm``: tf.nn.dynamic_rnn over an LSTM cell; ``mixed``: a
+counter and accumulator over a variable; ``lstm``: tf.nn.dynamic_rnn over an LSTM cell,
+fed batches of two sizes; ``mixed``: a
 cond over a variable, a loop with a cond in its body, map_fn, and a GRU's dynamic_rnn with sequence
 lengths, with the gradients of the loss):
 
@@ -36,7 +37,7 @@ SEQUENCE = np.sin(np.arange(24.0)).reshape(2, 4, 3).round(3).tolist()
 FEEDS = {
     "batch_norm": [{"x:0": X, "training:0": True}, {"x:0": X, "training:0": False}],
     "counter": [{"x:0": X[0]}],
-    "lstm": [{"x:0": SEQUENCE}],
+    "lstm": [{"x:0": SEQUENCE}, {"x:0": np.cos(np.arange(36.0)).reshape(3, 4, 3).round(3).tolist()}],
     "mixed": [{"x:0": X[:2], "flag:0": True, "lengths:0": [3, 2]},
               {"x:0": X[:2], "flag:0": False, "lengths:0": [1, 3]}],
 }
@@ -62,7 +63,7 @@ def build_counter(tf):
 
 
 def build_lstm(tf):
-    x = tf.placeholder(tf.float32, [2, 4, 3], name="x")
+    x = tf.placeholder(tf.float32, [None, 4, 3], name="x")  # the batch known only when run
     cell = tf.nn.rnn_cell.LSTMCell(5, initializer=tf.constant_initializer(0.1), name="cell")
     outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, scope="rnn")
     return outputs, tf.reduce_sum(tf.square(outputs), name="loss"), [state.c, state.h]
