@@ -13,7 +13,7 @@ import gc
 
 import numpy as np
 
-from numflow.framework import attr_values, op_defs, registry
+from numflow.framework import attr_values, dtypes, op_defs, registry
 from numflow.framework.attr_values import AttrError
 from numflow.framework.device_spec import canonical_device
 from numflow.framework.errors import InvalidArgumentError, NotFoundError
@@ -165,6 +165,38 @@ def _collector_paused():
     finally:
         if enabled:
             gc.enable()
+
+
+# Op types of older TensorFlow graphs (1.x before AddV2, 0.x's Inv) -> the op numflow declares for the
+# same computation. Div is RealDiv's or TruncateDiv's, by its dtype.
+_RENAMED = {"Add": "AddV2", "BatchMatMul": "BatchMatMulV2", "Inv": "Reciprocal"}
+_LAST_UNSHAPED_PLACEHOLDERS = 21  # the GraphDef version up to which a Placeholder's `shape {}` meant any shape
+
+
+def current_nodes(graph_def):
+    """The NodeDefs of ``graph_def`` as TensorFlow reads them today: an older op type renamed to the
+    one computing it alike, and, from a GraphDef of version 21 or older, a Placeholder of shape
+    ``{}`` taking any shape. Nodes that change are copies; ``graph_def`` stays as it is."""
+    unshaped = graph_def.versions.producer <= _LAST_UNSHAPED_PLACEHOLDERS
+    return [_current(node, unshaped) for node in graph_def.node]
+
+
+def _current(node, unshaped_placeholders):
+    op_type = _RENAMED.get(node.op)
+    if node.op == "Div":
+        dtype = dtypes.as_dtype(node.attr["T"].type)
+        op_type = "RealDiv" if dtype.is_floating or dtype.is_complex else "TruncateDiv"
+    any_shape = (unshaped_placeholders and node.op == "Placeholder" and not node.attr["shape"].shape.dim
+                 and not node.attr["shape"].shape.unknown_rank)
+    if op_type is None and not any_shape:
+        return node
+    current = type(node)()
+    current.CopyFrom(node)
+    if op_type is not None:
+        current.op = op_type
+    if any_shape:
+        current.attr["shape"].shape.unknown_rank = True
+    return current
 
 
 # Node types built with the functions they name: op type -> fn(importer, node, inputs, controls, attrs,
@@ -371,7 +403,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     graph = get_default_graph()
     with graph.name_scope(name if name is not None else "import") as scope:
         importer = Importer(graph, scope, input_map, library=graph_def.library)
-        importer.build(graph_def.node)
+        importer.build(current_nodes(graph_def))
     if return_elements is None:
         return None
     return [importer.element(n) for n in return_elements]

@@ -283,7 +283,7 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
                              input_map=None):
     """Add a MetaGraphDef's graph and collections to ``graph``; returns ``(meta_graph_def, {name: Variable})``."""
     from numflow.framework.frames_import import cond_contexts
-    from numflow.framework.graph_import import Importer, check_versions
+    from numflow.framework.graph_import import Importer, check_versions, current_nodes
 
     meta = _as_meta_graph_def(meta_graph_or_file)
     graph = graph or get_default_graph()
@@ -291,7 +291,7 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, graph=None
     with graph.as_default():
         prefix = f"{import_scope}/" if import_scope else ""
         Importer(graph, prefix, input_map, clear_devices, meta.graph_def.library,
-                 cond_contexts(meta)).build(meta.graph_def.node)
+                 cond_contexts(meta)).build(current_nodes(meta.graph_def))
         variables = {}
         for key in sorted(meta.collection_def):
             _restore_collection(graph, key, meta.collection_def[key], import_scope, variables)
