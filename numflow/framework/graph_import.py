@@ -203,7 +203,8 @@ def _current(node, unshaped_placeholders):
 # name, graph) returning (the op, its outputs as TensorFlow's node has them); filled by the modules of
 # ``_BUILDER_MODULES`` when a graph is first read.
 BUILDERS = {}
-_BUILDER_MODULES = ("numflow.ops.control_flow_import", "numflow.data.graph_import")
+_BUILDER_MODULES = ("numflow.ops.control_flow_import", "numflow.data.graph_import",
+                    "numflow.ops.resource_variable_import")
 
 
 def _load_builders():

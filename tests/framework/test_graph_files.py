@@ -181,6 +181,38 @@ def test_tensorflow_model_restores_and_trains_on_as_in_tensorflow():
                 np.testing.assert_allclose(sess.run("layer2/b:0"), TF_MODEL["b2"][i], rtol=1e-5, atol=1e-7)
 
 
+def test_tensorflow_resource_variables_restore_and_train_on_as_in_tensorflow(tmp_path):
+    """Keras layers' and use_resource's variables (VarHandleOp, ResourceApplyAdam, ResourceScatterAdd...)."""
+    prefix = str(HERE / "tf_resource_model" / "model-2")
+    record = json.loads((HERE / "tf_resource_model.json").read_text())
+    feed = {name: np.array(value, np.int32 if name == "ids:0" else np.float32)
+            for name, value in golden.RESOURCE_FEED.items()}
+    with tf.Graph().as_default() as graph:
+        saver = tf.train.import_meta_graph(prefix + ".meta")
+        assert [v.op.name for v in tf.trainable_variables()] == [
+            "dense/kernel", "dense/bias", "emb", "dense_1/kernel", "dense_1/bias", "counter"]
+        assert graph.get_operation_by_name("emb").type == "VariableV2"
+        train = tf.get_collection("train_op")[0]
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized value"):
+                sess.run("loss:0", feed)
+            assert set(sess.run(tf.report_uninitialized_variables())) >= {b"emb", b"counter"}
+            saver.restore(sess, prefix)
+            assert sess.run(tf.report_uninitialized_variables()).size == 0
+            losses = [sess.run([train, "loss:0"], feed)[1] for _ in range(3)]
+            np.testing.assert_allclose(losses, record["losses"], rtol=1e-5)
+            assert sess.run("counter:0") == record["counter"]
+            np.testing.assert_allclose(sess.run("emb:0"), record["emb"], rtol=1e-5)
+            resumed = saver.save(sess, str(tmp_path / "model"), global_step=5)
+    with tf.Graph().as_default():  # what numflow writes back holds reference variables, and trains on
+        saver = tf.train.import_meta_graph(resumed + ".meta")
+        with tf.Session() as sess:
+            saver.restore(sess, resumed)
+            np.testing.assert_allclose(sess.run("emb:0"), record["emb"], rtol=1e-5)
+            sess.run(tf.get_collection("train_op")[0], feed)
+            assert sess.run("counter:0") == record["counter"] + 1
+
+
 def test_frozen_tensorflow_graph_runs():
     gd = tf.GraphDef()
     gd.ParseFromString((HERE / "tf_frozen.pb").read_bytes())

@@ -4,7 +4,8 @@ numflow's ``.meta`` and checkpoint load in TensorFlow and give numflow's outputs
 the same numbers; TensorFlow's load in numflow likewise; a GraphDef TensorFlow froze runs in numflow.
 Both libraries build the model with the goldens' ``build_model``. TensorFlow's graphs run in a
 ``tf.Graph`` context, so the rest of the process keeps TF's eager mode; its variables are TF 1.x's
-reference variables (numflow reads no resource variables: ``VarHandleOp`` is refused by name).
+reference variables (graphs of resource variables, which numflow reads as reference variables, are
+checked against a golden in ``test_graph_files.py``).
 """
 
 import pathlib

@@ -10,7 +10,10 @@ It rewrites, beside this file:
   after two Adam steps (``tf_model.json`` holds its outputs on ``X`` then, and the loss, global
   step and bias of three more steps);
 - ``tf_frozen.pb``: the same model's inference graph with its variables frozen into constants;
-- ``tf_ops.pbtxt``: the GraphDef of :func:`build_ops`, whose nodes numflow must write alike.
+- ``tf_ops.pbtxt``: the GraphDef of :func:`build_ops`, whose nodes numflow must write alike;
+- ``tf_resource_model/model-2.meta`` and its checkpoint: :func:`build_resource_model`, whose
+  variables are resource variables (Keras layers, ``use_resource=True``), after two Adam steps
+  (``tf_resource_model.json``: the loss of three more steps, then the counter and the embedding).
 
 ``tests/framework/test_graph_files.py`` builds the same graphs with numflow (this module imports
 TensorFlow only in ``main``).
@@ -24,8 +27,11 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL_DIR = os.path.join(HERE, "tf_model")
+RESOURCE_MODEL_DIR = os.path.join(HERE, "tf_resource_model")
 X = [[0.1, -0.4, 0.3], [0.7, 0.2, -0.5]]
 Y = [[0.2, 0.9], [0.6, 0.1]]
+RESOURCE_FEED = {"x:0": np.linspace(-1, 1, 12).reshape(4, 3).tolist(), "y:0": [[1.0], [0.0], [1.0], [0.0]],
+                 "ids:0": [0, 2, 2]}
 
 
 def build_model(tf):
@@ -45,6 +51,26 @@ def build_model(tf):
     tf.add_to_collection("outputs", out)
     tf.add_to_collection("sizes", 4)
     return x, y, out, loss, train, tf.train.Saver()
+
+
+def build_resource_model(tf):
+    """Keras layers and an embedding of resource variables, a counter updated by assign_add, Adam
+    (dense updates, and sparse ones for the embedding); returns the train op, the counter and the embedding."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.placeholder(tf.float32, [None, 1], name="y")
+    ids = tf.placeholder(tf.int32, [None], name="ids")
+    kernel = tf.constant_initializer(np.linspace(-1, 1, 12).reshape(3, 4))
+    hidden = tf.keras.layers.Dense(4, activation="tanh", kernel_initializer=kernel)(x)
+    emb = tf.get_variable("emb", [3, 4], initializer=tf.constant_initializer(np.arange(12.0).reshape(3, 4) / 10),
+                          use_resource=True)
+    looked = tf.reduce_sum(tf.nn.embedding_lookup(emb, ids), axis=0)
+    out = tf.keras.layers.Dense(1, kernel_initializer=tf.constant_initializer(0.3))(hidden + looked)
+    loss = tf.reduce_mean(tf.square(out - y), name="loss")
+    counter = tf.get_variable("counter", [], initializer=tf.zeros_initializer(), use_resource=True)
+    with tf.control_dependencies([counter.assign_add(1.0)]):
+        train = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=tf.train.get_or_create_global_step())
+    tf.add_to_collection("train_op", train)
+    return train, counter, emb
 
 
 def build_ops(tf):
@@ -96,12 +122,31 @@ def _save_model(tf):
     return prefix
 
 
+def _save_resource_model(tf):
+    graph = tf.Graph()
+    with graph.as_default():
+        train, counter, emb = build_resource_model(tf)
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(2):
+                sess.run(train, RESOURCE_FEED)
+            shutil.rmtree(RESOURCE_MODEL_DIR, ignore_errors=True)
+            saver.save(sess, os.path.join(RESOURCE_MODEL_DIR, "model"), global_step=2, write_state=False)
+            losses = [float(sess.run([train, "loss:0"], RESOURCE_FEED)[1]) for _ in range(3)]
+            record = {"losses": losses, "counter": float(sess.run(counter)), "emb": sess.run(emb).tolist()}
+    with open(os.path.join(HERE, "tf_resource_model.json"), "w") as f:
+        json.dump(record, f, indent=1)
+
+
 def main():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf.keras.layers in graph mode need tf-keras
     import tensorflow.compat.v1 as tf
 
     tf.disable_v2_behavior()
     _save_model(tf)
+    _save_resource_model(tf)
     graph = tf.Graph()
     with graph.as_default():
         build_ops(tf)
