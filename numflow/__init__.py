@@ -155,8 +155,8 @@ from numflow.logging import get_logger  # noqa: E402, I001
 from numflow import nest, version  # noqa: E402, I001
 from numflow.framework.modes import (  # noqa: E402, I001
     control_flow_v2_enabled, disable_control_flow_v2, disable_eager_execution, disable_resource_variables,
-    disable_tensor_equality, disable_v2_behavior, enable_eager_execution, enable_v2_behavior,
-    executing_eagerly, resource_variables_enabled,
+    disable_tensor_equality, disable_v2_behavior, enable_control_flow_v2, enable_eager_execution,
+    enable_resource_variables, enable_v2_behavior, executing_eagerly, resource_variables_enabled,
 )
 from numflow.version import (  # noqa: E402, I001
     GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION,
@@ -186,9 +186,10 @@ from numflow.train.queue_runner import QueueRunner, add_queue_runner, start_queu
 
 
 def __getattr__(name):
-    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data``, ``tf.keras`` and TensorFlow's message
-    classes (``tf.GraphDef``...), imported when first used: ``import numflow`` loads neither absl nor protobuf."""
-    if name in ("app", "flags", "python_io", "data", "saved_model", "keras"):
+    """``tf.app`` and ``tf.flags`` (absl), ``tf.python_io``, ``tf.data``, ``tf.keras``, ``tf.config`` and
+    TensorFlow's message classes (``tf.GraphDef``...), imported when first used: ``import numflow`` loads
+    neither absl nor protobuf."""
+    if name in ("app", "flags", "python_io", "data", "saved_model", "keras", "config"):
         import importlib
 
         return importlib.import_module(f"numflow.{name}")

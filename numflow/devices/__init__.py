@@ -16,6 +16,7 @@ import importlib
 import pkgutil
 
 HOST = "CPU"
+_visible = {}  # device type -> the indices sessions may use (``tf.config.set_visible_devices``); absent: all
 
 
 @functools.cache
@@ -39,8 +40,18 @@ def local_devices(job="localhost", task=0, device_count=None):
         number = cls.count() if wanted is None else min(wanted, cls.count())
         if device_type == HOST:
             number = 1  # a task always has its CPU
-        devices += [cls(i, job=job, task=task) for i in range(number)]
+        devices += [cls(i, job=job, task=task) for i in range(number) if is_visible(device_type, i)]
     return devices
+
+
+def set_visible(device_type, indices):
+    """Let sessions made from now on use only the devices ``indices`` of ``device_type``."""
+    _visible[device_type] = frozenset(indices)
+
+
+def is_visible(device_type, index):
+    """Whether sessions may use device ``index`` of ``device_type``."""
+    return device_type == HOST or index in _visible.get(device_type, (index,))
 
 
 def list_local_devices():

@@ -1,6 +1,7 @@
 """``tf.io``: ``tf.io.gfile`` (files on the local disk or any fsspec filesystem) and the TFRecord names
 of ``tf.python_io``, loaded when first used."""
 
+from numflow.framework.graph_io import write_graph
 from numflow.io import gfile
 from numflow.ops.decode_ops import decode_csv, decode_raw
 from numflow.ops.file_ops import decode_base64, decode_compressed, encode_base64, matching_files, read_file, write_file
@@ -27,7 +28,7 @@ __all__ = ["decode_base64", "decode_bmp", "decode_compressed", "decode_csv", "de
            "encode_png", "extract_jpeg_shape", "FixedLenFeature",
            "FixedLenSequenceFeature", "gfile", "is_jpeg", "match_filenames_once", "matching_files", "parse_example",
            "parse_sequence_example", "parse_single_example", "parse_single_sequence_example", "parse_tensor",
-           "read_file", "serialize_tensor", "VarLenFeature", "write_file", *_RECORD_NAMES]
+           "read_file", "serialize_tensor", "VarLenFeature", "write_file", "write_graph", *_RECORD_NAMES]
 
 
 def __getattr__(name):

@@ -40,3 +40,14 @@ def test_log_device_placement_flag():
 
 def test_uniform_unit_scaling_is_the_tf1_initializer():
     assert tf.initializers.uniform_unit_scaling is tf.uniform_unit_scaling_initializer
+
+
+def test_tf_io_write_graph_writes_the_graph_def_import_graph_def_reads(tmp_path):
+    with tf.Graph().as_default() as graph:
+        tf.constant([1.0, 2.0], name="c") * 3.0
+        path = tf.io.write_graph(graph, str(tmp_path), "g.pb", as_text=False)
+    graph_def = tf.GraphDef()
+    graph_def.ParseFromString(open(path, "rb").read())
+    with tf.Graph().as_default(), tf.Session() as sess:
+        tf.import_graph_def(graph_def, name="")
+        assert sess.run("mul:0").tolist() == [3.0, 6.0]
