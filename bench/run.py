@@ -44,8 +44,10 @@ STATS = {"median": statistics.median, "min": min}
 
 
 def _suites(module):
+    """``(name, class, methods)`` of each suite of ``module``; as asv, leading underscores mark helpers
+    (a base class holding shared ``time_`` methods), not suites."""
     for name, cls in sorted(vars(module).items()):
-        if isinstance(cls, type) and cls.__module__ == module.__name__:
+        if isinstance(cls, type) and cls.__module__ == module.__name__ and not name.startswith("_"):
             methods = sorted(m for m in dir(cls) if m.startswith(("time_", "track_")) and callable(getattr(cls, m)))
             if methods:
                 yield name, cls, methods
