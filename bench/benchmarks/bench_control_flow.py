@@ -53,7 +53,7 @@ MLP, numflow beside TensorFlow in the same run.
 TensorFlow's graphs are built as a ``tensorflow.compat.v1`` program with ``disable_v2_behavior()`` gets
 them: with TensorFlow 1's control flow (Switch, Merge, Enter, Exit, NextIteration), which the suite
 turns on while it builds them and restores after. Its cells are those of TF's legacy Keras
-(``TF_USE_LEGACY_KERAS=1``, set here when TensorFlow is not yet imported). ``NUMFLOW_BENCH_QUICK=1``
+(``TF_USE_LEGACY_KERAS=1``, set where the suites import TensorFlow). ``NUMFLOW_BENCH_QUICK=1``
 shrinks the loop to 1,000 iterations and the LSTM to 10 time steps.
 """
 
@@ -61,8 +61,6 @@ import os
 import sys
 
 import numpy as np
-
-os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 try:
     from .bench_session import graph_library

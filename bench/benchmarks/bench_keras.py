@@ -22,7 +22,7 @@ tf-keras' v1 loops in TensorFlow.
 
 Run with the other suites (``python bench/run.py --filter bench_keras``) or beside TensorFlow::
 
-    TF_USE_LEGACY_KERAS=1 PYTHONPATH=/opt/tfenv/lib/python3.11/site-packages .venv/bin/python bench/run.py \\
+    PYTHONPATH=/opt/tfenv/lib/python3.11/site-packages .venv/bin/python bench/run.py \\
         --filter bench_keras --stat min
 """
 
@@ -35,7 +35,6 @@ try:
 except ImportError:  # run by bench/run.py, which imports the suites as top-level modules
     from bench_session import graph_library
 
-os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 EXAMPLES = 256 if os.environ.get("NUMFLOW_BENCH_QUICK") else 2048
 
 

@@ -44,6 +44,7 @@ def tensorflow():
     with _tf_lock:
         if _tf_module is None:
             os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+            os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers and Keras 2, as TF 1.x programs use them
             try:
                 import tensorflow as tf
             except ImportError:
