@@ -39,6 +39,12 @@ class Window(NamedTuple):
     def is_padded(self):
         return any(p for pair in self.pads for p in pair)
 
+    @property
+    def tiles(self):
+        """Whether the windows tile the input: side by side, each input element in exactly one."""
+        return not self.is_padded and all(k == s and d == 1 and o * s == n for k, s, d, o, n in zip(
+            self.kernel, self.strides, self.dilations, self.out, self.sizes))
+
 
 def spatial(values, data_format):
     """The spatial entries of a per-dimension attr written in ``data_format``'s order (``strides=[1, 2, 2, 1]``)."""

@@ -6,6 +6,8 @@ The spec is ``reference_pool.py``: a window reads only input elements; the gradi
 to the first maximum in row-major window order (to every element equal to it for MaxPool3DGrad); an
 average divides by the input elements in its window. A NaN in a window is its maximum, at its first
 NaN. Each image is computed by one thread, so neither twin's result depends on the thread count.
+Where a max pool's windows tile its input (strides equal to the window, no padding: 2x2 pools of
+even sizes), its gradient writes each input element once, without zeroing the result first.
 float32 and float64; other dtypes go to the numpy kernels.
 """
 
@@ -43,37 +45,73 @@ def _taps(a, b, c, sizes, g, where, which):
     return count
 
 
+def _first_max(x, n, where, count, top, first):
+    """Over the input elements ``where[:count]`` of image ``n`` of ``x`` (``[N, D * H * W, C]``): each
+    channel's maximum into ``top`` and the tap of its first occurrence into ``first`` (a NaN wins, at
+    its first NaN). The updates are selects, not branches, so the channel loop runs as vectors."""
+    row = x[n, where[0]]
+    for q in range(x.shape[2]):
+        top[q] = row[q]
+        first[q] = 0
+    for t in range(1, count):
+        row = x[n, where[t]]
+        for q in range(x.shape[2]):
+            v, u = row[q], top[q]
+            wins = (v > u) | ((v != v) & (u == u))
+            top[q] = v if wins else u
+            first[q] = t if wins else first[q]
+
+
 def _window_max(x, n, best, index, g):
-    """For image ``n`` of ``x`` (``[N, D * H * W, C]``): ``best`` (``[OD, OH, OW, C]``) = each window's
-    maximum and ``index`` its flat position (the first maximum; a NaN wins), -inf and -1 for a window
-    of padding. The updates are selects, not branches, so the channel loop runs as vectors."""
+    """For image ``n`` of ``x``: ``best`` (``[OD, OH, OW, C]``) = each window's maximum and, unless
+    ``index`` is empty, ``index`` its flat position (the first maximum); -inf and -1 for a window of
+    padding."""
     sizes = (g[15], g[16], g[17])
     where = np.empty(g[0] * g[1] * g[2], np.int64)
     which = np.empty_like(where)
+    first = np.empty(x.shape[2], np.int32)
+    positions = index.shape[0] > 0
     for a in range(g[12]):
         for b in range(g[13]):
             for c in range(g[14]):
-                top, at = best[a, b, c], index[a, b, c]
+                top = best[a, b, c]
                 count = _taps(a, b, c, sizes, g, where, which)
                 if count == 0:
                     top[:] = -np.inf
-                    at[:] = -1
+                    if positions:
+                        index[a, b, c] = -1
                     continue
-                top[:] = x[n, where[0]]
-                at[:] = where[0]
-                for t in range(1, count):
-                    row, here = x[n, where[t]], where[t]
+                _first_max(x, n, where, count, top, first)
+                if positions:
+                    at = index[a, b, c]
                     for q in range(x.shape[2]):
-                        v, u = row[q], top[q]
-                        wins = (v > u) | ((v != v) & (u == u))
-                        top[q] = v if wins else u
-                        at[q] = here if wins else at[q]
+                        at[q] = where[first[q]]
 
 
 def _max_pool(x, out, g):
     for n in prange(x.shape[0]):
-        index = np.empty(out.shape[1:], np.int64)
-        _window_max(x, n, out[n], index, g)
+        _window_max(x, n, out[n], np.empty((0, 0, 0, 0), np.int64), g)
+
+
+def _max_grad_tiled(x, grad, dx, g):
+    """MaxPoolGrad where the windows tile the input: each element of ``dx`` (not zeroed) is written once,
+    with its window's ``grad`` at the window's first maximum and 0 elsewhere."""
+    sizes = (g[15], g[16], g[17])
+    for n in prange(x.shape[0]):
+        where = np.empty(g[0] * g[1] * g[2], np.int64)
+        which = np.empty_like(where)
+        top = np.empty(x.shape[2], x.dtype)
+        first = np.empty(x.shape[2], np.int32)
+        for a in range(grad.shape[1]):
+            for b in range(grad.shape[2]):
+                for c in range(grad.shape[3]):
+                    count = _taps(a, b, c, sizes, g, where, which)
+                    _first_max(x, n, where, count, top, first)
+                    share = grad[n, a, b, c]
+                    for t in range(count):
+                        out = dx[n, where[t]]
+                        for q in range(dx.shape[2]):
+                            out[q] = share[q] if first[q] == t else 0
 
 
 def _at_maxima(x, pooled, spread, g, gather):
@@ -180,7 +218,7 @@ class WindowTwin(twins.LazyTwin):
     """A window kernel's twins, compiled after the helpers it calls (``_taps`` and this module's, which
     Numba finds among the kernel's module's globals when it compiles the kernel)."""
 
-    HELPERS = ("_taps", "_window_max", "_windows_add", "_counts")
+    HELPERS = ("_taps", "_first_max", "_window_max", "_windows_add", "_counts")
 
     def __iter__(self):
         scope = self._fn.__globals__
@@ -194,7 +232,8 @@ class WindowTwin(twins.LazyTwin):
         return super().__iter__()
 
 
-_KERNELS = {fn.__name__: WindowTwin(fn) for fn in (_max_pool, _at_maxima, _max_pool3d_grad, _avg_pool, _avg_pool_grad)}
+_KERNELS = {fn.__name__: WindowTwin(fn) for fn in (_max_pool, _at_maxima, _max_grad_tiled, _max_pool3d_grad, _avg_pool,
+                                                   _avg_pool_grad)}
 
 
 def _launch(name, work, *args):
@@ -257,6 +296,10 @@ def max_pool_grad(ctx, orig_input, orig_output, grad):
         return (rp.max_pool_grad if ctx.op_type == "MaxPoolGrad" else rp.max_pool3d_grad)(
             ctx, orig_input, orig_output, grad)
     fmt, win, flat, g = _pool_grad_setup(ctx, orig_input, grad, True)
+    if ctx.op_type == "MaxPoolGrad" and win.tiles:
+        dx = np.empty_like(flat)
+        _launch("_max_grad_tiled", flat.size, flat, g, dx, geometry(win))
+        return _as_input(dx, win, fmt, orig_input.ndim)
     dx = np.zeros_like(flat)
     if ctx.op_type == "MaxPoolGrad":
         _launch("_at_maxima", flat.size, flat, g, dx, geometry(win), False)
