@@ -213,6 +213,25 @@ def test_tensorflow_resource_variables_restore_and_train_on_as_in_tensorflow(tmp
             assert sess.run("counter:0") == record["counter"] + 1
 
 
+def test_tensorflow_ops_on_a_resource_handle_run_on_the_variable():
+    """VariableShape, ResourceGather, VarIsInitializedOp, AssignSubVariableOp."""
+    from google.protobuf import text_format
+
+    graph_def = text_format.Parse((HERE / "tf_resource_ops.pbtxt").read_text(), tf.GraphDef())
+    expected = json.loads((HERE / "tf_resource_ops.json").read_text())
+    with tf.Graph().as_default(), tf.Session() as sess:
+        tf.import_graph_def(graph_def, name="")
+        assert not sess.run("initialized:0")
+        for op in golden.RESOURCE_OPS_RUNS:
+            sess.run(op)
+        for name, got, want in zip(golden.RESOURCE_OPS_FETCHES, sess.run(golden.RESOURCE_OPS_FETCHES), expected):
+            np.testing.assert_array_equal(got, want, err_msg=name)
+    gather = next(node for node in graph_def.node if node.name == "ResourceGather")
+    gather.attr["batch_dims"].i = 1
+    with tf.Graph().as_default(), pytest.raises(NotImplementedError, match="'ResourceGather'.*batch_dims=1"):
+        tf.import_graph_def(graph_def, name="")
+
+
 def test_frozen_tensorflow_graph_runs():
     gd = tf.GraphDef()
     gd.ParseFromString((HERE / "tf_frozen.pb").read_bytes())

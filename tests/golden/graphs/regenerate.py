@@ -13,7 +13,9 @@ It rewrites, beside this file:
 - ``tf_ops.pbtxt``: the GraphDef of :func:`build_ops`, whose nodes numflow must write alike;
 - ``tf_resource_model/model-2.meta`` and its checkpoint: :func:`build_resource_model`, whose
   variables are resource variables (Keras layers, ``use_resource=True``), after two Adam steps
-  (``tf_resource_model.json``: the loss of three more steps, then the counter and the embedding).
+  (``tf_resource_model.json``: the loss of three more steps, then the counter and the embedding);
+- ``tf_resource_ops.pbtxt``: the GraphDef of :func:`build_resource_ops` (``tf_resource_ops.json``:
+  its fetches' values after running ``RESOURCE_OPS_RUNS``).
 
 ``tests/framework/test_graph_files.py`` builds the same graphs with numflow (this module imports
 TensorFlow only in ``main``).
@@ -71,6 +73,24 @@ def build_resource_model(tf):
         train = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=tf.train.get_or_create_global_step())
     tf.add_to_collection("train_op", train)
     return train, counter, emb
+
+
+RESOURCE_OPS_FETCHES = ["shape:0", "gathered:0", "initialized:0", "value:0"]
+RESOURCE_OPS_RUNS = ["init", "minus"]
+
+
+def build_resource_ops(tf):
+    """The ops on a resource variable's handle beyond a model's: its shape, a gather, assign_sub."""
+    from tensorflow.python.ops import gen_resource_variable_ops as ops
+
+    v = tf.get_variable("v", initializer=tf.constant(np.arange(6.0, dtype=np.float32).reshape(2, 3)),
+                        use_resource=True)
+    tf.identity(ops.variable_shape(v.handle), name="shape")
+    tf.identity(ops.resource_gather(v.handle, [1, 0, 1], dtype=tf.float32), name="gathered")
+    tf.identity(ops.var_is_initialized_op(v.handle), name="initialized")
+    tf.group(v.initializer, name="init")
+    tf.group(v.assign_sub(tf.ones([2, 3])), name="minus")
+    tf.identity(v.read_value(), name="value")
 
 
 def build_ops(tf):
@@ -139,6 +159,20 @@ def _save_resource_model(tf):
         json.dump(record, f, indent=1)
 
 
+def _save_resource_ops(tf):
+    graph = tf.Graph()
+    with graph.as_default():
+        build_resource_ops(tf)
+        with tf.Session() as sess:
+            for op in RESOURCE_OPS_RUNS:
+                sess.run(op)
+            values = sess.run(RESOURCE_OPS_FETCHES)
+    with open(os.path.join(HERE, "tf_resource_ops.pbtxt"), "w") as f:
+        f.write(str(graph.as_graph_def()))
+    with open(os.path.join(HERE, "tf_resource_ops.json"), "w") as f:
+        json.dump([np.asarray(v).tolist() for v in values], f, indent=1)
+
+
 def main():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf.keras.layers in graph mode need tf-keras
@@ -147,6 +181,7 @@ def main():
     tf.disable_v2_behavior()
     _save_model(tf)
     _save_resource_model(tf)
+    _save_resource_ops(tf)
     graph = tf.Graph()
     with graph.as_default():
         build_ops(tf)
