@@ -702,11 +702,32 @@ def gather(ctx, params, indices, axis):
     a = int(axis)
     if not -params.ndim <= a < params.ndim:
         raise _invalid(f"Shape must be at least rank {a + 1 if a >= 0 else -a} but is rank {params.ndim}")
+    a %= params.ndim
     size = params.shape[a]
     bad = (indices < 0) | (indices >= size)
     if bad.any():
         raise _invalid(f"indices{_first_bad(bad, indices)} is not in [0, {size})")
-    return np.take(params, indices, axis=a)
+    b = ctx.attrs.get("batch_dims", 0)
+    b = b + indices.ndim if b < 0 else b
+    if b == 0:
+        return np.take(params, indices, axis=a)
+    if params.shape[:b] != indices.shape[:b]:
+        raise _invalid(f"params.shape[:{b}] {dims_text(params.shape[:b])} and indices.shape[:{b}] "
+                       f"{dims_text(indices.shape[:b])} must be equal (batch_dims = {b})")
+    return _batch_take(params, indices, a, b)
+
+
+def _batch_take(params, indices, axis, batch_dims):
+    """``np.take`` along ``axis`` of each batch element (the first ``batch_dims`` dimensions) at its indices."""
+    batch = int(np.prod(params.shape[:batch_dims]))
+    moved = np.moveaxis(params.reshape(batch, *params.shape[batch_dims:]), 1 + axis - batch_dims, 1)
+    flat = indices.reshape(batch, *indices.shape[batch_dims:])
+    picked = moved[np.arange(batch).reshape(batch, *[1] * (flat.ndim - 1)), flat]  # [B, I..., mid..., rest...]
+    n_index, n_mid = flat.ndim - 1, axis - batch_dims
+    order = [0, *range(1 + n_index, 1 + n_index + n_mid), *range(1, 1 + n_index), *range(1 + n_index + n_mid,
+                                                                                     picked.ndim)]
+    shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:]
+    return np.ascontiguousarray(picked.transpose(order)).reshape(shape)
 
 
 @kernel("Where")

@@ -436,6 +436,9 @@ def _gather_grad(op, grad):
     if axis is None:
         raise ValueError(f"The gradient of {op.name} (GatherV2) needs its axis known when the graph is built.")
     axis = int(axis) % rank
+    batch_dims = op._attrs.get("batch_dims", 0)
+    if batch_dims:
+        return [_batch_gather_grad(op, grad, axis), None, None]
     if axis == 0:
         graph = op.graph
         with graph.colocate_with(params.op):
@@ -457,6 +460,31 @@ def _gather_grad(op, grad):
     summed = math_ops.unsorted_segment_sum(array_ops.transpose(grad, front), indices, size)
     back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
     return [array_ops.transpose(summed, back), None, None]
+
+
+def _batch_gather_grad(op, grad, axis):
+    """The dense gradient of a gather with batch dimensions: ``grad``'s slices summed into each batch
+    element's rows of ``params`` (one UnsortedSegmentSum over the batches' rows laid end to end)."""
+    params, indices, _ = op.inputs
+    if indices.shape.ndims is None:
+        raise ValueError(f"The gradient of {op.name} (GatherV2) with batch_dims needs the rank of its indices.")
+    rank, n_index = _static_rank(op, params), indices.shape.ndims
+    b = op._attrs["batch_dims"] % n_index if op._attrs["batch_dims"] < 0 else op._attrs["batch_dims"]
+    n_mid, n_gathered = axis - b, n_index - b
+    shape = array_ops.shape(params, out_type=indices.dtype.base_dtype)
+    batch, size = math_ops.reduce_prod(shape[:b]), shape[axis]
+    # grad is [batch..., mid..., gathered..., rest...]: the gathered dimensions go before mid, then flattened.
+    front = [*range(b), *range(b + n_mid, b + n_mid + n_gathered), *range(b, b + n_mid),
+             *range(b + n_mid + n_gathered, rank - 1 + n_gathered)]
+    values = array_ops.reshape(array_ops.transpose(grad, front),
+                               array_ops.concat([[-1], shape[b:axis], shape[axis + 1:]], 0))
+    offsets = math_ops.range(batch) * size
+    rows = array_ops.reshape(array_ops.reshape(indices, array_ops.stack([batch, -1])) +
+                             array_ops.expand_dims(offsets, 1), [-1])
+    summed = math_ops.unsorted_segment_sum(values, rows, batch * size)  # [batch * size, mid..., rest...]
+    summed = array_ops.reshape(summed, array_ops.concat([shape[:b], [size], shape[b:axis], shape[axis + 1:]], 0))
+    back = [*range(b), *range(b + 1, b + 1 + n_mid), b, *range(b + 1 + n_mid, rank)]
+    return array_ops.transpose(summed, back)
 
 
 @gradient("UnsortedSegmentSum")

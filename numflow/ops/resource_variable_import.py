@@ -47,14 +47,12 @@ def _shape(importer, node, inputs, controls, attrs, name, graph):
 
 
 def _gather(importer, node, inputs, controls, attrs, name, graph):
-    if attrs.get("batch_dims", 0):
-        raise NotImplementedError(f"Node '{node.name}' (ResourceGather): batch_dims={attrs['batch_dims']}; numflow's "
-                                  "gathers support only batch_dims=0, as tf.gather does here")
     handle, indices = inputs
+    batch_dims = attrs.get("batch_dims", 0)
     value = _op(graph, "Identity", [handle], {"T": attrs["dtype"]}, f"{name}/value")
-    axis = _op(graph, "Const", [], {"value": np.array(0, np.int32), "dtype": dtypes.int32}, f"{name}/axis")
-    op = _op(graph, "GatherV2", [value._outputs[0], indices, axis._outputs[0]], {"batch_dims": 0}, f"{name}/",
-             controls)
+    axis = _op(graph, "Const", [], {"value": np.array(batch_dims, np.int32), "dtype": dtypes.int32}, f"{name}/axis")
+    op = _op(graph, "GatherV2", [value._outputs[0], indices, axis._outputs[0]], {"batch_dims": batch_dims},
+             f"{name}/", controls)
     return op, op._outputs
 
 

@@ -23,6 +23,15 @@ from numflow.ops.op_util import (
 _GATHER_INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 
 
+def _batch_dims(batch_dims, indices_rank, where):
+    """``batch_dims`` counted from the front (a negative one from the rank of the indices)."""
+    if batch_dims >= 0:
+        return batch_dims
+    if indices_rank is None:
+        raise ValueError(f"{where}: a negative batch_dims ({batch_dims}) needs the rank of the indices")
+    return batch_dims + indices_rank
+
+
 @declare("GatherV2")
 def _gather_infer(op):
     params, indices, axis = op.inputs
@@ -31,44 +40,55 @@ def _gather_infer(op):
     check_rank(axis.shape, 0)
     check_rank(params.shape, 1, at_least=True)
     rank = params.shape.ndims
+    b = _batch_dims(op._attrs.get("batch_dims", 0), indices.shape.ndims, op.name)
+    if indices.shape.ndims is not None and b > indices.shape.ndims:
+        raise ValueError(f"Shape must be at least rank {b} but is rank {indices.shape.ndims}")
+    if rank is not None and b >= rank:
+        raise ValueError(f"Shape must be at least rank {b + 1} but is rank {rank}")
     a = static_value(axis)
     if a is not None and rank is not None:
         a = int(a)
         if not -rank <= a < rank:
             raise ValueError(f"Shape must be at least rank {a + 1 if a >= 0 else -a} but is rank {rank}")
+        a %= rank
+        if a < b:
+            raise ValueError(f"batch_dims ({b}) must be less than or equal to axis ({a}) in {op.name}")
     if rank is None or indices.shape.ndims is None:
         return [(params.dtype, TensorShape(None))]
     if a is None:
-        return [(params.dtype, TensorShape([None] * (rank - 1 + indices.shape.ndims)))]
-    a %= rank
+        return [(params.dtype, TensorShape([None] * (rank - 1 + indices.shape.ndims - b)))]
     dims = params.shape.dim_values
-    return [(params.dtype, TensorShape(dims[:a] + indices.shape.dim_values + dims[a + 1:]))]
+    batch = [merge_dims(p, i, d, dims, indices.shape.dim_values)
+             for d, (p, i) in enumerate(zip(dims[:b], indices.shape.dim_values[:b]))]
+    return [(params.dtype, TensorShape(batch + dims[b:a] + indices.shape.dim_values[b:] + dims[a + 1:]))]
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
-    """The slices of ``params`` along ``axis`` (default 0) at ``indices`` (op ``GatherV2``).
+    """The slices of ``params`` along ``axis`` (default ``batch_dims``) at ``indices`` (op ``GatherV2``).
 
-    The result has shape ``params.shape[:axis] + indices.shape + params.shape[axis + 1:]``. An index
-    outside ``[0, params.shape[axis])`` fails at run time with InvalidArgumentError. Only
-    ``batch_dims=0`` is supported. ``validate_indices`` is ignored, as in TensorFlow.
+    The result has shape ``params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:]``.
+    With ``batch_dims`` b, the first b dimensions of ``params`` and ``indices`` are batches: each batch
+    element gathers from its own slice of ``params`` (``result[i, j] = params[i, indices[i, j]]`` for
+    b = 1). An index outside ``[0, params.shape[axis])`` fails at run time with InvalidArgumentError.
+    ``validate_indices`` is ignored, as in TensorFlow.
 
-    The gradient with respect to ``params`` is an ``IndexedSlices`` along axis 0 (the incoming
-    gradient's rows and the flattened ``indices``, as TensorFlow gives it), a dense tensor along
-    another axis.
+    The gradient with respect to ``params`` is an ``IndexedSlices`` along axis 0 without batch
+    dimensions (the incoming gradient's rows and the flattened ``indices``, as TensorFlow gives it), a
+    dense tensor otherwise.
 
     >>> import numflow as tf
     >>> p = tf.placeholder(tf.float32, [5, 4, 3])
     >>> tf.gather(p, [[0, 2]], axis=1).shape.as_list()
     [5, 1, 2, 3]
+    >>> tf.gather(p, tf.zeros([5, 2], tf.int32), batch_dims=1).shape.as_list()
+    [5, 2, 3]
     """
     del validate_indices
-    if batch_dims != 0:
-        raise NotImplementedError(f"tf.gather (GatherV2) supports only batch_dims=0 in numflow, got {batch_dims}")
     with get_default_graph().name_scope(name or "GatherV2") as scope:
         params = convert_to_tensor(params, name="params")
         indices = convert_to_tensor(indices, name="indices")
-        axis = convert_to_tensor(0 if axis is None else axis, name="axis", preferred_dtype=dtypes.int32)
-        return _out("GatherV2", [params, indices, axis], {"batch_dims": 0}, name=scope)[0]
+        axis = convert_to_tensor(batch_dims if axis is None else axis, name="axis", preferred_dtype=dtypes.int32)
+        return _out("GatherV2", [params, indices, axis], {"batch_dims": int(batch_dims)}, name=scope)[0]
 
 
 @declare("Where")

@@ -214,7 +214,7 @@ def test_tensorflow_resource_variables_restore_and_train_on_as_in_tensorflow(tmp
 
 
 def test_tensorflow_ops_on_a_resource_handle_run_on_the_variable():
-    """VariableShape, ResourceGather, VarIsInitializedOp, AssignSubVariableOp."""
+    """VariableShape, ResourceGather (with batch_dims too), VarIsInitializedOp, AssignSubVariableOp."""
     from google.protobuf import text_format
 
     graph_def = text_format.Parse((HERE / "tf_resource_ops.pbtxt").read_text(), tf.GraphDef())
@@ -226,10 +226,6 @@ def test_tensorflow_ops_on_a_resource_handle_run_on_the_variable():
             sess.run(op)
         for name, got, want in zip(golden.RESOURCE_OPS_FETCHES, sess.run(golden.RESOURCE_OPS_FETCHES), expected):
             np.testing.assert_array_equal(got, want, err_msg=name)
-    gather = next(node for node in graph_def.node if node.name == "ResourceGather")
-    gather.attr["batch_dims"].i = 1
-    with tf.Graph().as_default(), pytest.raises(NotImplementedError, match="'ResourceGather'.*batch_dims=1"):
-        tf.import_graph_def(graph_def, name="")
 
 
 def test_frozen_tensorflow_graph_runs():

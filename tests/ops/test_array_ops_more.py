@@ -329,8 +329,8 @@ BUILD = [
      "Shape must be at least rank 3 but is rank 2"),
     ("gather_float", lambda: tf.gather(_f(2, 3), [0.0]), TypeError,
      "Value passed to parameter 'indices' has DataType float32 not in list of allowed values: int16, int32, int64"),
-    ("gather_batch_dims", lambda: tf.gather(_f(2, 3), [[0], [1]], batch_dims=1), NotImplementedError,
-     "supports only batch_dims=0"),
+    ("gather_batch_dims", lambda: tf.gather(_f(2, 3), [0], batch_dims=3), ValueError,
+     "Shape must be at least rank 3 but is rank 1"),
     ("embedding_no_params", lambda: tf.nn.embedding_lookup([], [1]), ValueError,
      "Length of params is currently 0. Need at least one param."),
     ("segment_prefix", lambda: tf.unsorted_segment_sum(_f(3, 2), [1, 0], 3), ValueError,
@@ -553,3 +553,41 @@ def test_ops_whose_outputs_are_one_list_give_each_value_when_the_list_holds_one(
     np.testing.assert_array_equal(got[1], [1, 2])
     np.testing.assert_array_equal(got[2], [3.0, 4.0])
     assert all(isinstance(value, np.ndarray) for value in got)
+
+
+def _batch_gather_by_loops(params, indices, axis, batch_dims):
+    """TensorFlow's batch_dims gather, one batch element and one index at a time."""
+    batch_shape = params.shape[:batch_dims]
+    out = np.empty(params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:], params.dtype)
+    for batch in np.ndindex(*batch_shape):
+        for mid in np.ndindex(*params.shape[batch_dims:axis]):
+            for at in np.ndindex(*indices.shape[batch_dims:]):
+                out[batch + mid + at] = params[batch + mid + (indices[batch + at],)]
+    return out
+
+
+@pytest.mark.parametrize("indices, batch_dims, axis", [
+    ([[2, 0], [1, 1]], 1, None), ([[[3, 0]], [[1, 2]]], 1, 2), ([[[1], [0], [2]], [[3], [3], [0]]], 2, None),
+    ([[4, 0, 1], [2, 2, 3]], 1, 3), ([[1, 0], [2, 1]], -1, None)])
+def test_gather_with_batch_dims_and_its_gradient(indices, batch_dims, axis):
+    params = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
+    indices = np.array(indices, np.int32)
+    p = tf.constant(params)
+    gathered = tf.gather(p, indices, batch_dims=batch_dims, axis=axis)
+    b = batch_dims % indices.ndim if batch_dims < 0 else batch_dims
+    a = b if axis is None else axis % params.ndim
+    if axis is None and batch_dims < 0:
+        a = batch_dims % params.ndim  # the axis defaults to batch_dims as given, counted from params' end
+    want = _batch_gather_by_loops(params, indices, a, b)
+    weights = np.linspace(-1, 1, want.size, dtype=np.float32).reshape(want.shape)
+    (grad,) = tf.gradients(tf.reduce_sum(gathered * weights), p)
+    want_grad = np.zeros_like(params)
+    for batch in np.ndindex(*params.shape[:b]):
+        for mid in np.ndindex(*params.shape[b:a]):
+            for at in np.ndindex(*indices.shape[b:]):
+                want_grad[batch + mid + (indices[batch + at],)] += weights[batch + mid + at]
+    assert gathered.shape.as_list() == list(want.shape)
+    with tf.Session() as sess:
+        got, got_grad = sess.run([gathered, grad])
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(got_grad, want_grad, rtol=1e-6, atol=1e-6)

@@ -75,18 +75,19 @@ def build_resource_model(tf):
     return train, counter, emb
 
 
-RESOURCE_OPS_FETCHES = ["shape:0", "gathered:0", "initialized:0", "value:0"]
+RESOURCE_OPS_FETCHES = ["shape:0", "gathered:0", "batch_gathered:0", "initialized:0", "value:0"]
 RESOURCE_OPS_RUNS = ["init", "minus"]
 
 
 def build_resource_ops(tf):
-    """The ops on a resource variable's handle beyond a model's: its shape, a gather, assign_sub."""
+    """The ops on a resource variable's handle beyond a model's: its shape, gathers, assign_sub."""
     from tensorflow.python.ops import gen_resource_variable_ops as ops
 
     v = tf.get_variable("v", initializer=tf.constant(np.arange(6.0, dtype=np.float32).reshape(2, 3)),
                         use_resource=True)
     tf.identity(ops.variable_shape(v.handle), name="shape")
     tf.identity(ops.resource_gather(v.handle, [1, 0, 1], dtype=tf.float32), name="gathered")
+    tf.identity(ops.resource_gather(v.handle, [[2], [0]], batch_dims=1, dtype=tf.float32), name="batch_gathered")
     tf.identity(ops.var_is_initialized_op(v.handle), name="initialized")
     tf.group(v.initializer, name="init")
     tf.group(v.assign_sub(tf.ones([2, 3])), name="minus")
