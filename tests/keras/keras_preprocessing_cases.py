@@ -1,5 +1,6 @@
-"""The ``pad_sequences`` and ``Tokenizer`` uses behind ``data/tf_keras_preprocessing_golden.json``, written once
-for both engines: each case takes the ``keras`` module and returns JSON-able results (or the error raised)."""
+"""The ``pad_sequences``, ``Tokenizer`` and ``skipgrams`` uses behind ``data/tf_keras_preprocessing_golden.json``,
+written once for both engines: each case takes the ``keras`` module and returns JSON-able results (or the
+error raised)."""
 
 TEXTS = ["The cat sat on the mat.", "The dog ate my homework!", "A cat, a dog; and THE bird?", "",
          "tab\tseparated\nlines of-text", "cat cat cat"]
@@ -68,4 +69,18 @@ def _fitted(keras):
     return tokenizer
 
 
-CASES = {f.__name__: f for f in (padding, tokenizers, errors)}
+def skipgram_pairs(keras):
+    """Python's ``random`` seeded first: the sampling, the negative words and the shuffles draw from it."""
+    import random
+
+    sequence = keras.preprocessing.sequence
+    random.seed(3)
+    table = sequence.make_sampling_table(12, sampling_factor=0.05)
+    return {"table": [round(float(p), 8) for p in table],
+            "seeded": sequence.skipgrams([1, 4, 0, 7, 2, 9, 3], 10, window_size=2, seed=11),
+            "sampled": sequence.skipgrams([5, 1, 8, 8, 2, 6, 0, 4], 12, window_size=1, negative_samples=0.5,
+                                          categorical=True, sampling_table=table),
+            "positives": sequence.skipgrams([2, 3, 4], 5, window_size=1, negative_samples=0, shuffle=False)}
+
+
+CASES = {f.__name__: f for f in (padding, tokenizers, errors, skipgram_pairs)}

@@ -1,4 +1,4 @@
-"""``pad_sequences`` and ``Tokenizer`` against tf-keras 2.21: the results and errors of
+"""``pad_sequences``, ``Tokenizer`` and ``skipgrams`` against tf-keras 2.21: the results and errors of
 ``keras_preprocessing_cases.py``, held in ``data/tf_keras_preprocessing_golden.json`` (regenerate with
 ``TF_USE_LEGACY_KERAS=1 python tests/keras/data/make_tf_keras_preprocessing_golden.py`` where TensorFlow is
 installed)."""
