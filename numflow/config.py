@@ -40,10 +40,10 @@ def get_visible_devices(device_type=None):
 
 
 def set_visible_devices(devices, device_type=None):
-    """Let sessions made from now on use only ``devices`` (of ``device_type``, or of every type but
-    the host's, which a session always has). ``set_visible_devices([], "GPU")`` runs on the CPU."""
+    """Let sessions made from now on use only ``devices`` (of ``device_type``, or of every type listed
+    here but the host's, which a session always has). ``set_visible_devices([], "GPU")`` runs on the CPU."""
     devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
-    kinds = {device_type} if device_type else {k for k in _devices.device_classes() if k != _devices.HOST}
+    kinds = {device_type} if device_type else {kind for _, kind in _physical()}
     for kind in kinds - {_devices.HOST}:
         _devices.set_visible(kind, sorted(int(d.name.rsplit(":", 1)[1]) for d in devices if d.device_type == kind))
 

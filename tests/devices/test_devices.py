@@ -63,7 +63,7 @@ def test_tf_config_grows_gpu_memory_and_hides_the_gpu_from_later_sessions(every_
     (gpu,) = tf.config.list_physical_devices("GPU")[:1] or pytest.skip("no CUDA device")
     tf.config.experimental.set_memory_growth(gpu, True)
     assert tf.config.experimental.get_memory_growth(gpu) is True
-    tf.config.set_visible_devices([], "GPU")
+    tf.config.set_visible_devices(tf.config.list_physical_devices("CPU"))  # every listed type: the GPU hidden
     assert tf.config.get_visible_devices() == tf.config.list_physical_devices("CPU")
     with tf.Graph().as_default(), tf.Session() as sess:
         assert [d.device_type for d in sess.list_devices()] == ["CPU"]
