@@ -7,7 +7,8 @@ to the first maximum in row-major window order (to every element equal to it for
 average divides by the input elements in its window. A NaN in a window is its maximum, at its first
 NaN. Each image is computed by one thread, so neither twin's result depends on the thread count.
 Where a max pool's windows tile its input (strides equal to the window, no padding: 2x2 pools of
-even sizes), its gradient writes each input element once, without zeroing the result first.
+even sizes), each window's taps are found without bounds checks, and the gradient writes each input
+element once, without zeroing the result first.
 float32 and float64; other dtypes go to the numpy kernels.
 """
 
@@ -47,19 +48,27 @@ def _taps(a, b, c, sizes, g, where, which):
 
 def _first_max(x, n, where, count, top, first):
     """Over the input elements ``where[:count]`` of image ``n`` of ``x`` (``[N, D * H * W, C]``): each
-    channel's maximum into ``top`` and the tap of its first occurrence into ``first`` (a NaN wins, at
-    its first NaN). The updates are selects, not branches, so the channel loop runs as vectors."""
+    channel's maximum into ``top`` and, unless ``first`` is empty, the tap of its first occurrence into
+    ``first`` (a NaN wins, at its first NaN). The updates are selects, not branches, so the channel
+    loops run as vectors."""
+    track = first.shape[0] > 0
     row = x[n, where[0]]
     for q in range(x.shape[2]):
         top[q] = row[q]
-        first[q] = 0
+    if track:
+        first[:] = 0
     for t in range(1, count):
         row = x[n, where[t]]
-        for q in range(x.shape[2]):
-            v, u = row[q], top[q]
-            wins = (v > u) | ((v != v) & (u == u))
-            top[q] = v if wins else u
-            first[q] = t if wins else first[q]
+        if track:
+            for q in range(x.shape[2]):
+                v, u = row[q], top[q]
+                wins = (v > u) | ((v != v) & (u == u))
+                top[q] = v if wins else u
+                first[q] = t if wins else first[q]
+        else:
+            for q in range(x.shape[2]):
+                v, u = row[q], top[q]
+                top[q] = v if (v > u) | ((v != v) & (u == u)) else u
 
 
 def _window_max(x, n, best, index, g):
@@ -69,8 +78,8 @@ def _window_max(x, n, best, index, g):
     sizes = (g[15], g[16], g[17])
     where = np.empty(g[0] * g[1] * g[2], np.int64)
     which = np.empty_like(where)
-    first = np.empty(x.shape[2], np.int32)
     positions = index.shape[0] > 0
+    first = np.empty(x.shape[2] if positions else 0, np.int32)
     for a in range(g[12]):
         for b in range(g[13]):
             for c in range(g[14]):
@@ -93,22 +102,52 @@ def _max_pool(x, out, g):
         _window_max(x, n, out[n], np.empty((0, 0, 0, 0), np.int64), g)
 
 
+def _tile_offsets(g):
+    """Where the taps of a window that tiles the input lie, from its first tap, in row-major window order."""
+    kd, kh, kw, size_h, size_w = g[0], g[1], g[2], g[16], g[17]
+    offsets = np.empty(kd * kh * kw, np.int64)
+    for i in range(kd):
+        for j in range(kh):
+            for k in range(kw):
+                offsets[(i * kh + j) * kw + k] = (i * size_h + j) * size_w + k
+    return offsets
+
+
+def _tile_taps(a, b, c, g, offsets, where):
+    """``where`` = the flat input positions of tiling window ``(a, b, c)``: no padding, nothing to check."""
+    first = ((a * g[0]) * g[16] + b * g[1]) * g[17] + c * g[2]
+    for t in range(offsets.shape[0]):
+        where[t] = first + offsets[t]
+
+
+def _max_pool_tiled(x, out, g):
+    """MaxPool where the windows tile the input (strides equal to the window, no padding)."""
+    offsets = _tile_offsets(g)
+    for n in prange(x.shape[0]):
+        where = np.empty_like(offsets)
+        untracked = np.empty(0, np.int32)
+        for a in range(out.shape[1]):
+            for b in range(out.shape[2]):
+                for c in range(out.shape[3]):
+                    _tile_taps(a, b, c, g, offsets, where)
+                    _first_max(x, n, where, offsets.shape[0], out[n, a, b, c], untracked)
+
+
 def _max_grad_tiled(x, grad, dx, g):
     """MaxPoolGrad where the windows tile the input: each element of ``dx`` (not zeroed) is written once,
     with its window's ``grad`` at the window's first maximum and 0 elsewhere."""
-    sizes = (g[15], g[16], g[17])
+    offsets = _tile_offsets(g)
     for n in prange(x.shape[0]):
-        where = np.empty(g[0] * g[1] * g[2], np.int64)
-        which = np.empty_like(where)
+        where = np.empty_like(offsets)
         top = np.empty(x.shape[2], x.dtype)
         first = np.empty(x.shape[2], np.int32)
         for a in range(grad.shape[1]):
             for b in range(grad.shape[2]):
                 for c in range(grad.shape[3]):
-                    count = _taps(a, b, c, sizes, g, where, which)
-                    _first_max(x, n, where, count, top, first)
+                    _tile_taps(a, b, c, g, offsets, where)
+                    _first_max(x, n, where, offsets.shape[0], top, first)
                     share = grad[n, a, b, c]
-                    for t in range(count):
+                    for t in range(offsets.shape[0]):
                         out = dx[n, where[t]]
                         for q in range(dx.shape[2]):
                             out[q] = share[q] if first[q] == t else 0
@@ -218,7 +257,7 @@ class WindowTwin(twins.LazyTwin):
     """A window kernel's twins, compiled after the helpers it calls (``_taps`` and this module's, which
     Numba finds among the kernel's module's globals when it compiles the kernel)."""
 
-    HELPERS = ("_taps", "_first_max", "_window_max", "_windows_add", "_counts")
+    HELPERS = ("_taps", "_first_max", "_window_max", "_tile_offsets", "_tile_taps", "_windows_add", "_counts")
 
     def __iter__(self):
         scope = self._fn.__globals__
@@ -232,8 +271,8 @@ class WindowTwin(twins.LazyTwin):
         return super().__iter__()
 
 
-_KERNELS = {fn.__name__: WindowTwin(fn) for fn in (_max_pool, _at_maxima, _max_grad_tiled, _max_pool3d_grad, _avg_pool,
-                                                   _avg_pool_grad)}
+_KERNELS = {fn.__name__: WindowTwin(fn) for fn in (_max_pool, _max_pool_tiled, _at_maxima, _max_grad_tiled,
+                                                   _max_pool3d_grad, _avg_pool, _avg_pool_grad)}
 
 
 def _launch(name, work, *args):
@@ -273,7 +312,8 @@ def pool(ctx, x):
     fmt = ctx.attrs["data_format"]
     flat = _image(x, fmt)
     out = np.empty((flat.shape[0], *win.out, flat.shape[2]), x.dtype)
-    _launch("_max_pool" if is_max else "_avg_pool", flat.size, flat, out, geometry(win))
+    kernel = ("_max_pool_tiled" if win.tiles else "_max_pool") if is_max else "_avg_pool"
+    _launch(kernel, flat.size, flat, out, geometry(win))
     return wn.restore_layout(out, fmt, x.ndim)
 
 
