@@ -59,16 +59,12 @@ def _first_max(x, n, where, count, top, first):
         first[:] = 0
     for t in range(1, count):
         row = x[n, where[t]]
-        if track:
-            for q in range(x.shape[2]):
-                v, u = row[q], top[q]
-                wins = (v > u) | ((v != v) & (u == u))
-                top[q] = v if wins else u
+        for q in range(x.shape[2]):
+            v, u = row[q], top[q]
+            wins = (v > u) | ((v != v) & (u == u))
+            top[q] = v if wins else u
+            if track:
                 first[q] = t if wins else first[q]
-        else:
-            for q in range(x.shape[2]):
-                v, u = row[q], top[q]
-                top[q] = v if (v > u) | ((v != v) & (u == u)) else u
 
 
 def _window_max(x, n, best, index, g):
