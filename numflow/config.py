@@ -19,7 +19,8 @@ _settings = {"intra_op": 0, "inter_op": 0, "soft_placement": True, "jit": False}
 _memory_growth = {}
 
 
-def _physical(device_type=None):
+def list_physical_devices(device_type=None):
+    """The devices of this machine: ``PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')``..."""
     found = []
     for kind, cls in _devices.device_classes().items():
         if cls.default_count == 0 or device_type not in (None, kind):
@@ -29,23 +30,22 @@ def _physical(device_type=None):
     return found
 
 
-def list_physical_devices(device_type=None):
-    """The devices of this machine: ``PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')``..."""
-    return _physical(device_type)
+def _index(device):
+    return int(device.name.rsplit(":", 1)[1])
 
 
 def get_visible_devices(device_type=None):
     """The physical devices sessions may use (all, unless :func:`set_visible_devices` hid some)."""
-    return [d for d in _physical(device_type) if _devices.is_visible(d.device_type, int(d.name.rsplit(":", 1)[1]))]
+    return [d for d in list_physical_devices(device_type) if _devices.is_visible(d.device_type, _index(d))]
 
 
 def set_visible_devices(devices, device_type=None):
     """Let sessions made from now on use only ``devices`` (of ``device_type``, or of every type listed
     here but the host's, which a session always has). ``set_visible_devices([], "GPU")`` runs on the CPU."""
     devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
-    kinds = {device_type} if device_type else {kind for _, kind in _physical()}
+    kinds = {device_type} if device_type else {kind for _, kind in list_physical_devices()}
     for kind in kinds - {_devices.HOST}:
-        _devices.set_visible(kind, sorted(int(d.name.rsplit(":", 1)[1]) for d in devices if d.device_type == kind))
+        _devices.set_visible(kind, sorted(_index(d) for d in devices if d.device_type == kind))
 
 
 def list_logical_devices(device_type=None):
@@ -54,17 +54,20 @@ def list_logical_devices(device_type=None):
             for d in get_visible_devices(device_type)]
 
 
+def _check_gpu(device, verb):
+    if device.device_type != "GPU":
+        raise ValueError(f"Cannot {verb} memory growth on non-GPU and non-Pluggable devices")
+
+
 def set_memory_growth(device, enable):
     """Kept for ``get_memory_growth``: numflow takes GPU memory as arrays need it, growing anyway."""
-    if device.device_type != "GPU":
-        raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+    _check_gpu(device, "set")
     _memory_growth[device.name] = bool(enable)
 
 
 def get_memory_growth(device):
     """What :func:`set_memory_growth` set for ``device`` (False before)."""
-    if device.device_type != "GPU":
-        raise ValueError("Cannot get memory growth on non-GPU and non-Pluggable devices")
+    _check_gpu(device, "get")
     return _memory_growth.get(device.name, False)
 
 
