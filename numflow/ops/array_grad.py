@@ -17,7 +17,7 @@ from numflow.framework import registry as _registry
 from numflow.framework.indexed_slices import IndexedSlices
 from numflow.framework.registry import declare
 from numflow.framework.shapes import dimension_value
-from numflow.ops import array_ops, math_ops
+from numflow.ops import array_ops, math_ops, selection_ops
 from numflow.ops.constant_op import constant
 from numflow.ops.op_util import shape_from_tensor, static_value
 
@@ -436,8 +436,7 @@ def _gather_grad(op, grad):
     if axis is None:
         raise ValueError(f"The gradient of {op.name} (GatherV2) needs its axis known when the graph is built.")
     axis = int(axis) % rank
-    batch_dims = op._attrs.get("batch_dims", 0)
-    if batch_dims:
+    if op._attrs.get("batch_dims", 0):
         return [_batch_gather_grad(op, grad, axis), None, None]
     if axis == 0:
         graph = op.graph
@@ -469,7 +468,7 @@ def _batch_gather_grad(op, grad, axis):
     if indices.shape.ndims is None:
         raise ValueError(f"The gradient of {op.name} (GatherV2) with batch_dims needs the rank of its indices.")
     rank, n_index = _static_rank(op, params), indices.shape.ndims
-    b = op._attrs["batch_dims"] % n_index if op._attrs["batch_dims"] < 0 else op._attrs["batch_dims"]
+    b = selection_ops.batch_dims_from_front(op._attrs["batch_dims"], n_index, op.name)
     n_mid, n_gathered = axis - b, n_index - b
     shape = array_ops.shape(params, out_type=indices.dtype.base_dtype)
     batch, size = math_ops.reduce_prod(shape[:b]), shape[axis]

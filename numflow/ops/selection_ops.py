@@ -23,7 +23,7 @@ from numflow.ops.op_util import (
 _GATHER_INDEX_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
 
 
-def _batch_dims(batch_dims, indices_rank, where):
+def batch_dims_from_front(batch_dims, indices_rank, where):
     """``batch_dims`` counted from the front (a negative one from the rank of the indices)."""
     if batch_dims >= 0:
         return batch_dims
@@ -40,7 +40,7 @@ def _gather_infer(op):
     check_rank(axis.shape, 0)
     check_rank(params.shape, 1, at_least=True)
     rank = params.shape.ndims
-    b = _batch_dims(op._attrs.get("batch_dims", 0), indices.shape.ndims, op.name)
+    b = batch_dims_from_front(op._attrs.get("batch_dims", 0), indices.shape.ndims, op.name)
     if indices.shape.ndims is not None and b > indices.shape.ndims:
         raise ValueError(f"Shape must be at least rank {b} but is rank {indices.shape.ndims}")
     if rank is not None and b >= rank:
