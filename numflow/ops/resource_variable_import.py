@@ -29,8 +29,13 @@ def _variable(importer, node, inputs, controls, attrs, name, graph):
     return op, op._outputs
 
 
+def _value(graph, ref, name, controls=()):
+    """The op reading the variable ``ref``'s value, as a ``ReadVariableOp`` reads its handle's."""
+    return _op(graph, "Identity", [ref], {"T": ref.dtype.base_dtype}, name, controls)
+
+
 def _read(importer, node, inputs, controls, attrs, name, graph):
-    op = _op(graph, "Identity", inputs, {"T": attrs["dtype"]}, f"{name}/", controls)
+    op = _value(graph, inputs[0], f"{name}/", controls)
     return op, op._outputs
 
 
@@ -40,19 +45,17 @@ def _is_initialized(importer, node, inputs, controls, attrs, name, graph):
 
 
 def _shape(importer, node, inputs, controls, attrs, name, graph):
-    value = _op(graph, "Identity", inputs, {"T": inputs[0].dtype.base_dtype}, f"{name}/value")
-    op = _op(graph, "Shape", [value._outputs[0]], {"T": value._outputs[0].dtype, "out_type": attrs["out_type"]},
-             f"{name}/", controls)
+    (value,) = _value(graph, inputs[0], f"{name}/value")._outputs
+    op = _op(graph, "Shape", [value], {"T": value.dtype, "out_type": attrs["out_type"]}, f"{name}/", controls)
     return op, op._outputs
 
 
 def _gather(importer, node, inputs, controls, attrs, name, graph):
     handle, indices = inputs
     batch_dims = attrs.get("batch_dims", 0)
-    value = _op(graph, "Identity", [handle], {"T": attrs["dtype"]}, f"{name}/value")
+    (value,) = _value(graph, handle, f"{name}/value")._outputs
     axis = _op(graph, "Const", [], {"value": np.array(batch_dims, np.int32), "dtype": dtypes.int32}, f"{name}/axis")
-    op = _op(graph, "GatherV2", [value._outputs[0], indices, axis._outputs[0]], {"batch_dims": batch_dims},
-             f"{name}/", controls)
+    op = _op(graph, "GatherV2", [value, indices, axis._outputs[0]], {"batch_dims": batch_dims}, f"{name}/", controls)
     return op, op._outputs
 
 
