@@ -92,7 +92,7 @@ def skipgrams(sequence, vocabulary_size, window_size=4, negative_samples=1.0, sh
         for j in range(max(0, i - window_size), min(len(sequence), i + window_size + 1)):
             if j != i and sequence[j]:
                 couples.append([word, sequence[j]])
-                labels.append(positive)
+                labels.append(list(positive) if categorical else positive)  # a list of its own, as tf-keras
     if negative_samples > 0:
         count = int(len(labels) * negative_samples)
         firsts = [pair[0] for pair in couples]
